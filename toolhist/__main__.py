@@ -1,0 +1,5 @@
+import sys
+
+from toolhist.cli import main
+
+sys.exit(main())

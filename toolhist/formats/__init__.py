@@ -1,0 +1,131 @@
+"""Readers for every source format, and `load`, which sniffs the format when none is given.
+
+Each reader scores the parsed content (0 no, 1 plausible, 2 certain). The single best reader wins;
+when two readers tie at the top, `load` refuses to guess and names both, so the user picks one
+with ``--format``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolhist.errors import LoadError, UsageError
+from toolhist.formats.anthropic import AnthropicReader
+from toolhist.formats.base import Reader, ShapeError
+from toolhist.formats.bedrock import BedrockReader
+from toolhist.formats.canonical import CanonicalReader
+from toolhist.formats.document import Document, json_path, read_input
+from toolhist.formats.gemini import GeminiReader
+from toolhist.formats.icontent import IContentReader
+from toolhist.formats.openai_chat import OpenAIChatReader
+from toolhist.formats.openai_responses import OpenAIResponsesReader
+from toolhist.model import Session
+
+READERS: dict[str, Reader] = {
+    r.id: r
+    for r in (
+        OpenAIChatReader(),
+        OpenAIResponsesReader(),
+        AnthropicReader(),
+        GeminiReader(),
+        BedrockReader(),
+        IContentReader(),
+        CanonicalReader(),
+    )
+}
+FORMATS: tuple[str, ...] = tuple(READERS)
+"""The format ids ``load`` and ``--format`` accept."""
+
+
+def detect(doc: Document) -> Reader:
+    """The one reader that recognises the document best, or a LoadError saying why there is none."""
+    scores = {rid: reader.recognise(doc.value) for rid, reader in READERS.items()}
+    best = max(scores.values())
+    if best == 0:
+        raise _unknown(doc)
+    top = [rid for rid, s in scores.items() if s == best]
+    if len(top) > 1:
+        raise LoadError(
+            f"ambiguous format: this content reads as {' and as '.join(top)}; choose one with --format",
+            file=doc.name,
+        )
+    return READERS[top[0]]
+
+
+def _unknown(doc: Document) -> LoadError:
+    """No reader recognises the content: name the reader that got furthest and where it stopped.
+
+    A body that is almost right (one message with a bad role) then gets the precise error for the
+    format the user meant, instead of only "unknown format".
+    """
+    attempts: list[tuple[tuple[int, ...], str, ShapeError]] = []
+    for rid, reader in READERS.items():
+        try:
+            reader.read(doc)
+        except ShapeError as exc:
+            depth = tuple(p if isinstance(p, int) else 0 for p in exc.pointer)
+            attempts.append((depth + (len(exc.pointer),), rid, exc))
+        except Exception:  # noqa: S112 - a reader that cannot even start is simply not the closest
+            continue
+    known = f"no reader recognises it (formats: {', '.join(FORMATS)})"
+    if attempts:
+        furthest = max(a[0] for a in attempts)
+        tied = [a for a in attempts if a[0] == furthest]  # registry order: the commoner format first
+        _, rid, exc = tied[0]
+        if len(tied) > 1:
+            rid += f" (also {', '.join(a[1] for a in tied[1:])})"
+        if len(exc.pointer) > 1:
+            line, column = doc.line_of(exc.pointer)
+            return LoadError(
+                f"unknown format: {_describe(doc.value)}; {known}. Closest: {rid}, which stops here: {exc.reason}",
+                file=doc.name,
+                line=line,
+                column=column,
+                json_path=json_path(exc.pointer),
+            )
+    return LoadError(f"unknown format: {_describe(doc.value)}; {known}", file=doc.name)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        keys = ", ".join(sorted(value)[:8]) or "no keys"
+        return f"a JSON object with keys {keys}"
+    if isinstance(value, list):
+        first = value[0] if value else None
+        inner = f" of {type(first).__name__}" if first is not None and not isinstance(first, dict) else (
+            f" of objects with keys {', '.join(sorted(first)[:6])}" if isinstance(first, dict) else ""
+        )
+        return f"a JSON array{inner}" if value else "an empty JSON array"
+    return f"a JSON {type(value).__name__}"
+
+
+def reader_for(format: str) -> Reader:
+    """The reader named ``format``, or a UsageError listing the valid names."""
+    try:
+        return READERS[format]
+    except KeyError:
+        raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
+
+
+def load(source: Any, format: str | None = None) -> Session:
+    """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it."""
+    reader = reader_for(format) if format is not None else None
+    doc = read_input(source)
+    if reader is None:
+        reader = detect(doc)
+    try:
+        return reader.read(doc)
+    except ShapeError as exc:
+        line, column = doc.line_of(exc.pointer)
+        raise LoadError(
+            f"not a valid {reader.id} session: {exc.reason}",
+            file=doc.name,
+            line=line,
+            column=column,
+            json_path=json_path(exc.pointer),
+        ) from None
+    except RecursionError:
+        raise LoadError("JSON nesting is too deep", file=doc.name) from None
+
+
+__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "reader_for"]

@@ -1,0 +1,161 @@
+"""What every reader shares: the reader interface, shape checks that fail with a JSON path, and the
+small post-passes (tool names on results) that make every format's Session complete.
+
+Readers are deliberately dumb about errors: they call `obj`, `arr`, `text` and friends, which raise
+`ShapeError(pointer, reason)`. The registry turns that into a `LoadError` with the file name and
+the line, so every reader reports bad input the same way.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import orjson
+from pydantic import JsonValue
+
+from toolhist.formats.document import Document, json_path
+from toolhist.model import Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
+
+Pointer = tuple[str | int, ...]
+
+
+class ShapeError(Exception):
+    """The JSON is valid but not the shape this reader expects at ``pointer``."""
+
+    def __init__(self, pointer: Pointer, reason: str) -> None:
+        self.pointer = pointer
+        self.reason = reason
+        super().__init__(f"{json_path(pointer)}: {reason}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
+        type(value), "number" if isinstance(value, int | float) else type(value).__name__
+    )
+
+
+def obj(value: Any, ptr: Pointer) -> dict[str, Any]:
+    """``value`` as a JSON object, or a ShapeError naming what it was instead."""
+    if not isinstance(value, dict):
+        raise ShapeError(ptr, f"expected an object, got {_kind(value)}")
+    return value
+
+
+def arr(value: Any, ptr: Pointer) -> list[Any]:
+    """``value`` as a JSON array."""
+    if not isinstance(value, list):
+        raise ShapeError(ptr, f"expected an array, got {_kind(value)}")
+    return value
+
+
+def text(value: Any, ptr: Pointer) -> str:
+    """``value`` as a string."""
+    if not isinstance(value, str):
+        raise ShapeError(ptr, f"expected a string, got {_kind(value)}")
+    return value
+
+
+def opt_text(value: Any, ptr: Pointer) -> str | None:
+    """``value`` as a string or None."""
+    return None if value is None else text(value, ptr)
+
+
+def required(d: dict[str, Any], key: str, ptr: Pointer) -> Any:
+    """``d[key]``, or a ShapeError saying the field is missing."""
+    if key not in d:
+        raise ShapeError((*ptr, key), f"required field {key!r} is missing")
+    return d[key]
+
+
+def rest(d: dict[str, Any], *known: str) -> dict[str, JsonValue]:
+    """The fields of ``d`` that are not in ``known``: what goes into ``provider_data``."""
+    return {k: v for k, v in d.items() if k not in known}
+
+
+def parse_arguments(raw: str) -> tuple[JsonValue, str | None]:
+    """Parse an OpenAI-style argument string; on failure keep ``None`` and say why."""
+    try:
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError as exc:
+        return None, f"arguments are not valid JSON: {exc.msg}"
+
+
+def fill_tool_names(messages: list[Message]) -> list[Message]:
+    """Give every result without a tool name the name of the earlier call it answers.
+
+    Anthropic, Bedrock and Responses results carry only the call id; downstream (Gemini needs the
+    name, the timeline shows it) everything is easier when the name is on the result too.
+    """
+    names: dict[str, str] = {}
+    out: list[Message] = []
+    for message in messages:
+        changed = False
+        blocks = []
+        for block in message.blocks:
+            if isinstance(block, ToolCallBlock):
+                names.setdefault(block.id, block.name)
+            elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
+                block = block.model_copy(update={"tool_name": names[block.call_id]})
+                changed = True
+            blocks.append(block)
+        out.append(message.model_copy(update={"blocks": tuple(blocks)}) if changed else message)
+    return out
+
+
+class Reader(ABC):
+    """A source format. Subclasses say whether they recognise content and read it into a Session."""
+
+    id: str
+    """The format id users pass as ``--format`` (a contract: DESIGN §6)."""
+    description: str
+    """One line for ``toolhist formats``."""
+
+    @abstractmethod
+    def recognise(self, value: Any) -> int:
+        """0: not this format; 1: plausible (shape fits); 2: certain (a marker only this format has)."""
+
+    @abstractmethod
+    def read(self, doc: Document) -> Session:
+        """Read the document; raise ShapeError (or LoadError) for content of the wrong shape."""
+
+
+class Built:
+    """Accumulates messages and their locations while a reader walks the source."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.messages: list[Message] = []
+        self.locations: list[Location] = []
+        self.notes: list[str] = []
+
+    def add(self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None) -> None:
+        """Append a message read from the source entry at ``ptr``."""
+        line = None
+        if self.doc.jsonl_lines is not None and index is not None and index < len(self.doc.jsonl_lines):
+            line = self.doc.jsonl_lines[index]
+        self.messages.append(message)
+        self.locations.append(Location(index=index, line=line, json_path=json_path(ptr), block_items=block_items))
+
+    def session(
+        self,
+        fmt: str,
+        *,
+        tools: tuple[ToolSpec, ...] | None,
+        request: dict[str, JsonValue],
+        metadata: dict[str, JsonValue] | None = None,
+    ) -> Session:
+        """The finished Session, with tool names filled on results."""
+        from toolhist.model import SessionSource
+
+        return Session(
+            messages=tuple(fill_tool_names(self.messages)),
+            tools=tools,
+            request=request,
+            source=SessionSource(
+                format=fmt, path=self.doc.path, locations=tuple(self.locations), notes=tuple(self.notes)
+            ),
+            metadata=metadata or {},
+        )

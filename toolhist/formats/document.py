@@ -1,0 +1,206 @@
+"""Turning raw input (a path, bytes, text or parsed JSON) into a parsed document with locations.
+
+Readers never see bytes: they get a `Document` whose ``value`` is plain JSON data. Every failure
+before that point (unreadable file, invalid UTF-8, empty input, broken JSON) becomes a `LoadError`
+naming the file and the line/column, so the user can open the file at the right place.
+
+JSON Lines is accepted wherever a list is: a file whose lines are each a JSON value reads as the
+list of those values, and each element remembers its line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from toolhist.errors import LoadError
+
+MAX_INPUT_BYTES = 512 * 1024 * 1024
+"""Inputs larger than this are refused up front rather than exhausting memory."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """Parsed input: the JSON value plus what is needed to point back into the text."""
+
+    value: Any
+    """The parsed JSON value (a list for JSON Lines)."""
+    name: str
+    """File path, or ``<bytes>`` / ``<text>`` / ``<json>`` for in-memory input."""
+    path: str | None = None
+    """The file path when the input was a file."""
+    text: str | None = None
+    """The decoded text, kept for locating fields in error messages (None for parsed JSON)."""
+    jsonl_lines: tuple[int, ...] | None = None
+    """For JSON Lines: the 1-based line of each element of ``value``."""
+    _source_map: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    def line_of(self, pointer: tuple[str | int, ...]) -> tuple[int | None, int | None]:
+        """The 1-based (line, column) of the value at ``pointer``, or ``(None, None)``.
+
+        Computed only when an error needs it: mapping the whole text costs far more than parsing.
+        """
+        if self.jsonl_lines is not None:
+            if pointer and isinstance(pointer[0], int) and 0 <= pointer[0] < len(self.jsonl_lines):
+                return self.jsonl_lines[pointer[0]], None
+            return None, None
+        if self.text is None:
+            return None, None
+        try:
+            from json_source_map import calculate
+
+            smap = calculate(self.text)
+        except (RecursionError, ValueError, Exception):  # the map is a courtesy; never mask the error
+            return None, None
+        key = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
+        while True:
+            entry = smap.get(key)
+            if entry is not None:
+                return entry.value_start.line + 1, entry.value_start.column + 1
+            if not key:
+                return None, None
+            key = key.rsplit("/", 1)[0]
+
+
+def json_path(pointer: tuple[str | int, ...]) -> str:
+    """Render a pointer as a readable JSON path: ``messages[3].content[0].text``."""
+    out = ""
+    for part in pointer:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out or "$"
+
+
+def read_input(source: Any) -> Document:
+    """Parse a path, bytes, str or already-parsed JSON into a Document.
+
+    A ``str`` is a path when a file by that name exists and it does not look like JSON; otherwise
+    it is the document text itself.
+    """
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = os.fspath(source)
+        return parse_bytes(_read_file(path), name=path, path=path)
+    if isinstance(source, bytes | bytearray | memoryview):
+        return parse_bytes(bytes(source), name="<bytes>")
+    if isinstance(source, str):
+        return parse_text(source, name="<text>")
+    if isinstance(source, dict | list):
+        return Document(value=source, name="<json>")
+    raise LoadError(f"cannot read a session from a {type(source).__name__}; give a path, bytes, text or JSON")
+
+
+def _looks_like_path(text: str) -> bool:
+    stripped = text.lstrip()
+    if not stripped or stripped[0] in "[{":
+        return False
+    return "\n" not in text and len(text) < 4096
+
+
+def _read_file(path: str) -> bytes:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise LoadError("is a directory, not a session file", file=path)
+        if size > MAX_INPUT_BYTES:
+            raise LoadError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES}", file=path)
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise LoadError("no such file", file=path) from None
+    except PermissionError:
+        raise LoadError("permission denied", file=path) from None
+    except IsADirectoryError:
+        raise LoadError("is a directory, not a session file", file=path) from None
+
+
+def parse_bytes(data: bytes, *, name: str, path: str | None = None) -> Document:
+    """Decode UTF-8 (a BOM is allowed) and parse; errors name the line and column."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise LoadError(f"input is {len(data)} bytes; the limit is {MAX_INPUT_BYTES}", file=name)
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise LoadError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            file=name,
+            line=line,
+            column=column,
+            offset=exc.start,
+        ) from None
+    return parse_text(text, name=name, path=path)
+
+
+def parse_text(text: str, *, name: str, path: str | None = None) -> Document:
+    """Parse JSON, falling back to JSON Lines when the text is one value per line."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise LoadError("file is empty" if path else "input is empty", file=name)
+    if "\x00" in text:
+        offset = text.index("\x00")
+        raise LoadError(
+            "contains a NUL character: this looks like a binary file, not JSON",
+            file=name,
+            line=text.count("\n", 0, offset) + 1,
+            offset=offset,
+        )
+    try:
+        return Document(value=orjson.loads(text), name=name, path=path, text=text)
+    except orjson.JSONDecodeError as exc:
+        first_error = exc
+    except RecursionError:
+        raise LoadError("JSON nesting is too deep", file=name) from None
+    jsonl = _try_jsonl(text, name=name, path=path)
+    if jsonl is not None:
+        return jsonl
+    raise LoadError(
+        f"not valid JSON: {_plain(first_error.msg)}",
+        file=name,
+        line=first_error.lineno,
+        column=first_error.colno,
+        offset=first_error.pos,
+    )
+
+
+def _try_jsonl(text: str, *, name: str, path: str | None) -> Document | None:
+    """Parse JSON Lines, or return None when the text is not line-oriented at all.
+
+    Once the first non-blank line is a complete JSON object, the file is JSON Lines and a later
+    bad line is an error naming that line (never a silent skip).
+    """
+    lines = text.split("\n")
+    values: list[Any] = []
+    line_numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            if not values:
+                return None
+            raise LoadError(
+                f"not valid JSON Lines: {_plain(exc.msg)}", file=name, line=number, column=exc.colno
+            ) from None
+        if not values and not isinstance(value, dict):
+            return None
+        values.append(value)
+        line_numbers.append(number)
+    if len(values) < 2:
+        return None
+    return Document(value=values, name=name, path=path, text=text, jsonl_lines=tuple(line_numbers))
+
+
+def _plain(msg: str) -> str:
+    return msg.rstrip(".").replace("\n", " ")

@@ -1,0 +1,260 @@
+"""OpenAI Responses API: a request body ``{"model", "instructions", "input", "tools", …}`` or an item list.
+
+Input is a flat list of items; the canonical model is turns. Consecutive model-side items
+(``reasoning``, ``function_call``, assistant ``message``…) become one ``ai`` message and
+consecutive ``function_call_output`` items one ``tool`` message. Each block remembers its source
+item (``Location.block_items``), so the exact item list can be rebuilt and a violation on
+``input[7]`` points at the right block.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import JsonValue
+
+from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, parse_arguments, rest, text
+from toolhist.formats.document import Document
+from toolhist.model import (
+    Block,
+    MediaBlock,
+    Message,
+    MessageMetadata,
+    OpaqueBlock,
+    Session,
+    Speaker,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+    ToolSpec,
+)
+
+ROLES: dict[str, Speaker] = {"user": "human", "system": "system", "developer": "system", "assistant": "ai"}
+CALL_TYPES = {"function_call", "custom_tool_call"}
+OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output"}
+AI_SIDE = {
+    "reasoning",
+    *CALL_TYPES,
+    "web_search_call",
+    "file_search_call",
+    "computer_call",
+    "code_interpreter_call",
+    "image_generation_call",
+    "local_shell_call",
+    "shell_call",
+    "apply_patch_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "mcp_approval_request",
+}
+TOOL_SIDE = {*OUTPUT_TYPES, "computer_call_output", "local_shell_call_output", "shell_call_output", "apply_patch_call_output", "mcp_approval_response"}
+PART_TYPES = {"input_text", "output_text", "input_image", "input_file", "input_audio", "refusal", "summary_text"}
+
+
+def _kind(item: dict[str, Any]) -> str:
+    """The item type; role-only items are (easy) messages."""
+    kind = item.get("type")
+    return kind if isinstance(kind, str) else "message"
+
+
+def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
+    """A message item's content (string or parts) as blocks."""
+    if isinstance(content, str):
+        return [TextBlock(text=content)]
+    blocks: list[Block] = []
+    for j, raw in enumerate(arr(content, ptr)):
+        part = obj(raw, (*ptr, j))
+        kind = part.get("type")
+        if kind in ("input_text", "output_text"):
+            blocks.append(TextBlock(text=text(part.get("text"), (*ptr, j, "text")), provider_data=rest(part, "text")))
+        elif kind == "refusal":
+            blocks.append(TextBlock(text=text(part.get("refusal"), (*ptr, j, "refusal")), provider_data=rest(part, "refusal")))
+        elif kind in ("input_image", "input_file", "input_audio"):
+            url = part.get("image_url") or part.get("file_url") or part.get("file_id")
+            blocks.append(
+                MediaBlock(
+                    url=url if isinstance(url, str) else None,
+                    data=part.get("file_data") if isinstance(part.get("file_data"), str) else None,
+                    filename=part.get("filename") if isinstance(part.get("filename"), str) else None,
+                    provider_data=dict(part),
+                )
+            )
+        else:
+            blocks.append(OpaqueBlock(source_format=fmt, data=dict(part)))
+    return blocks
+
+
+def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
+    """One non-message item as blocks (usually one)."""
+    kind = _kind(item)
+    if kind in CALL_TYPES:
+        call_id = text(item.get("call_id"), (*ptr, "call_id"))
+        extra = rest(item, "call_id", "name", "arguments", "input")
+        if kind == "function_call":
+            raw_args = text(item.get("arguments"), (*ptr, "arguments"))
+            params, error = parse_arguments(raw_args)
+            return [ToolCallBlock(id=call_id, name=text(item.get("name", ""), (*ptr, "name")), parameters=params, raw_id=call_id, raw_arguments=raw_args, arguments_error=error, provider_data=extra)]
+        return [ToolCallBlock(id=call_id, name=text(item.get("name", ""), (*ptr, "name")), parameters=item.get("input"), raw_id=call_id, provider_data=extra)]
+    if kind in OUTPUT_TYPES:
+        call_id = opt_text(item.get("call_id"), (*ptr, "call_id"))
+        extra = rest(item, "call_id", "output")
+        if call_id is None:
+            extra["_call_id"] = "absent"
+        return [ToolResponseBlock(call_id=call_id or "", result=item.get("output"), raw_call_id=call_id, provider_data=extra)]
+    if kind == "reasoning":
+        summary = item.get("summary")
+        parts = summary if isinstance(summary, list) else []
+        joined = "\n\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+        return [
+            ThinkingBlock(
+                text=joined,
+                data=opt_text(item.get("encrypted_content"), (*ptr, "encrypted_content")),
+                source_provider=fmt,
+                provider_data=rest(item, "encrypted_content"),
+            )
+        ]
+    return [OpaqueBlock(source_format=fmt, data=dict(item))]
+
+
+class OpenAIResponsesReader(Reader):
+    """``openai-responses``: Responses API request bodies and input item lists."""
+
+    id = "openai-responses"
+    description = "OpenAI Responses API request body or input item list"
+
+    def recognise(self, value: Any) -> int:
+        """Certain on ``input`` in a body or typed items (function_call, reasoning, input_text…)."""
+        if isinstance(value, dict):
+            if "input" in value and ("model" in value or "instructions" in value or isinstance(value["input"], list)):
+                return 2 if self._items_ok(value["input"]) or isinstance(value["input"], str) else 0
+            return 0
+        if not isinstance(value, list) or not value or not self._items_ok(value):
+            return 0
+        return 2 if any(self._marker(i) for i in value) else 1
+
+    @staticmethod
+    def _items_ok(items: Any) -> bool:
+        if not isinstance(items, list):
+            return False
+        for item in items:
+            if not isinstance(item, dict):
+                return False
+            kind = _kind(item)
+            if kind == "message":
+                if item.get("role") not in ROLES or "parts" in item:
+                    return False
+                content = item.get("content")
+                if isinstance(content, list) and any(isinstance(p, dict) and p.get("type") not in PART_TYPES for p in content):
+                    return False
+                if not isinstance(content, str | list):
+                    return False
+            elif kind not in AI_SIDE | TOOL_SIDE | {"item_reference", "compaction"}:
+                return False
+        return True
+
+    @staticmethod
+    def _marker(item: dict[str, Any]) -> bool:
+        if _kind(item) != "message" or item.get("type") == "message":
+            return True
+        content = item.get("content")
+        return isinstance(content, list) and any(isinstance(p, dict) and p.get("type") in PART_TYPES for p in content)
+
+    def read(self, doc: Document) -> Session:
+        """Read a body or list; ``instructions`` becomes the first (system) message."""
+        value = doc.value
+        built = Built(doc)
+        request: dict[str, JsonValue] = {}
+        tools = None
+        if isinstance(value, dict):
+            ptr: Pointer = ("input",)
+            request = rest(value, "input", "instructions")
+            if isinstance(value.get("instructions"), str):
+                built.add(
+                    Message(speaker="system", blocks=(TextBlock(text=value["instructions"]),), metadata=MessageMetadata(source_role="system", extra={"_request_field": "instructions"})),
+                    None,
+                    ("instructions",),
+                )
+            elif "instructions" in value:
+                request["instructions"] = value["instructions"]
+            if "tools" in value:
+                tools = _read_tools(value["tools"])
+            raw_input = value.get("input")
+            if isinstance(raw_input, str):
+                built.add(
+                    Message(speaker="human", blocks=(TextBlock(text=raw_input),), metadata=MessageMetadata(source_role="user", extra={"_content_form": "input_string"})),
+                    None,
+                    ("input",),
+                )
+                return built.session(self.id, tools=tools, request=request, metadata={"shape": "body"})
+            items = arr(raw_input, ptr)
+        else:
+            ptr = ()
+            items = arr(value, ptr)
+        self._read_items(items, ptr, built)
+        return built.session(self.id, tools=tools, request=request, metadata={"shape": "body" if isinstance(value, dict) else "list"})
+
+    def _read_items(self, items: list[Any], ptr: Pointer, built: Built) -> None:
+        group: list[Block] = []
+        group_items: list[int] = []
+        group_side: str | None = None
+        start = 0
+
+        def flush() -> None:
+            nonlocal group, group_items, group_side
+            if group_side is not None:
+                speaker: Speaker = "ai" if group_side == "ai" else "tool"
+                path = (*ptr, start) if len(set(group_items)) == 1 else (*ptr, f"{start}:{group_items[-1] + 1}")
+                built.add(
+                    Message(speaker=speaker, blocks=tuple(group), metadata=MessageMetadata(source_role="assistant" if speaker == "ai" else None)),
+                    start,
+                    path,
+                    block_items=tuple(group_items),
+                )
+            group, group_items, group_side = [], [], None
+
+        for i, raw in enumerate(items):
+            iptr = (*ptr, i)
+            item = obj(raw, iptr)
+            kind = _kind(item)
+            if kind == "message" and item.get("role") != "assistant":
+                flush()
+                role = item.get("role")
+                if role not in ROLES:
+                    raise ShapeError((*iptr, "role"), f"unknown role {role!r}; expected user, system, developer or assistant")
+                if "content" not in item:
+                    raise ShapeError((*iptr, "content"), "required field 'content' is missing")
+                blocks = read_message_parts(item["content"], (*iptr, "content"), self.id)
+                extra: dict[str, JsonValue] = rest(item, "role", "content")
+                extra["_content_form"] = "string" if isinstance(item["content"], str) else "parts"
+                built.add(Message(speaker=ROLES[role], blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)), i, iptr, block_items=tuple(i for _ in blocks))
+                continue
+            side = "tool" if kind in TOOL_SIDE else "ai"
+            if side != group_side:
+                flush()
+                group_side, start = side, i
+            if kind == "message":
+                blocks = read_message_parts(item.get("content", []), (*iptr, "content"), self.id)
+                # The item's own fields (id, status, type, role) ride on its first block.
+                head: dict[str, JsonValue] = {"_item": rest(item, "content"), "_content_form": "string" if isinstance(item.get("content"), str) else "parts"}
+                if blocks:
+                    blocks[0] = blocks[0].model_copy(update={"provider_data": {**blocks[0].provider_data, **head}}) if not isinstance(blocks[0], OpaqueBlock) else blocks[0]
+                else:
+                    blocks = [OpaqueBlock(source_format=self.id, data=dict(item))]
+            else:
+                blocks = read_item(item, iptr, self.id)
+            group.extend(blocks)
+            group_items.extend(i for _ in blocks)
+        flush()
+
+
+def _read_tools(tools: Any) -> tuple[ToolSpec, ...]:
+    specs = []
+    for i, raw in enumerate(arr(tools, ("tools",))):
+        tool = obj(raw, ("tools", i))
+        kind = str(tool.get("type", "function"))
+        if kind in ("function", "custom") and isinstance(tool.get("name"), str):
+            specs.append(ToolSpec(name=tool["name"], description=tool.get("description") if isinstance(tool.get("description"), str) else None, parameters=tool.get("parameters")))
+        else:
+            specs.append(ToolSpec(name=str(tool.get("name", kind)), kind=kind))
+    return tuple(specs)
