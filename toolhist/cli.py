@@ -30,8 +30,10 @@ def _emit_json(value: Any) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolhist")
 def cli() -> None:
-    """Inspect LLM tool-call histories: read agent logs and provider request bodies, find what a
-    provider would reject with HTTP 400, and why."""
+    """Inspect LLM tool-call histories.
+
+    Read agent logs and provider request bodies; find what a provider would reject with HTTP 400.
+    """
 
 
 @cli.command("formats")
@@ -48,7 +50,9 @@ def formats_cmd(as_json: bool) -> None:
 
 @cli.command("summary")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
-@click.option("--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format.")
+@click.option(
+    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def summary_cmd(file: str, fmt: str | None, as_json: bool) -> None:
     """Detected format and counts: messages, calls, results, unanswered calls, unmatched results."""

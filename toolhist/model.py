@@ -14,12 +14,12 @@ blocks. Three choices go further than the original:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
-SCHEMA_KIND = "toolhist.session"
-SCHEMA_VERSION = 1
+SCHEMA_KIND: Final = "toolhist.session"
+SCHEMA_VERSION: Final = 1
 
 Speaker = Literal["system", "human", "ai", "tool"]
 ProviderData = dict[str, JsonValue]
@@ -234,9 +234,9 @@ class SessionSource(_Frozen):
 class Session(_Frozen):
     """A tool-calling history plus the request it belonged to."""
 
-    kind: Literal["toolhist.session"] = SCHEMA_KIND
+    kind: Literal["toolhist.session"] = "toolhist.session"
     """Marks the canonical JSON form, so ``load`` recognises a dumped Session."""
-    version: Literal[1] = SCHEMA_VERSION
+    version: Literal[1] = 1
     """Version of the canonical JSON form."""
     messages: tuple[Message, ...] = ()
     """The history, in order."""

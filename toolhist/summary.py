@@ -1,6 +1,9 @@
-"""Counts a user checks first: how many calls and results, which calls were never answered and
-which results answer no call. Pairing is by canonical id and by order (a result answers a call
-only if it comes after it), the way every strict provider sees it."""
+"""Counts a user checks first.
+
+How many calls and results, which calls were never answered and which results answer no call.
+Pairing is by canonical id and by order (a result answers a call only if it comes after it), the
+way every strict provider sees it.
+"""
 
 from __future__ import annotations
 

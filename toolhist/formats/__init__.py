@@ -63,25 +63,27 @@ def _unknown(doc: Document) -> LoadError:
         try:
             reader.read(doc)
         except ShapeError as exc:
-            depth = tuple(p if isinstance(p, int) else 0 for p in exc.pointer)
-            attempts.append((depth + (len(exc.pointer),), rid, exc))
-        except Exception:  # noqa: S112 - a reader that cannot even start is simply not the closest
+            # Deeper first, then later in the list: how far the reader got before it stopped.
+            indices = tuple(p for p in exc.pointer if isinstance(p, int))
+            attempts.append(((len(exc.pointer), *indices), rid, exc))
+        except Exception:
             continue
     known = f"no reader recognises it (formats: {', '.join(FORMATS)})"
     if attempts:
         furthest = max(a[0] for a in attempts)
         tied = [a for a in attempts if a[0] == furthest]  # registry order: the commoner format first
-        _, rid, exc = tied[0]
+        _, rid, closest = tied[0]
         if len(tied) > 1:
             rid += f" (also {', '.join(a[1] for a in tied[1:])})"
-        if len(exc.pointer) > 1:
-            line, column = doc.line_of(exc.pointer)
+        if len(closest.pointer) > 1:
+            line, column = doc.line_of(closest.pointer)
             return LoadError(
-                f"unknown format: {_describe(doc.value)}; {known}. Closest: {rid}, which stops here: {exc.reason}",
+                f"unknown format: {_describe(doc.value)}; {known}. "
+                f"Closest: {rid}, which stops here: {closest.reason}",
                 file=doc.name,
                 line=line,
                 column=column,
-                json_path=json_path(exc.pointer),
+                json_path=json_path(closest.pointer),
             )
     return LoadError(f"unknown format: {_describe(doc.value)}; {known}", file=doc.name)
 
@@ -92,8 +94,10 @@ def _describe(value: Any) -> str:
         return f"a JSON object with keys {keys}"
     if isinstance(value, list):
         first = value[0] if value else None
-        inner = f" of {type(first).__name__}" if first is not None and not isinstance(first, dict) else (
-            f" of objects with keys {', '.join(sorted(first)[:6])}" if isinstance(first, dict) else ""
+        inner = (
+            f" of {type(first).__name__}"
+            if first is not None and not isinstance(first, dict)
+            else (f" of objects with keys {', '.join(sorted(first)[:6])}" if isinstance(first, dict) else "")
         )
         return f"a JSON array{inner}" if value else "an empty JSON array"
     return f"a JSON {type(value).__name__}"

@@ -56,7 +56,9 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
     block = obj(raw, ptr)
     kind = block.get("type")
     if kind == "text":
-        return TextBlock(text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text"))
+        return TextBlock(
+            text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text")
+        )
     if kind in ("tool_use", "server_tool_use"):
         call_id = text(block.get("id"), (*ptr, "id"))
         extra = rest(block, "type", "id", "name", "input")
@@ -138,7 +140,9 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
         speaker = "ai"
     else:
         speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
-    return Message(speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra))
+    return Message(
+        speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)
+    )
 
 
 def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
@@ -170,13 +174,16 @@ def looks_anthropic(messages: Any) -> int:
         content = m["content"]
         if isinstance(content, list):
             for b in content:
-                if not isinstance(b, dict) or b.get("type") not in BLOCK_TYPES and not str(b.get("type")).endswith(
-                    "_tool_result"
+                if not isinstance(b, dict) or (
+                    b.get("type") not in BLOCK_TYPES and not str(b.get("type")).endswith("_tool_result")
                 ):
                     return 0
-                marker = marker or b.get("type") in MARKER_TYPES or (
-                    b.get("type") == "image" and "source" in b
-                ) or "cache_control" in b
+                marker = (
+                    marker
+                    or b.get("type") in MARKER_TYPES
+                    or (b.get("type") == "image" and "source" in b)
+                    or "cache_control" in b
+                )
         elif not isinstance(content, str):
             return 0
     return 2 if marker else 1
@@ -217,7 +224,11 @@ class AnthropicReader(Reader):
                     "_content_form": "string" if isinstance(system, str) else "parts",
                 }
                 built.add(
-                    Message(speaker="system", blocks=tuple(blocks), metadata=MessageMetadata(source_role="system", extra=extra)),
+                    Message(
+                        speaker="system",
+                        blocks=tuple(blocks),
+                        metadata=MessageMetadata(source_role="system", extra=extra),
+                    ),
                     None,
                     ("system",),
                 )
@@ -227,5 +238,8 @@ class AnthropicReader(Reader):
         for i, raw in enumerate(messages):
             built.add(read_message(raw, (*ptr, i), self.id, built.notes), i, (*ptr, i))
         return built.session(
-            self.id, tools=tools, request=request, metadata={"shape": "body" if isinstance(value, dict) else "list"}
+            self.id,
+            tools=tools,
+            request=request,
+            metadata={"shape": "body" if isinstance(value, dict) else "list"},
         )

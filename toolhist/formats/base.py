@@ -1,5 +1,7 @@
-"""What every reader shares: the reader interface, shape checks that fail with a JSON path, and the
-small post-passes (tool names on results) that make every format's Session complete.
+"""What every reader shares: the reader interface, shape checks and small post-passes.
+
+Shape checks fail with a JSON path; the post-pass (tool names on results) makes every format's
+Session complete.
 
 Readers are deliberately dumb about errors: they call `obj`, `arr`, `text` and friends, which raise
 `ShapeError(pointer, reason)`. The registry turns that into a `LoadError` with the file name and
@@ -15,7 +17,7 @@ import orjson
 from pydantic import JsonValue
 
 from toolhist.formats.document import Document, json_path
-from toolhist.model import Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
+from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
 
 Pointer = tuple[str | int, ...]
 
@@ -93,13 +95,14 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
     out: list[Message] = []
     for message in messages:
         changed = False
-        blocks = []
+        blocks: list[Block] = []
         for block in message.blocks:
             if isinstance(block, ToolCallBlock):
                 names.setdefault(block.id, block.name)
             elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
-                block = block.model_copy(update={"tool_name": names[block.call_id]})
+                blocks.append(block.model_copy(update={"tool_name": names[block.call_id]}))
                 changed = True
+                continue
             blocks.append(block)
         out.append(message.model_copy(update={"blocks": tuple(blocks)}) if changed else message)
     return out
@@ -131,13 +134,17 @@ class Built:
         self.locations: list[Location] = []
         self.notes: list[str] = []
 
-    def add(self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None) -> None:
+    def add(
+        self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None
+    ) -> None:
         """Append a message read from the source entry at ``ptr``."""
         line = None
         if self.doc.jsonl_lines is not None and index is not None and index < len(self.doc.jsonl_lines):
             line = self.doc.jsonl_lines[index]
         self.messages.append(message)
-        self.locations.append(Location(index=index, line=line, json_path=json_path(ptr), block_items=block_items))
+        self.locations.append(
+            Location(index=index, line=line, json_path=json_path(ptr), block_items=block_items)
+        )
 
     def session(
         self,

@@ -91,11 +91,15 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
     if key in ("image", "document", "video"):
         media = obj(block[key], (*ptr, key))
         fmt_name = media.get("format")
-        source = media.get("source") if isinstance(media.get("source"), dict) else {}
+        source: dict[str, Any] = media["source"] if isinstance(media.get("source"), dict) else {}
         return MediaBlock(
-            mime_type=f"{'application' if key == 'document' else key}/{fmt_name}" if isinstance(fmt_name, str) else None,
+            mime_type=f"{'application' if key == 'document' else key}/{fmt_name}"
+            if isinstance(fmt_name, str)
+            else None,
             data=source.get("bytes") if isinstance(source.get("bytes"), str) else None,
-            url=(source.get("s3Location") or {}).get("uri") if isinstance(source.get("s3Location"), dict) else None,
+            url=(source.get("s3Location") or {}).get("uri")
+            if isinstance(source.get("s3Location"), dict)
+            else None,
             filename=media.get("name") if isinstance(media.get("name"), str) else None,
             provider_data={"block": block},
         )
@@ -145,7 +149,10 @@ class BedrockReader(Reader):
             messages = arr(value.get("messages"), ptr)
             request = rest(value, "messages", "system")
             if "system" in value:
-                blocks = [read_block(b, ("system", j), self.id, built.notes) for j, b in enumerate(arr(value["system"], ("system",)))]
+                blocks = [
+                    read_block(b, ("system", j), self.id, built.notes)
+                    for j, b in enumerate(arr(value["system"], ("system",)))
+                ]
                 built.add(
                     Message(
                         speaker="system",
@@ -158,7 +165,8 @@ class BedrockReader(Reader):
             if "toolConfig" in value:
                 config = obj(value["toolConfig"], ("toolConfig",))
                 tools = tuple(
-                    _tool_spec(t, ("toolConfig", "tools", i)) for i, t in enumerate(arr(config.get("tools", []), ("toolConfig", "tools")))
+                    _tool_spec(t, ("toolConfig", "tools", i))
+                    for i, t in enumerate(arr(config.get("tools", []), ("toolConfig", "tools")))
                 )
         else:
             ptr = ()
@@ -170,9 +178,13 @@ class BedrockReader(Reader):
             if role not in ("user", "assistant"):
                 raise ShapeError((*mptr, "role"), f"unknown role {role!r}; expected 'user' or 'assistant'")
             content = arr(msg.get("content"), (*mptr, "content"))
-            blocks = [read_block(b, (*mptr, "content", j), self.id, built.notes) for j, b in enumerate(content)]
-            speaker = "ai" if role == "assistant" else (
-                "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
+            blocks = [
+                read_block(b, (*mptr, "content", j), self.id, built.notes) for j, b in enumerate(content)
+            ]
+            speaker = (
+                "ai"
+                if role == "assistant"
+                else ("tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human")
             )
             built.add(
                 Message(
@@ -184,7 +196,10 @@ class BedrockReader(Reader):
                 mptr,
             )
         return built.session(
-            self.id, tools=tools, request=request, metadata={"shape": "body" if isinstance(value, dict) else "list"}
+            self.id,
+            tools=tools,
+            request=request,
+            metadata={"shape": "body" if isinstance(value, dict) else "list"},
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,9 @@ from typing import Any
 import orjson
 
 from toolhist.errors import LoadError
+
+_SLICE = re.compile(r"^\d+:\d+$")
+"""A pointer part naming a range of items (``4:6``), rendered ``[4:6]``."""
 
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 """Inputs larger than this are refused up front rather than exhausting memory."""
@@ -71,7 +75,7 @@ def json_path(pointer: tuple[str | int, ...]) -> str:
     """Render a pointer as a readable JSON path: ``messages[3].content[0].text``."""
     out = ""
     for part in pointer:
-        if isinstance(part, int):
+        if isinstance(part, int) or _SLICE.match(part):
             out += f"[{part}]"
         else:
             out += ("." if out else "") + part

@@ -101,7 +101,11 @@ def read_part(raw: Any, ptr: Pointer, msg_index: int, fmt: str, notes: list[str]
             name=text(fc.get("name", ""), (*cptr, "name")),
             parameters=fc.get("args"),
             raw_id=raw_id,
-            provider_data={**sig_data, **rest(fc, "id", "name", "args"), **rest(part, "functionCall", "function_call", "thoughtSignature", "thought_signature")},
+            provider_data={
+                **sig_data,
+                **rest(fc, "id", "name", "args"),
+                **rest(part, "functionCall", "function_call", "thoughtSignature", "thought_signature"),
+            },
         )
     response = _get(part, "functionResponse")
     if response is not None:
@@ -118,8 +122,16 @@ def read_part(raw: Any, ptr: Pointer, msg_index: int, fmt: str, notes: list[str]
     if "text" in part:
         value = text(part["text"], (*ptr, "text"))
         if part.get("thought") is True:
-            return ThinkingBlock(text=value, signature=signature, source_provider=fmt, provider_data=rest(part, "text", "thought", "thoughtSignature", "thought_signature"))
-        return TextBlock(text=value, provider_data={**sig_data, **rest(part, "text", "thoughtSignature", "thought_signature")})
+            return ThinkingBlock(
+                text=value,
+                signature=signature,
+                source_provider=fmt,
+                provider_data=rest(part, "text", "thought", "thoughtSignature", "thought_signature"),
+            )
+        return TextBlock(
+            text=value,
+            provider_data={**sig_data, **rest(part, "text", "thoughtSignature", "thought_signature")},
+        )
     for key in ("inlineData", "fileData"):
         media = _get(part, key)
         if isinstance(media, dict):
@@ -152,18 +164,28 @@ def read_contents(contents: list[Any], ptr: Pointer, built: Built, fmt: str) -> 
                 if block.raw_call_id is None:
                     match = pairing.match(block.tool_name)
                     block = block.model_copy(
-                        update={"call_id": match.id if match else f"gemini-unmatched-{len(built.messages)}-{j}"}
+                        update={
+                            "call_id": match.id if match else f"gemini-unmatched-{len(built.messages)}-{j}"
+                        }
                     )
                 else:
                     pairing.answered(block.raw_call_id)
             blocks.append(block)
         pairing.new_call_turn([b for b in blocks if isinstance(b, ToolCallBlock)])
         has_results = any(isinstance(b, ToolResponseBlock) for b in blocks)
-        speaker: Speaker = "ai" if role == "model" else "tool" if has_results or role in ("function", "tool") else "human"
+        speaker: Speaker = (
+            "ai" if role == "model" else "tool" if has_results or role in ("function", "tool") else "human"
+        )
         extra: dict[str, JsonValue] = rest(content, "role", "parts")
         if "parts" not in content:
             extra["_parts"] = "absent"
-        built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)), i, cptr)
+        built.add(
+            Message(
+                speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)
+            ),
+            i,
+            cptr,
+        )
 
 
 def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
@@ -201,7 +223,10 @@ def looks_gemini(contents: Any) -> int:
 
 def _snake(value: Any) -> bool:
     text_ = str(value)
-    return any(f'"{k}"' in text_ or f"'{k}'" in text_ for k in ("function_call", "function_response", "system_instruction"))
+    return any(
+        f'"{k}"' in text_ or f"'{k}'" in text_
+        for k in ("function_call", "function_response", "system_instruction")
+    )
 
 
 class GeminiReader(Reader):
@@ -235,9 +260,20 @@ class GeminiReader(Reader):
                     extra["_content_form"] = "string"
                 else:
                     sys_obj = obj(system, sptr)
-                    blocks = [read_part(p, (*sptr, "parts", j), 0, self.id, built.notes) for j, p in enumerate(arr(sys_obj.get("parts", []), (*sptr, "parts")))]
+                    blocks = [
+                        read_part(p, (*sptr, "parts", j), 0, self.id, built.notes)
+                        for j, p in enumerate(arr(sys_obj.get("parts", []), (*sptr, "parts")))
+                    ]
                     extra.update(rest(sys_obj, "parts"))
-                built.add(Message(speaker="system", blocks=tuple(blocks), metadata=MessageMetadata(source_role="system", extra=extra)), None, sptr)
+                built.add(
+                    Message(
+                        speaker="system",
+                        blocks=tuple(blocks),
+                        metadata=MessageMetadata(source_role="system", extra=extra),
+                    ),
+                    None,
+                    sptr,
+                )
             if "tools" in value:
                 tools = read_tools(value["tools"], ("tools",))
         else:

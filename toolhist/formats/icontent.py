@@ -36,7 +36,9 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
     block = obj(raw, ptr)
     kind = block.get("type")
     if kind == "text":
-        return TextBlock(text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text"))
+        return TextBlock(
+            text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text")
+        )
     if kind == "tool_call":
         call_id = text(block.get("id"), (*ptr, "id"))
         return ToolCallBlock(
@@ -77,7 +79,10 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
             provider_data=rest(block, "type", "mimeType", "data", "filename"),
         )
     if kind == "code":
-        return TextBlock(text=text(block.get("code"), (*ptr, "code")), provider_data={"type": "code", **rest(block, "type", "code")})
+        return TextBlock(
+            text=text(block.get("code"), (*ptr, "code")),
+            provider_data={"type": "code", **rest(block, "type", "code")},
+        )
     if not isinstance(kind, str):
         raise ShapeError((*ptr, "type"), "block has no string 'type'")
     notes.append(f"{json_path(ptr)}: block of type {kind!r} kept verbatim (not modelled)")
@@ -123,7 +128,10 @@ class IContentReader(Reader):
         history = _history(value)
         if not isinstance(history, list) or not history:
             return 0
-        ok = all(isinstance(c, dict) and c.get("speaker") in SPEAKERS and isinstance(c.get("blocks"), list) for c in history)
+        ok = all(
+            isinstance(c, dict) and c.get("speaker") in SPEAKERS and isinstance(c.get("blocks"), list)
+            for c in history
+        )
         return 2 if ok else 0
 
     def read(self, doc: Document) -> Session:
@@ -137,9 +145,19 @@ class IContentReader(Reader):
             content = obj(raw, cptr)
             speaker = content.get("speaker")
             if speaker not in SPEAKERS:
-                raise ShapeError((*cptr, "speaker"), f"unknown speaker {speaker!r}; expected human, ai or tool")
-            blocks = [read_block(b, (*cptr, "blocks", j), self.id, built.notes) for j, b in enumerate(arr(content.get("blocks"), (*cptr, "blocks")))]
+                raise ShapeError(
+                    (*cptr, "speaker"), f"unknown speaker {speaker!r}; expected human, ai or tool"
+                )
+            blocks = [
+                read_block(b, (*cptr, "blocks", j), self.id, built.notes)
+                for j, b in enumerate(arr(content.get("blocks"), (*cptr, "blocks")))
+            ]
             metadata = read_metadata(content.get("metadata"), (*cptr, "metadata"), speaker)
             built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=metadata), i, cptr)
         request: dict[str, JsonValue] = rest(value, "history") if isinstance(value, dict) else {}
-        return built.session(self.id, tools=None, request=request, metadata={"shape": "object" if isinstance(value, dict) else "list"})
+        return built.session(
+            self.id,
+            tools=None,
+            request=request,
+            metadata={"shape": "object" if isinstance(value, dict) else "list"},
+        )

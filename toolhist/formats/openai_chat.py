@@ -75,7 +75,9 @@ def read_parts(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[B
             blocks.append(TextBlock(text=value, provider_data=rest(part, "type", "text")))
         elif kind == "refusal":
             value = text(part.get("refusal"), (*pptr, "refusal"))
-            blocks.append(TextBlock(text=value, provider_data={"type": "refusal", **rest(part, "type", "refusal")}))
+            blocks.append(
+                TextBlock(text=value, provider_data={"type": "refusal", **rest(part, "type", "refusal")})
+            )
         elif kind == "image_url":
             image = obj(part.get("image_url"), (*pptr, "image_url"))
             url = text(image.get("url"), (*pptr, "image_url", "url"))
@@ -145,7 +147,9 @@ def read_tool_call(raw: Any, ptr: Pointer) -> ToolCallBlock:
         raise ShapeError((*ptr, "function", "arguments"), "expected a JSON string (or object)")
     else:
         provider_data["_arguments_form"] = "object"
-    return ToolCallBlock(id=call_id or "", name=name, parameters=raw_args, raw_id=call_id, provider_data=provider_data)
+    return ToolCallBlock(
+        id=call_id or "", name=name, parameters=raw_args, raw_id=call_id, provider_data=provider_data
+    )
 
 
 def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
@@ -162,7 +166,9 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
     if role == "assistant" and isinstance(msg.get("reasoning_content"), str):
         blocks.append(
             ThinkingBlock(
-                text=msg["reasoning_content"], source_provider=fmt, provider_data={"field": "reasoning_content"}
+                text=msg["reasoning_content"],
+                source_provider=fmt,
+                provider_data={"field": "reasoning_content"},
             )
         )
     elif "reasoning_content" in msg:
@@ -195,7 +201,9 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
         legacy = read_tool_call({"function": msg["function_call"]}, (*ptr,))
         blocks.append(legacy.model_copy(update={"provider_data": {**legacy.provider_data, "_legacy": True}}))
     speaker = ROLES[role]
-    return Message(speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra))
+    return Message(
+        speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)
+    )
 
 
 def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
@@ -213,7 +221,9 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
                 )
             )
         else:
-            specs.append(ToolSpec(name=str(tool.get("name", tool.get("type", "?"))), kind=str(tool.get("type"))))
+            specs.append(
+                ToolSpec(name=str(tool.get("name", tool.get("type", "?"))), kind=str(tool.get("type")))
+            )
     return tuple(specs)
 
 
@@ -223,7 +233,11 @@ def _is_chat_message(m: Any) -> bool:
 
 def _chat_markers(messages: list[Any]) -> bool:
     for m in messages:
-        if m.get("role") in ("system", "developer", "tool", "function") or "tool_calls" in m or "tool_call_id" in m:
+        if (
+            m.get("role") in ("system", "developer", "tool", "function")
+            or "tool_calls" in m
+            or "tool_call_id" in m
+        ):
             return True
         content = m.get("content")
         if content is None:
@@ -247,9 +261,11 @@ class OpenAIChatReader(Reader):
         messages = value.get("messages") if isinstance(value, dict) else value
         if not isinstance(messages, list) or not messages or not all(_is_chat_message(m) for m in messages):
             return 0
-        if any(isinstance(m.get("content"), list) and any(
-            isinstance(p, dict) and p.get("type") not in CHAT_PART_TYPES for p in m["content"]
-        ) for m in messages):
+        if any(
+            isinstance(m.get("content"), list)
+            and any(isinstance(p, dict) and p.get("type") not in CHAT_PART_TYPES for p in m["content"])
+            for m in messages
+        ):
             return 0
         return 2 if _chat_markers(messages) else 1
 
@@ -270,5 +286,8 @@ class OpenAIChatReader(Reader):
         for i, raw in enumerate(messages):
             built.add(read_message(raw, (*ptr, i), self.id, built.notes), i, (*ptr, i))
         return built.session(
-            self.id, tools=tools, request=request, metadata={"shape": "body" if isinstance(value, dict) else "list"}
+            self.id,
+            tools=tools,
+            request=request,
+            metadata={"shape": "body" if isinstance(value, dict) else "list"},
         )

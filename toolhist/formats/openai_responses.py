@@ -13,7 +13,18 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, parse_arguments, rest, text
+from toolhist.formats.base import (
+    Built,
+    Pointer,
+    Reader,
+    ShapeError,
+    arr,
+    obj,
+    opt_text,
+    parse_arguments,
+    rest,
+    text,
+)
 from toolhist.formats.document import Document
 from toolhist.model import (
     Block,
@@ -48,8 +59,23 @@ AI_SIDE = {
     "mcp_list_tools",
     "mcp_approval_request",
 }
-TOOL_SIDE = {*OUTPUT_TYPES, "computer_call_output", "local_shell_call_output", "shell_call_output", "apply_patch_call_output", "mcp_approval_response"}
-PART_TYPES = {"input_text", "output_text", "input_image", "input_file", "input_audio", "refusal", "summary_text"}
+TOOL_SIDE = {
+    *OUTPUT_TYPES,
+    "computer_call_output",
+    "local_shell_call_output",
+    "shell_call_output",
+    "apply_patch_call_output",
+    "mcp_approval_response",
+}
+PART_TYPES = {
+    "input_text",
+    "output_text",
+    "input_image",
+    "input_file",
+    "input_audio",
+    "refusal",
+    "summary_text",
+}
 
 
 def _kind(item: dict[str, Any]) -> str:
@@ -67,9 +93,15 @@ def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
         part = obj(raw, (*ptr, j))
         kind = part.get("type")
         if kind in ("input_text", "output_text"):
-            blocks.append(TextBlock(text=text(part.get("text"), (*ptr, j, "text")), provider_data=rest(part, "text")))
+            blocks.append(
+                TextBlock(text=text(part.get("text"), (*ptr, j, "text")), provider_data=rest(part, "text"))
+            )
         elif kind == "refusal":
-            blocks.append(TextBlock(text=text(part.get("refusal"), (*ptr, j, "refusal")), provider_data=rest(part, "refusal")))
+            blocks.append(
+                TextBlock(
+                    text=text(part.get("refusal"), (*ptr, j, "refusal")), provider_data=rest(part, "refusal")
+                )
+            )
         elif kind in ("input_image", "input_file", "input_audio"):
             url = part.get("image_url") or part.get("file_url") or part.get("file_id")
             blocks.append(
@@ -94,18 +126,42 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
         if kind == "function_call":
             raw_args = text(item.get("arguments"), (*ptr, "arguments"))
             params, error = parse_arguments(raw_args)
-            return [ToolCallBlock(id=call_id, name=text(item.get("name", ""), (*ptr, "name")), parameters=params, raw_id=call_id, raw_arguments=raw_args, arguments_error=error, provider_data=extra)]
-        return [ToolCallBlock(id=call_id, name=text(item.get("name", ""), (*ptr, "name")), parameters=item.get("input"), raw_id=call_id, provider_data=extra)]
+            return [
+                ToolCallBlock(
+                    id=call_id,
+                    name=text(item.get("name", ""), (*ptr, "name")),
+                    parameters=params,
+                    raw_id=call_id,
+                    raw_arguments=raw_args,
+                    arguments_error=error,
+                    provider_data=extra,
+                )
+            ]
+        return [
+            ToolCallBlock(
+                id=call_id,
+                name=text(item.get("name", ""), (*ptr, "name")),
+                parameters=item.get("input"),
+                raw_id=call_id,
+                provider_data=extra,
+            )
+        ]
     if kind in OUTPUT_TYPES:
-        call_id = opt_text(item.get("call_id"), (*ptr, "call_id"))
+        out_id = opt_text(item.get("call_id"), (*ptr, "call_id"))
         extra = rest(item, "call_id", "output")
-        if call_id is None:
+        if out_id is None:
             extra["_call_id"] = "absent"
-        return [ToolResponseBlock(call_id=call_id or "", result=item.get("output"), raw_call_id=call_id, provider_data=extra)]
+        return [
+            ToolResponseBlock(
+                call_id=out_id or "", result=item.get("output"), raw_call_id=out_id, provider_data=extra
+            )
+        ]
     if kind == "reasoning":
         summary = item.get("summary")
         parts = summary if isinstance(summary, list) else []
-        joined = "\n\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+        joined = "\n\n".join(
+            p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
         return [
             ThinkingBlock(
                 text=joined,
@@ -126,7 +182,9 @@ class OpenAIResponsesReader(Reader):
     def recognise(self, value: Any) -> int:
         """Certain on ``input`` in a body or typed items (function_call, reasoning, input_text…)."""
         if isinstance(value, dict):
-            if "input" in value and ("model" in value or "instructions" in value or isinstance(value["input"], list)):
+            if "input" in value and (
+                "model" in value or "instructions" in value or isinstance(value["input"], list)
+            ):
                 return 2 if self._items_ok(value["input"]) or isinstance(value["input"], str) else 0
             return 0
         if not isinstance(value, list) or not value or not self._items_ok(value):
@@ -145,7 +203,9 @@ class OpenAIResponsesReader(Reader):
                 if item.get("role") not in ROLES or "parts" in item:
                     return False
                 content = item.get("content")
-                if isinstance(content, list) and any(isinstance(p, dict) and p.get("type") not in PART_TYPES for p in content):
+                if isinstance(content, list) and any(
+                    isinstance(p, dict) and p.get("type") not in PART_TYPES for p in content
+                ):
                     return False
                 if not isinstance(content, str | list):
                     return False
@@ -158,7 +218,9 @@ class OpenAIResponsesReader(Reader):
         if _kind(item) != "message" or item.get("type") == "message":
             return True
         content = item.get("content")
-        return isinstance(content, list) and any(isinstance(p, dict) and p.get("type") in PART_TYPES for p in content)
+        return isinstance(content, list) and any(
+            isinstance(p, dict) and p.get("type") in PART_TYPES for p in content
+        )
 
     def read(self, doc: Document) -> Session:
         """Read a body or list; ``instructions`` becomes the first (system) message."""
@@ -171,7 +233,13 @@ class OpenAIResponsesReader(Reader):
             request = rest(value, "input", "instructions")
             if isinstance(value.get("instructions"), str):
                 built.add(
-                    Message(speaker="system", blocks=(TextBlock(text=value["instructions"]),), metadata=MessageMetadata(source_role="system", extra={"_request_field": "instructions"})),
+                    Message(
+                        speaker="system",
+                        blocks=(TextBlock(text=value["instructions"]),),
+                        metadata=MessageMetadata(
+                            source_role="system", extra={"_request_field": "instructions"}
+                        ),
+                    ),
                     None,
                     ("instructions",),
                 )
@@ -182,7 +250,11 @@ class OpenAIResponsesReader(Reader):
             raw_input = value.get("input")
             if isinstance(raw_input, str):
                 built.add(
-                    Message(speaker="human", blocks=(TextBlock(text=raw_input),), metadata=MessageMetadata(source_role="user", extra={"_content_form": "input_string"})),
+                    Message(
+                        speaker="human",
+                        blocks=(TextBlock(text=raw_input),),
+                        metadata=MessageMetadata(source_role="user", extra={"_content_form": "input_string"}),
+                    ),
                     None,
                     ("input",),
                 )
@@ -192,7 +264,12 @@ class OpenAIResponsesReader(Reader):
             ptr = ()
             items = arr(value, ptr)
         self._read_items(items, ptr, built)
-        return built.session(self.id, tools=tools, request=request, metadata={"shape": "body" if isinstance(value, dict) else "list"})
+        return built.session(
+            self.id,
+            tools=tools,
+            request=request,
+            metadata={"shape": "body" if isinstance(value, dict) else "list"},
+        )
 
     def _read_items(self, items: list[Any], ptr: Pointer, built: Built) -> None:
         group: list[Block] = []
@@ -204,9 +281,15 @@ class OpenAIResponsesReader(Reader):
             nonlocal group, group_items, group_side
             if group_side is not None:
                 speaker: Speaker = "ai" if group_side == "ai" else "tool"
-                path = (*ptr, start) if len(set(group_items)) == 1 else (*ptr, f"{start}:{group_items[-1] + 1}")
+                path = (
+                    (*ptr, start) if len(set(group_items)) == 1 else (*ptr, f"{start}:{group_items[-1] + 1}")
+                )
                 built.add(
-                    Message(speaker=speaker, blocks=tuple(group), metadata=MessageMetadata(source_role="assistant" if speaker == "ai" else None)),
+                    Message(
+                        speaker=speaker,
+                        blocks=tuple(group),
+                        metadata=MessageMetadata(source_role="assistant" if speaker == "ai" else None),
+                    ),
                     start,
                     path,
                     block_items=tuple(group_items),
@@ -221,13 +304,25 @@ class OpenAIResponsesReader(Reader):
                 flush()
                 role = item.get("role")
                 if role not in ROLES:
-                    raise ShapeError((*iptr, "role"), f"unknown role {role!r}; expected user, system, developer or assistant")
+                    raise ShapeError(
+                        (*iptr, "role"),
+                        f"unknown role {role!r}; expected user, system, developer or assistant",
+                    )
                 if "content" not in item:
                     raise ShapeError((*iptr, "content"), "required field 'content' is missing")
                 blocks = read_message_parts(item["content"], (*iptr, "content"), self.id)
                 extra: dict[str, JsonValue] = rest(item, "role", "content")
                 extra["_content_form"] = "string" if isinstance(item["content"], str) else "parts"
-                built.add(Message(speaker=ROLES[role], blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)), i, iptr, block_items=tuple(i for _ in blocks))
+                built.add(
+                    Message(
+                        speaker=ROLES[role],
+                        blocks=tuple(blocks),
+                        metadata=MessageMetadata(source_role=role, extra=extra),
+                    ),
+                    i,
+                    iptr,
+                    block_items=tuple(i for _ in blocks),
+                )
                 continue
             side = "tool" if kind in TOOL_SIDE else "ai"
             if side != group_side:
@@ -236,9 +331,16 @@ class OpenAIResponsesReader(Reader):
             if kind == "message":
                 blocks = read_message_parts(item.get("content", []), (*iptr, "content"), self.id)
                 # The item's own fields (id, status, type, role) ride on its first block.
-                head: dict[str, JsonValue] = {"_item": rest(item, "content"), "_content_form": "string" if isinstance(item.get("content"), str) else "parts"}
+                head: dict[str, JsonValue] = {
+                    "_item": rest(item, "content"),
+                    "_content_form": "string" if isinstance(item.get("content"), str) else "parts",
+                }
                 if blocks:
-                    blocks[0] = blocks[0].model_copy(update={"provider_data": {**blocks[0].provider_data, **head}}) if not isinstance(blocks[0], OpaqueBlock) else blocks[0]
+                    blocks[0] = (
+                        blocks[0].model_copy(update={"provider_data": {**blocks[0].provider_data, **head}})
+                        if not isinstance(blocks[0], OpaqueBlock)
+                        else blocks[0]
+                    )
                 else:
                     blocks = [OpaqueBlock(source_format=self.id, data=dict(item))]
             else:
@@ -254,7 +356,13 @@ def _read_tools(tools: Any) -> tuple[ToolSpec, ...]:
         tool = obj(raw, ("tools", i))
         kind = str(tool.get("type", "function"))
         if kind in ("function", "custom") and isinstance(tool.get("name"), str):
-            specs.append(ToolSpec(name=tool["name"], description=tool.get("description") if isinstance(tool.get("description"), str) else None, parameters=tool.get("parameters")))
+            specs.append(
+                ToolSpec(
+                    name=tool["name"],
+                    description=tool.get("description") if isinstance(tool.get("description"), str) else None,
+                    parameters=tool.get("parameters"),
+                )
+            )
         else:
             specs.append(ToolSpec(name=str(tool.get("name", kind)), kind=kind))
     return tuple(specs)

@@ -1,0 +1,130 @@
+"""Bad input: each case is a LoadError naming the file and where, never another exception."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import toolhist
+from toolhist.errors import LoadError, UsageError
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_truncated_json_names_line_and_column(tmp_path: Path) -> None:
+    f = write(tmp_path, "t.json", b'{"messages": [\n  {"role": "user", "content": "hi"},\n  {"role": "assis')
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == f"{f}:3:18: not valid JSON: unexpected end of data"
+    assert (info.value.file, info.value.line, info.value.column) == (f, 3, 18)
+
+
+def test_invalid_utf8_names_line_column_and_offset(tmp_path: Path) -> None:
+    f = write(tmp_path, "u.json", b'[\n {"role": "user", "content": "caf\xe9"}]')
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == f"{f}:2:34: not valid UTF-8 (byte 0xe9 at offset 35)"
+    assert info.value.offset == 35
+
+
+def test_empty_and_whitespace_files(tmp_path: Path) -> None:
+    for data in (b"", b"  \n\t\n"):
+        f = write(tmp_path, "e.json", data)
+        with pytest.raises(LoadError) as info:
+            toolhist.load(f)
+        assert str(info.value) == f"{f}: file is empty"
+
+
+def test_wrong_shape_names_json_path_and_line(tmp_path: Path) -> None:
+    f = write(
+        tmp_path,
+        "w.json",
+        b'{"model": "m",\n "messages": [\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "tool_calls": [{"id": "c", "function": "oops"}]}]}',
+    )
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f, format="openai-chat")
+    assert str(info.value) == (
+        f"{f}:4:64: at messages[1].tool_calls[0].function: not a valid openai-chat session: expected an object, got string"
+    )
+    assert info.value.json_path == "messages[1].tool_calls[0].function"
+
+
+def test_wrong_shape_when_sniffing_names_the_closest_format(tmp_path: Path) -> None:
+    f = write(
+        tmp_path,
+        "r.json",
+        b'{"messages": [{"role": "user", "content": "hi"},\n {"role": "robot", "content": "x"}]}',
+    )
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == (
+        f"{f}:2:11: at messages[1].role: unknown format: a JSON object with keys messages; no reader recognises it "
+        "(formats: openai-chat, openai-responses, anthropic, gemini, bedrock, icontent, toolhist). "
+        "Closest: openai-chat (also anthropic), which stops here: unknown role 'robot'; "
+        "expected one of system, developer, user, assistant, tool, function"
+    )
+
+
+def test_unknown_format(tmp_path: Path) -> None:
+    f = write(tmp_path, "x.json", b'{"foo": 1, "bar": [2]}')
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == (
+        f"{f}: unknown format: a JSON object with keys bar, foo; no reader recognises it "
+        "(formats: openai-chat, openai-responses, anthropic, gemini, bedrock, icontent, toolhist)"
+    )
+
+
+def test_ambiguous_content_asks_for_format() -> None:
+    with pytest.raises(LoadError) as info:
+        toolhist.load(b'{"messages": [{"role": "user", "content": "hi"}]}')
+    assert str(info.value) == (
+        "<bytes>: ambiguous format: this content reads as openai-chat and as anthropic; choose one with --format"
+    )
+    assert (
+        toolhist.load(b'{"messages": [{"role": "user", "content": "hi"}]}', format="anthropic").source.format
+        == "anthropic"
+    )
+
+
+def test_unknown_format_name_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match=r"unknown format 'nope'; choose one of: openai-chat, "):
+        toolhist.load(b"[]", format="nope")
+
+
+def test_bom_is_accepted_and_nul_is_refused(tmp_path: Path) -> None:
+    body = b'[{"role": "tool", "tool_call_id": "c", "content": "x"}]'
+    assert toolhist.load(write(tmp_path, "bom.json", b"\xef\xbb\xbf" + body)).source.format == "openai-chat"
+    f = write(tmp_path, "bin.json", b"\x00\x01\x02")
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == f"{f}:1: contains a NUL character: this looks like a binary file, not JSON"
+
+
+def test_jsonl_bad_line_is_named(tmp_path: Path) -> None:
+    f = write(
+        tmp_path,
+        "l.jsonl",
+        b'{"role": "user", "content": "a"}\n{"role": "tool", "tool_call_id": "c", "content": "b"}\n{"role": \n',
+    )
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == f"{f}:3:10: not valid JSON Lines: unexpected end of data"
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match=r"nope\.json: no such file$"):
+        toolhist.load(str(tmp_path / "nope.json"))
+    with pytest.raises(LoadError, match=r": is a directory, not a session file$"):
+        toolhist.load(tmp_path)
+
+
+def test_nan_is_not_json(tmp_path: Path) -> None:
+    f = write(tmp_path, "n.json", b'[{"role": "user", "content": NaN}]')
+    with pytest.raises(LoadError, match=r"n\.json:1:30: not valid JSON"):
+        toolhist.load(f)
