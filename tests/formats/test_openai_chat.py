@@ -64,9 +64,7 @@ def test_reads_every_message_with_exact_blocks() -> None:
     assert isinstance(second, ToolCallBlock)
     assert second.parameters is None
     assert second.raw_arguments == '{"path": '
-    assert second.arguments_error is not None and second.arguments_error.startswith(
-        "arguments are not valid JSON"
-    )
+    assert second.arguments_error == "arguments are not valid JSON: unexpected end of data (character 10)"
     assert s.messages[3].blocks == (
         ToolResponseBlock(call_id="call_A", tool_name="read_file", result="print(1)", raw_call_id="call_A"),
     )

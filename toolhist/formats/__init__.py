@@ -113,12 +113,17 @@ def reader_for(format: str) -> Reader:
 
 def load(source: Any, format: str | None = None) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it."""
+    return load_document(source, format)[1]
+
+
+def load_document(source: Any, format: str | None = None) -> tuple[Document, Session]:
+    """Like `load`, also returning the parsed document (to validate a captured body as it was sent)."""
     reader = reader_for(format) if format is not None else None
     doc = read_input(source)
     if reader is None:
         reader = detect(doc)
     try:
-        return reader.read(doc)
+        return doc, reader.read(doc)
     except ShapeError as exc:
         line, column = doc.line_of(exc.pointer)
         raise LoadError(
@@ -132,4 +137,4 @@ def load(source: Any, format: str | None = None) -> Session:
         raise LoadError("JSON nesting is too deep", file=doc.name) from None
 
 
-__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "reader_for"]
+__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "load_document", "reader_for"]

@@ -82,7 +82,7 @@ def parse_arguments(raw: str) -> tuple[JsonValue, str | None]:
     try:
         return orjson.loads(raw), None
     except orjson.JSONDecodeError as exc:
-        return None, f"arguments are not valid JSON: {exc.msg}"
+        return None, f"arguments are not valid JSON: {exc.msg} (character {exc.pos + 1})"
 
 
 def fill_tool_names(messages: list[Message]) -> list[Message]:

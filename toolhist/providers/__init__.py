@@ -1,0 +1,94 @@
+"""The provider registry and the three entry points that use it: render, validate, validate_payload.
+
+Each provider lives in its own module exposing ``PROVIDER`` (see `toolhist.providers.base`). The
+registry order is the order pages and tables show providers in.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from toolhist.errors import UsageError
+from toolhist.model import Session
+from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, violations
+
+_MODULES = {
+    "openai-chat": "toolhist.providers.openai_chat",
+    "openai-responses": "toolhist.providers.openai_responses",
+    "anthropic": "toolhist.providers.anthropic",
+    "gemini": "toolhist.providers.gemini",
+    "mistral": "toolhist.providers.mistral",
+    "kimi": "toolhist.providers.kimi",
+    "bedrock": "toolhist.providers.bedrock",
+}
+
+
+def _load_registry() -> dict[str, Provider]:
+    registry: dict[str, Provider] = {}
+    for name, module in _MODULES.items():
+        try:
+            provider: Provider = import_module(module).PROVIDER
+        except ModuleNotFoundError as exc:  # a provider module still being written: not registered
+            if exc.name != module:
+                raise
+            continue
+        assert provider.name == name, f"{module} registers {provider.name!r}, expected {name!r}"
+        registry[name] = provider
+    return registry
+
+
+PROVIDER_REGISTRY: dict[str, Provider] = _load_registry()
+PROVIDERS: tuple[str, ...] = tuple(PROVIDER_REGISTRY)
+"""Provider names (DESIGN §6)."""
+
+
+def provider_for(name: str) -> Provider:
+    """The provider called ``name``, or a UsageError listing the valid names."""
+    try:
+        return PROVIDER_REGISTRY[name]
+    except KeyError:
+        raise UsageError(f"unknown provider {name!r}; choose one of: {', '.join(PROVIDERS)}") from None
+
+
+def _strategy(strategy: str) -> None:
+    if strategy != "none":
+        raise UsageError(f"unknown strategy {strategy!r}; available: none")
+
+
+def render(session: Session, provider: str, *, strategy: str = "none") -> Payload:
+    """The exact request body ``provider`` would receive for ``session``."""
+    _strategy(strategy)
+    return provider_for(provider).render(session)
+
+
+def validate(session: Session, provider: str, *, strategy: str = "none") -> list[Violation]:
+    """Violations of ``render(session, provider, strategy=…)``, located in the canonical history."""
+    payload = render(session, provider, strategy=strategy)
+    return violations(provider_for(provider), payload.body, payload.source_map)
+
+
+def validate_payload(body: dict[str, Any], provider: str) -> list[Violation]:
+    """Violations of a raw request body exactly as it was sent (no re-rendering)."""
+    return violations(provider_for(provider), body)
+
+
+def all_rules(provider: str | None = None) -> list[Rule]:
+    """Every rule, or one provider's."""
+    names = [provider_for(provider).name] if provider else list(PROVIDERS)
+    return [rule for name in names for rule in PROVIDER_REGISTRY[name].rules]
+
+
+__all__ = [
+    "PROVIDERS",
+    "Finding",
+    "Payload",
+    "Provider",
+    "Rule",
+    "Violation",
+    "all_rules",
+    "provider_for",
+    "render",
+    "validate",
+    "validate_payload",
+]

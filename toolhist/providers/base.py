@@ -1,0 +1,196 @@
+"""What every provider module shares: rules as data, findings, violations, payloads.
+
+A provider is three small things (CRAFT §5-6):
+
+- ``render(session) -> Payload``: the exact request body, with a source map from every payload
+  path back to the canonical message/block it came from;
+- ``RULES``: a tuple of `Rule` (slug, severity, the provider's own error text as a template, where
+  it was documented or reported, which curation pass repairs it);
+- ``check(body) -> Iterator[Finding]``: small checks over the *body* (never the Session), so a raw
+  captured body is validated exactly as it was sent.
+
+Generic code (`violations`) fills the templates and maps paths back through the source map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from toolhist.model import Session
+
+Severity = Literal["error", "warning"]
+PathT = tuple[str | int, ...]
+"""A payload path as a tuple: ``("messages", 3, "content", 0)``."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One thing a provider enforces on the request, as data."""
+
+    id: str
+    """Slug, a contract (DESIGN §6): ``oai.tool_orphan``. Never changes meaning."""
+    provider: str
+    """The provider name this rule belongs to."""
+    severity: Severity
+    """``error``: the provider answers 400. ``warning``: accepted but wrong (garbled Kimi ids)."""
+    summary: str
+    """The rule in one line, for ``toolhist rules``."""
+    template: str
+    """The provider's error text with ``{placeholders}`` filled from the finding."""
+    source: str
+    """Where the rule or text was documented or reported (issue / doc reference)."""
+    fix: str
+    """The curation pass that repairs it, or why none can."""
+    applies: Callable[[dict[str, Any]], bool] | None = field(default=None, compare=False)
+    """For model-dependent rules: whether the body's model is one the rule applies to."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule broken at a payload path, with the values for the error template."""
+
+    rule: str
+    path: PathT
+    values: dict[str, Any] = field(default_factory=dict)
+    call_ids: tuple[str, ...] = ()
+
+
+class Violation(BaseModel):
+    """A rule a payload breaks, located in the payload and (when known) in the canonical history."""
+
+    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True)
+
+    provider: str
+    """Provider name."""
+    rule: str
+    """Rule slug (DESIGN §6)."""
+    severity: Severity
+    """``error`` (the provider rejects the request) or ``warning`` (accepted but wrong)."""
+    path: str
+    """Payload path in the provider's own index convention (``messages[3].tool_calls[0]``,
+    ``messages.3.content.0``, ``contents[2].parts[0]``, ``input[4]``)."""
+    message_index: int | None = None
+    """Canonical message index, when the payload came from a Session."""
+    block_index: int | None = None
+    """Canonical block index within that message, when known."""
+    call_ids: tuple[str, ...] = ()
+    """Tool call ids involved, as they appear in the payload."""
+    error_text: str
+    """The provider's error text with the real values filled in."""
+    source: str
+    """Where the rule is documented or reported."""
+    fix: str
+    """The curation pass that repairs it, or why none can."""
+
+
+class Payload(BaseModel):
+    """A rendered request body and where each part came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider: str
+    """Provider name."""
+    body: dict[str, JsonValue]
+    """The exact JSON request body."""
+    source_map: dict[str, tuple[int, int | None]]
+    """Payload path (provider convention) → (canonical message index, block index or None)."""
+    omitted: tuple[str, ...] = ()
+    """What the history had that this provider's format cannot carry, said plainly."""
+
+
+@dataclass
+class SourceMap:
+    """Collects path → (message, block) while a renderer builds a body."""
+
+    fmt: Callable[[PathT], str]
+    entries: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+
+    def add(self, path: PathT, message: int, block: int | None = None) -> None:
+        """Record that the payload value at ``path`` came from ``message``/``block``."""
+        self.entries[self.fmt(path)] = (message, block)
+
+
+def dotted(path: PathT) -> str:
+    """Anthropic/Bedrock convention: ``messages.3.content.0``."""
+    return ".".join(str(p) for p in path)
+
+
+def bracketed(path: PathT) -> str:
+    """OpenAI/Gemini convention: ``messages[3].tool_calls[0]``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + part
+    return out
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A provider: its name, rules, renderer and checks."""
+
+    name: str
+    """The provider name (DESIGN §6)."""
+    title: str
+    """Human name for pages and tables."""
+    rules: tuple[Rule, ...]
+    """Every rule this provider enforces."""
+    render: Callable[[Session], Payload]
+    """Session → the exact body this provider takes."""
+    check: Callable[[dict[str, Any]], Iterator[Finding]]
+    """Body → the rules it breaks."""
+    path_format: Callable[[PathT], str]
+    """How this provider writes payload paths."""
+
+    def rule(self, rule_id: str) -> Rule:
+        """The rule with slug ``rule_id``."""
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(f"{self.name} has no rule {rule_id!r}")
+
+
+def violations(
+    provider: Provider, body: dict[str, Any], source_map: dict[str, tuple[int, int | None]] | None = None
+) -> list[Violation]:
+    """Run a provider's checks on a body and turn findings into located Violations."""
+    out: list[Violation] = []
+    for finding in provider.check(body):
+        rule = provider.rule(finding.rule)
+        if rule.applies is not None and not rule.applies(body):
+            continue
+        message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
+        out.append(
+            Violation(
+                provider=provider.name,
+                rule=rule.id,
+                severity=rule.severity,
+                path=provider.path_format(finding.path),
+                message_index=message_index,
+                block_index=block_index,
+                call_ids=finding.call_ids,
+                error_text=rule.template.format(**finding.values),
+                source=rule.source,
+                fix=rule.fix,
+            )
+        )
+    return out
+
+
+def _locate(
+    path: PathT, fmt: Callable[[PathT], str], source_map: dict[str, tuple[int, int | None]]
+) -> tuple[int | None, int | None]:
+    """The canonical position of the longest mapped prefix of ``path``."""
+    for n in range(len(path), 0, -1):
+        hit = source_map.get(fmt(path[:n]))
+        if hit is not None:
+            return hit
+    return None, None
+
+
+def model_of(body: dict[str, Any]) -> str:
+    """The body's model name, lower-cased ('' when absent): model-dependent rules read it."""
+    model = body.get("model", body.get("modelId", ""))
+    return model.lower() if isinstance(model, str) else ""

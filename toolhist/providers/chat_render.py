@@ -1,0 +1,275 @@
+"""Rendering a Session as a Chat Completions body.
+
+OpenAI, and the providers that take its shape (Mistral, Kimi, DeepSeek…), share this renderer.
+
+With ``strategy="none"`` the history goes out as the source had it: ids untouched, and a body
+that was read from a Chat Completions body renders back to the same JSON value (every spelling the
+reader recorded: ``content`` null/absent/""/parts, ``tool_calls: []``, argument strings).
+
+What Chat Completions cannot carry (Anthropic thinking, opaque blocks of another format) is left
+out and listed in ``Payload.omitted``, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import JsonValue
+
+from toolhist.model import (
+    Block,
+    MediaBlock,
+    Message,
+    OpaqueBlock,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+from toolhist.providers.base import PathT, SourceMap, bracketed
+
+CHAT_FORMAT = "openai-chat"
+SPEAKER_ROLE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
+
+
+def arguments_text(call: ToolCallBlock) -> str:
+    """The argument string: verbatim when the source had one, else compact JSON."""
+    if call.raw_arguments is not None:
+        return call.raw_arguments
+    return json.dumps(
+        call.parameters if call.parameters is not None else {}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def chat_tool_call(call: ToolCallBlock, call_id: str, *, same: bool) -> dict[str, JsonValue]:
+    """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not."""
+    data = dict(call.provider_data) if same else {}
+    form = data.pop("_arguments_form", None)
+    data.pop("_legacy", None)
+    fn_extra = data.pop("function", {})
+    out: dict[str, JsonValue] = {}
+    if call.raw_id is not None or call.id:
+        out["id"] = call_id
+    out["type"] = data.pop("type", "function")
+    fn: dict[str, JsonValue] = {"name": call.name}
+    if form == "object":
+        fn["arguments"] = call.parameters
+    elif form != "absent":
+        fn["arguments"] = arguments_text(call)
+    if isinstance(fn_extra, dict):
+        fn.update(fn_extra)
+    out["function"] = fn
+    out.update({k: v for k, v in data.items() if not k.startswith("_")})
+    return out
+
+
+def result_content(block: ToolResponseBlock) -> JsonValue:
+    """A tool result as chat ``content``: strings and text parts as they are, other JSON as text."""
+    result = block.result
+    if result is None:
+        return block.error or ""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, list) and all(
+        isinstance(p, dict) and p.get("type") == "text" and set(p) <= {"type", "text"} for p in result
+    ):
+        return result
+    if isinstance(result, list) and all(isinstance(p, dict) and set(p) == {"text"} for p in result):
+        return "\n".join(str(p["text"]) for p in result if isinstance(p, dict))
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+def media_part(block: MediaBlock) -> dict[str, JsonValue]:
+    """A media block as a chat content part."""
+    if block.provider_data.get("type") in ("image_url", "input_audio", "file"):
+        return dict(block.provider_data)
+    url = block.url or (
+        f"data:{block.mime_type or 'application/octet-stream'};base64,{block.data}" if block.data else ""
+    )
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+class _Renderer:
+    """Walks canonical messages and emits chat messages, recording the source map."""
+
+    def __init__(self, session: Session, fmt: str) -> None:
+        self.session = session
+        self.fmt = fmt
+        self.same = session.source.format == CHAT_FORMAT
+        self.messages: list[dict[str, JsonValue]] = []
+        self.map = SourceMap(bracketed)
+        self.omitted: list[str] = []
+
+    def path(self, *parts: str | int) -> PathT:
+        return ("messages", len(self.messages) - 1, *parts)
+
+    def content(self, blocks: list[tuple[int, Block]], message: Message, mi: int) -> JsonValue:
+        """Text and media blocks as ``content`` (string when that is how the source had it)."""
+        form = message.metadata.extra.get("_content_form") if self.same else None
+        parts: list[JsonValue] = []
+        for bi, block in blocks:
+            if isinstance(block, TextBlock):
+                if block.provider_data.get("type") == "refusal":
+                    parts.append({"type": "refusal", "refusal": block.text})
+                elif self.same or not block.provider_data:
+                    parts.append(
+                        {
+                            "type": "text",
+                            "text": block.text,
+                            **{k: v for k, v in block.provider_data.items() if self.same},
+                        }
+                    )
+                else:
+                    parts.append({"type": "text", "text": block.text})
+            elif isinstance(block, MediaBlock):
+                parts.append(media_part(block))
+            self.map.add(self.path("content", len(parts) - 1), mi, bi)
+        if form == "parts":
+            return parts
+        if form in ("null", "absent") and not parts:
+            return None
+        if form == "string" or (
+            form is None and len(parts) == 1 and isinstance(parts[0], dict) and parts[0].get("type") == "text"
+        ):
+            first = parts[0] if parts else {"text": ""}
+            return first.get("text", "") if isinstance(first, dict) else ""
+        if not parts:
+            return None
+        return parts
+
+    def emit(self, msg: dict[str, JsonValue], mi: int) -> None:
+        self.messages.append(msg)
+        self.map.add(("messages", len(self.messages) - 1), mi, None)
+
+    def run(self) -> list[dict[str, JsonValue]]:
+        for mi, message in enumerate(self.session.messages):
+            self.message(mi, message)
+        return self.messages
+
+    def message(self, mi: int, message: Message) -> None:
+        extra = (
+            {k: v for k, v in message.metadata.extra.items() if not k.startswith("_")} if self.same else {}
+        )
+        pending: list[tuple[int, Block]] = []
+        calls: list[tuple[int, ToolCallBlock]] = []
+        thinking: ThinkingBlock | None = None
+        responses = [(bi, b) for bi, b in enumerate(message.blocks) if isinstance(b, ToolResponseBlock)]
+        for bi, block in enumerate(message.blocks):
+            if isinstance(block, TextBlock | MediaBlock):
+                pending.append((bi, block))
+            elif isinstance(block, ToolCallBlock):
+                calls.append((bi, block))
+            elif isinstance(block, ThinkingBlock):
+                if block.provider_data.get("field") == "reasoning_content" and thinking is None:
+                    thinking = block
+                else:
+                    self.omitted.append(
+                        f"message {mi} block {bi}: thinking from {block.source_provider} has no place in {self.fmt}"
+                    )
+            elif isinstance(block, OpaqueBlock):
+                self.omitted.append(
+                    f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.fmt}"
+                )
+        if message.speaker == "tool":
+            for bi, block in responses:
+                tool_msg: dict[str, JsonValue] = {"role": "tool"}
+                if block.provider_data.get("_tool_call_id") != "absent":
+                    tool_msg["tool_call_id"] = block.call_id
+                tool_msg["content"] = result_content(block)
+                if self.same and len(responses) == 1:
+                    tool_msg.update(extra)
+                    if message.metadata.source_role == "function":
+                        tool_msg["role"] = "function"
+                        tool_msg.pop("tool_call_id", None)
+                self.emit(tool_msg, mi)
+                self.map.add(self.path(), mi, bi)
+            if calls:
+                # A tool message holding calls (seed 000 failure mode A): the calls go out as the
+                # assistant turn they are, right after the results, as naive clients send them.
+                self.assistant(mi, pending=[], calls=calls, thinking=None, extra={}, message=message)
+            if pending:
+                self.emit({"role": "user", "content": self.content(pending, message, mi)}, mi)
+            return
+        if message.speaker == "ai" or calls:
+            self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
+            return
+        role = (
+            message.metadata.source_role
+            if self.same and message.metadata.source_role in ("system", "developer", "user")
+            else SPEAKER_ROLE[message.speaker]
+        )
+        out: dict[str, JsonValue] = {"role": role}
+        self.emit(out, mi)
+        value = self.content(pending, message, mi)
+        if not (self.same and message.metadata.extra.get("_content_form") == "absent"):
+            out["content"] = value
+        out.update(extra)
+
+    def assistant(
+        self,
+        mi: int,
+        *,
+        pending: list[tuple[int, Block]],
+        calls: list[tuple[int, ToolCallBlock]],
+        thinking: ThinkingBlock | None,
+        extra: dict[str, JsonValue],
+        message: Message,
+    ) -> None:
+        out: dict[str, JsonValue] = {"role": "assistant"}
+        self.emit(out, mi)
+        form = message.metadata.extra.get("_content_form") if self.same else None
+        value = self.content(pending, message, mi)
+        if form != "absent":
+            out["content"] = value
+        legacy = [c for _, c in calls if c.provider_data.get("_legacy")]
+        regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")]
+        if regular or (self.same and message.metadata.extra.get("tool_calls") == []):
+            out["tool_calls"] = [chat_tool_call(c, c.id, same=self.same) for _, c in regular]
+            for k, (bi, _) in enumerate(regular):
+                self.map.add(self.path("tool_calls", k), mi, bi)
+        if legacy:
+            fn = chat_tool_call(legacy[0], legacy[0].id, same=self.same)["function"]
+            out["function_call"] = fn
+        if thinking is not None:
+            out["reasoning_content"] = thinking.text
+        out.update({k: v for k, v in extra.items() if k != "tool_calls"})
+
+
+def render_chat(
+    session: Session, fmt: str
+) -> tuple[dict[str, JsonValue], dict[str, tuple[int, int | None]], list[str]]:
+    """The Chat Completions body for ``session``, its source map and what could not be carried."""
+    renderer = _Renderer(session, fmt)
+    messages = renderer.run()
+    request = (
+        session.request if renderer.same else {k: v for k, v in session.request.items() if k in ("model",)}
+    )
+    body: dict[str, JsonValue] = {}
+    body.update(request)
+    body["messages"] = list(messages)
+    if not renderer.same and session.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t.name,
+                    **({"description": t.description} if t.description else {}),
+                    "parameters": t.parameters
+                    if t.parameters is not None
+                    else {"type": "object", "properties": {}},
+                },
+            }
+            for t in session.tools
+            if t.kind == "function"
+        ]
+    if renderer.same and session.metadata.get("shape") == "list":
+        body = {"messages": body["messages"]}
+    return body, renderer.map.entries, renderer.omitted
+
+
+def chat_messages_key(body: dict[str, Any]) -> list[Any]:
+    """The message list of a chat body (empty when missing or malformed)."""
+    messages = body.get("messages")
+    return messages if isinstance(messages, list) else []
