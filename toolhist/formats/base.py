@@ -132,7 +132,7 @@ class Built:
         self.doc = doc
         self.messages: list[Message] = []
         self.locations: list[Location] = []
-        self.notes: list[str] = []
+        self.notes: list[str] = list(doc.notes)
 
     def add(
         self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from toolhist.errors import LoadError
+from toolhist.redact import describe, redact_text, redact_value
 
 _SLICE = re.compile(r"^\d+:\d+$")
 """A pointer part naming a range of items (``4:6``), rendered ``[4:6]``."""
@@ -42,6 +43,8 @@ class Document:
     """The decoded text, kept for locating fields in error messages (None for parsed JSON)."""
     jsonl_lines: tuple[int, ...] | None = None
     """For JSON Lines: the 1-based line of each element of ``value``."""
+    notes: tuple[str, ...] = ()
+    """What happened on the way in (secrets redacted), for the session's notes."""
     _source_map: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def line_of(self, pointer: tuple[str | int, ...]) -> tuple[int | None, int | None]:
@@ -96,7 +99,9 @@ def read_input(source: Any) -> Document:
     if isinstance(source, str):
         return parse_text(source, name="<text>")
     if isinstance(source, dict | list):
-        return Document(value=source, name="<json>")
+        value, counts = redact_value(source)
+        note = describe(counts)
+        return Document(value=value, name="<json>", notes=(note,) if note else ())
     raise LoadError(f"cannot read a session from a {type(source).__name__}; give a path, bytes, text or JSON")
 
 
@@ -159,15 +164,20 @@ def parse_text(text: str, *, name: str, path: str | None = None) -> Document:
             line=text.count("\n", 0, offset) + 1,
             offset=offset,
         )
+    text, counts = redact_text(text)
+    note = describe(counts)
+    notes = (note,) if note else ()
     try:
-        return Document(value=orjson.loads(text), name=name, path=path, text=text)
+        return Document(value=orjson.loads(text), name=name, path=path, text=text, notes=notes)
     except orjson.JSONDecodeError as exc:
         first_error = exc
     except RecursionError:
         raise LoadError("JSON nesting is too deep", file=name) from None
     jsonl = _try_jsonl(text, name=name, path=path)
     if jsonl is not None:
-        return jsonl
+        return Document(
+            value=jsonl.value, name=name, path=path, text=text, jsonl_lines=jsonl.jsonl_lines, notes=notes
+        )
     raise LoadError(
         f"not valid JSON: {_plain(first_error.msg)}",
         file=name,

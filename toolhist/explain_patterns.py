@@ -1,0 +1,706 @@
+"""The error patterns `toolhist.explain` matches: one compiled regex per (rule, variant), as data.
+
+Each pattern names the rule slug (``research/providers.md`` §10, or the slug its provider section
+implies), the provider whose rules predict it, and the wording variant it recognises. Matching is
+case-insensitive and tolerant of the drift seen in the wild (§0.2): ``preceeding``/``preceding``, any
+quote character around names, optional backticks. Where only the letter case tells two senders apart
+(Kimi lower-cases OpenAI's texts, DeepSeek capitalises them), a scoped ``(?-i:…)`` group checks it.
+
+The order of `PATTERNS` matters: the first match wins, so variants come before the general form.
+
+Named groups a pattern may set: ``id``/``id2`` (one id each), ``ids`` (a list, cut at the end of the
+sentence), ``mi`` (a message index written in words, e.g. DeepSeek's ``at message index 3``). Payload
+paths (``messages.[3].role``, ``contents[2].parts[0]``) are not captured here: `toolhist.explain`
+scans the whole text for them, so a pattern does not have to predict where a provider puts them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+_TOKENS = {
+    "%q": "['\"`\u2018\u2019]",
+    "%id": "(?P<id>[^\\s'\"`,]{1,256})",
+    "%ids": "(?P<ids>[^\\n]{1,4000})",
+}
+"""Shorthands inside the regex sources below: any quote, one id, an id list up to the end of the line."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One recognisable wording of one provider rule."""
+
+    rule: str
+    """Rule slug."""
+    provider: str | None
+    """The toolhist provider whose rules predict this text; None for client-side checks (AI SDK, LangGraph)."""
+    variant: str | None
+    """Which wording or sender this is (``deepseek``, ``qwen``, ``preceeding-typo``, ``old``…); None for the main form."""
+    regex: re.Pattern[str]
+    """Compiled with re.IGNORECASE; bounded quantifiers only, so huge input cannot make it backtrack for long."""
+    culprit: Literal["first", "last"] = "first"
+    """Which payload path in the text is the offending one (``messages[7] and messages[8]``: the last)."""
+    side: Literal["call", "result"] | None = None
+    """Whether the ids in the text name the call or the result that breaks the rule (for locating by id)."""
+
+
+def _p(
+    rule: str,
+    provider: str | None,
+    variant: str | None,
+    source: str,
+    *,
+    culprit: Literal["first", "last"] = "first",
+    side: Literal["call", "result"] | None = None,
+) -> Pattern:
+    for token in ("%ids", "%id", "%q"):  # longest token first: %ids contains %id
+        source = source.replace(token, _TOKENS[token])
+    return Pattern(rule, provider, variant, re.compile(source, re.IGNORECASE), culprit, side)
+
+
+_OC, _RESP, _ANT, _GEM, _MIS, _KIMI, _BRK = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mistral",
+    "kimi",
+    "bedrock",
+)
+_QWEN = r"InternalError\.Algo\.InvalidParameter:\s*"
+_ASSISTANT = r"n assistant message with %qtool_calls%q must be followed by tool messages responding to each %qtool_call_id%q"
+
+PATTERNS: tuple[Pattern, ...] = (
+    # --- OpenAI Chat and compatible servers (§1c) -----------------------------------------------
+    _p(
+        "oai.tool_orphan",
+        _OC,
+        "qwen",
+        _QWEN + r"messages with role %qtool%q must (?:be a response to|follow) a prece{1,2}ding message",
+    ),
+    _p(
+        "oai.tool_orphan",
+        _OC,
+        "deepseek",
+        r"(?-i:M)essages with role %qtool%q must be a response to a prece{1,2}ding message",
+    ),
+    _p(
+        "oai.tool_orphan",
+        _OC,
+        "must-follow",
+        r"messages with role %qtool%q must follow a prece{1,2}ding message",
+    ),
+    _p(
+        "oai.tool_orphan",
+        _OC,
+        "preceeding-typo",
+        r"messages with role %qtool%q must be a response to a preceeding message",
+    ),
+    _p(
+        "oai.tool_orphan", _OC, None, r"messages with role %qtool%q must be a response to a preceding message"
+    ),
+    _p("oai.tool_orphan", _OC, "minimax", r"tool call result does not follow tool call"),
+    _p("oai.call_unanswered", _OC, "qwen", _QWEN + "a" + _ASSISTANT),
+    _p(
+        "oai.call_unanswered",
+        _KIMI,
+        "kimi",
+        r"(?<![A-Za-z])(?-i:a)"
+        + _ASSISTANT
+        + r"\.(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?",
+        side="call",
+    ),
+    _p(
+        "oai.call_unanswered",
+        _OC,
+        "insufficient",
+        "a" + _ASSISTANT + r"\.?\s*\(insufficient tool messages following tool_calls message\)",
+    ),
+    _p(
+        "oai.call_unanswered",
+        _OC,
+        None,
+        "a" + _ASSISTANT + r"\.?(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?",
+        side="call",
+    ),
+    _p(
+        "oai.tool_id_unknown",
+        _OC,
+        None,
+        r"%q?tool_call_id%q? of %q%id%q not found in %q?tool_calls%q? of previous message",
+        side="result",
+    ),
+    _p("oai.tool_id_missing", _OC, "groq", r"for %q?role:tool%q? the following must be satisfied"),
+    _p("oai.tool_id_missing", _OC, None, r"messages with role %qtool%q must have a %qtool_call_id%q"),
+    _p(
+        "oai.dup_tool_result",
+        _OC,
+        None,
+        r"Duplicate value for %qtool_call_id%q of %q%id%q",
+        culprit="last",
+        side="result",
+    ),
+    _p("oai.empty_tool_calls", _OC, "qwen", r"Empty tool_calls is not supported in message"),
+    _p("oai.empty_tool_calls", _OC, None, r"Invalid %qmessages\[\d+\]\.tool_calls%q: empty array"),
+    _p(
+        "oai.empty_fn_name",
+        _OC,
+        None,
+        r"Invalid %qmessages\[\d+\]\.tool_calls\[\d+\]\.function\.name%q: empty string",
+    ),
+    _p("oai.id_len", _OC, None, r"Invalid %qmessages\[\d+\]\.tool_calls\[\d+\]\.id%q: string too long"),
+    _p("oai.null_content", _OC, None, r"Invalid value for %qcontent%q: expected a string, got null"),
+    _p(
+        "oai.null_content",
+        _OC,
+        "lm-studio",
+        r"Invalid %qcontent%q: %qcontent%q field must be a string or an array of objects",
+    ),
+    _p("oai.null_content", _OC, "llama.cpp", r"Expected %qcontent%q to be a string or an array"),
+    # --- DeepSeek and Kimi reasoning replay (§6, §7b) -----------------------------------------------
+    _p(
+        "ds.reasoning_required",
+        _OC,
+        "deepseek",
+        r"Missing %qreasoning_content%q field in the assistant message at message index (?P<mi>\d{1,9})",
+    ),
+    _p(
+        "ds.reasoning_required",
+        _OC,
+        "deepseek",
+        r"The %qreasoning_content%q in the thinking mode must be passed back to the API",
+    ),
+    _p(
+        "ds.reasoning_forbidden",
+        _OC,
+        "deepseek",
+        r"The reasoning_content is an intermediate result for display purposes only",
+    ),
+    _p(
+        "ds.alternate",
+        _OC,
+        "deepseek",
+        r"deepseek-reasoner does not support successive user or assistant messages",
+        culprit="last",
+    ),
+    _p(
+        "kimi.reasoning",
+        _KIMI,
+        None,
+        r"thinking is enabled but reasoning_content is missing in assistant tool call message at index (?P<mi>\d{1,9})",
+    ),
+    _p(
+        "kimi.thinking_effort_conflict",
+        _KIMI,
+        None,
+        r"cannot specify both %qthinking%q and %qreasoning_effort%q",
+    ),
+    _p(
+        "tmpl.alternate",
+        _MIS,
+        "vllm-template",
+        r"conversation roles must alternate user/assistant/user/assistant",
+    ),
+    # --- OpenAI Responses (§2c) ---------------------------------------------------------------------
+    _p("resp.adjacency", _RESP, "deepseek", r"No tool output found for tool call %id", side="call"),
+    _p("resp.call_unanswered", _RESP, None, r"No tool output found for function call %id", side="call"),
+    _p(
+        "resp.output_orphan",
+        _RESP,
+        None,
+        r"No tool call found for function call output with call_id %id",
+        side="result",
+    ),
+    _p(
+        "resp.fc_needs_reasoning",
+        _RESP,
+        None,
+        r"Item %q%id%q of type %qfunction_call%q was provided without its required %qreasoning%q item(?::\s*%q(?P<id2>[^'\"`\s]{1,256})%q)?",
+        side="call",
+    ),
+    _p(
+        "resp.fc_needs_reasoning",
+        _RESP,
+        "message",
+        r"Item %q%id%q of type %qmessage%q was provided without its required %qreasoning%q item",
+    ),
+    _p(
+        "resp.reasoning_dangling",
+        _RESP,
+        None,
+        r"Item %q%id%q of type %qreasoning%q was provided without its required following item",
+    ),
+    _p("resp.dup_item", _RESP, None, r"Duplicate item found with id %id"),
+    _p("resp.dup_item", _RESP, "compat-call-id", r"Duplicate %qcall_id%q:"),
+    _p(
+        "resp.item_id_prefix",
+        _RESP,
+        None,
+        r"Invalid %qinput\[\d+\]\.id%q:\s*%q(?P<id>[^'\"`\s]{0,256})%q\.?\s*Expected an ID that begins with",
+    ),
+    _p("resp.call_id_len", _RESP, None, r"Invalid %qinput\[\d+\]\.call_id%q: string too long"),
+    _p("resp.reasoning_summary", _RESP, None, r"Input\[\d+\] missing required field %q?summary"),
+    # --- Anthropic (§3c) --------------------------------------------------------------------------
+    _p(
+        "ant.result_missing",
+        _ANT,
+        None,
+        r"%q?tool_use%q? ids were found without %q?tool_result%q? blocks immediately after:\s*%ids",
+        side="call",
+    ),
+    _p(
+        "ant.result_missing",
+        _ANT,
+        "old",
+        r"Did not find \d+ %q?tool_result%q? block\(s\) at the beginning of this message",
+    ),
+    _p(
+        "ant.result_orphan",
+        _ANT,
+        None,
+        r"unexpected %q?tool_use_id%q? found in %q?tool_result%q? blocks:\s*%ids",
+        side="result",
+    ),
+    _p(
+        "ant.server_result_orphan",
+        _ANT,
+        None,
+        r"unexpected %q?tool_use_id%q? found in %q?\w{1,64}_tool_result%q? blocks:\s*%ids",
+        side="result",
+    ),
+    _p("ant.dup_tool_use_id", _ANT, None, r"%q?tool_use%q? ids must be unique"),
+    _p("ant.id_pattern", _ANT, "server-tool", r"server_tool_use\.id: String should match pattern"),
+    _p("ant.id_pattern", _ANT, None, r"tool_use\.id: String should match pattern"),
+    _p("ant.tool_name_pattern", _ANT, None, r"tools\.\d+(?:\.\w+)?\.name: String should match pattern"),
+    _p(
+        "ant.tools_required",
+        _ANT,
+        None,
+        r"Requests which include %q?tool_use%q? or %q?tool_result%q? blocks must define tools",
+    ),
+    _p(
+        "ant.empty_content",
+        _ANT,
+        None,
+        r"all messages must have non-empty content except for the optional final assistant message",
+    ),
+    _p("ant.empty_text", _ANT, "whitespace", r"text content blocks must contain non-whitespace text"),
+    _p("ant.empty_text", _ANT, None, r"text content blocks must be non-empty"),
+    _p("ant.first_user", _ANT, None, r"first message must use the %quser%q role"),
+    _p("ant.alternate", _ANT, "old", r"roles must alternate between %quser%q and %qassistant%q"),
+    _p(
+        "ant.thinking_first",
+        _ANT,
+        "found-text",
+        r"Expected %q?thinking%q? or %q?redacted_thinking%q?, but found %q?text%q?",
+    ),
+    _p("ant.thinking_first", _ANT, None, r"Expected %q?thinking%q? or %q?redacted_thinking%q?, but found"),
+    _p(
+        "ant.thinking_immutable",
+        _ANT,
+        None,
+        r"%q?thinking%q? or %q?redacted_thinking%q? blocks in the latest assistant message cannot be modified",
+    ),
+    _p(
+        "ant.thinking_signature",
+        _ANT,
+        "binding",
+        r"Invalid %q?signature%q? in %q?thinking%q? block\.?\s*The block is bound to a different conversation",
+    ),
+    _p("ant.thinking_signature", _ANT, None, r"Invalid %q?signature%q? in %q?thinking%q? block"),
+    _p(
+        "ant.thinking_disabled",
+        _ANT,
+        None,
+        r"When thinking is disabled, an %q?assistant%q? message in the final position cannot contain %q?thinking",
+    ),
+    # --- Gemini (§4c) -----------------------------------------------------------------------------
+    _p(
+        "gem.fc_position",
+        _GEM,
+        None,
+        r"function call turn comes immediately after a user turn or after a function response turn",
+    ),
+    _p("gem.fr_position", _GEM, None, r"function response turn comes immediately after a function call turn"),
+    _p(
+        "gem.fr_count",
+        _GEM,
+        None,
+        r"number of function response parts is equal to the number of function call parts",
+    ),
+    _p(
+        "gem.thought_sig",
+        _GEM,
+        None,
+        r"Function call is missing a %q?thought_signature%q? in functionCall parts",
+    ),
+    _p(
+        "gem.thought_sig",
+        _GEM,
+        "vertex",
+        r"function call [^\n]{1,300}? ?in the \d+\. content block is missing a ?%q?thought_signature",
+    ),
+    _p("gem.thought_sig_invalid", _GEM, None, r"Corrupted thought signature"),
+    _p("gem.parts_nonempty", _GEM, None, r"contents\.parts must not be empty"),
+    _p("gem.part_oneof", _GEM, None, r"required oneof field %qdata%q must have one initialized field"),
+    _p("gem.no_trailing_model", _GEM, None, r"Requests ending with a model turn are not supported"),
+    _p(
+        "gem.alternation_old",
+        _GEM,
+        "old",
+        r"multiturn requests ends? with a user role or a function response",
+    ),
+    # --- Mistral (§5c) ----------------------------------------------------------------------------
+    _p("mis.order", _MIS, "old", r"Unexpected role RoleEnum\.\w+"),
+    _p("mis.order", _MIS, None, r"Unexpected role %q\w{1,20}%q after role %q\w{1,20}%q"),
+    _p("mis.count", _MIS, None, r"Not the same number of function calls and responses"),
+    _p(
+        "mis.id_format",
+        _MIS,
+        None,
+        r"Tool call id was (?P<id>[^\n]{0,256}?) but must be a-z, A-Z, 0-9, with a length of 9",
+    ),
+    _p(
+        "mis.last_role",
+        _MIS,
+        None,
+        r"Expected last role User or Tool \(or Assistant with prefix[^)\n]{0,80}\) for serving but got",
+    ),
+    _p("mis.id_missing", _MIS, None, r"Tool call id has to be defined"),
+    _p("mis.dup_result", _MIS, None, r"Duplicate tool call id %id in tool results", side="result"),
+    _p("mis.unexpected_result", _MIS, None, r"Unexpected tool call id %id in tool results", side="result"),
+    _p("mis.dup_call", _MIS, None, r"Duplicate tool call id %id in assistant message", side="call"),
+    _p(
+        "mis.content_xor_calls",
+        _MIS,
+        None,
+        r"Assistant message must have either content or tool_calls, but not both",
+    ),
+    _p("mis.first", _MIS, None, r"Conversation must start with a user message or system message"),
+    # --- Bedrock Converse (§7a) -------------------------------------------------------------------
+    _p("brk.first_user", _BRK, None, r"A conversation must start with a user message"),
+    _p("brk.alternate", _BRK, None, r"A conversation must alternate between user and assistant roles"),
+    _p(
+        "brk.result_missing",
+        _BRK,
+        None,
+        r"Expected toolResult blocks at messages\.\d+\.content for the following Ids:\s*%ids",
+        side="call",
+    ),
+    _p(
+        "brk.result_count",
+        _BRK,
+        None,
+        r"number of toolResult blocks at messages\.\d+\.content exceeds the number of toolUse blocks",
+    ),
+    _p(
+        "brk.dup_ids",
+        _BRK,
+        None,
+        r"toolUse blocks at messages\.\d+\.content contain duplicate Ids:\s*%ids",
+        side="call",
+    ),
+    _p(
+        "brk.mixed_turn",
+        _BRK,
+        "tool-use",
+        r"Conversation blocks and tool use blocks cannot be provided in the same turn",
+    ),
+    _p(
+        "brk.mixed_turn",
+        _BRK,
+        None,
+        r"Conversation blocks and tool result blocks cannot be provided in the same turn",
+    ),
+    _p(
+        "brk.toolconfig",
+        _BRK,
+        None,
+        r"toolConfig field must be defined when using the toolUse and toolResult content blocks",
+    ),
+    _p(
+        "brk.nonempty",
+        _BRK,
+        None,
+        r"content field at messages\.\d+\.content\.\d+\.toolResult cannot be empty when status value is error",
+    ),
+    _p(
+        "brk.blank_text",
+        _BRK,
+        None,
+        r"text field in the ContentBlock object at messages\.\d+\.content\.\d+ is blank",
+    ),
+    _p(
+        "brk.empty_content",
+        _BRK,
+        None,
+        r"content field in the Message object at messages\.\[?\d+\]? is empty",
+    ),
+    _p(
+        "brk.reasoning_null",
+        _BRK,
+        None,
+        r"Value at %qmessages\.\d+\.member\.content\.\d+\.member\.reasoningContent[\w.]{0,80}%q failed to satisfy constraint: Member must not be null",
+    ),
+    # --- client-side pre-flight checks (§9) --------------------------------------------------------
+    _p(
+        "aisdk.missing_results",
+        None,
+        "ai-sdk-client",
+        r"Tool results? (?:is|are) missing for tool calls? %ids",
+        side="call",
+    ),
+    _p(
+        "lg.invalid_chat_history",
+        None,
+        "langgraph-client",
+        r"Found AIMessages with tool_calls that do not have a corresponding ToolMessage",
+        side="call",
+    ),
+)
+
+LANGGRAPH_IDS = re.compile(r"['\"]id['\"]\s*:\s*['\"]([^'\"\s]{1,256})['\"]")
+"""LangGraph prints the unanswered calls as dict reprs; their ``'id'`` values are the call ids."""
+
+RULE_INFO: dict[str, tuple[str, str]] = {
+    # slug: (meaning, fix)
+    "oai.tool_orphan": (
+        "A tool message does not directly follow an assistant message with tool_calls (only sibling tool messages may sit between them), so the server cannot tell which call it answers.",
+        "move_results (put the result right after its call), or synthesize_calls when the call is gone",
+    ),
+    "oai.call_unanswered": (
+        "An assistant message's tool_calls were not all answered by tool messages before the next non-tool message.",
+        "close_orphans (a synthetic result per unanswered id) or move_results",
+    ),
+    "oai.tool_id_unknown": (
+        "A tool message's tool_call_id is not among the ids of the assistant tool_calls right before it.",
+        "move_results; map_ids when the ids were rewritten on one side only",
+    ),
+    "oai.tool_id_missing": (
+        "A tool message has no tool_call_id.",
+        "synthesize_calls (pair the result by position), or drop it with a Change",
+    ),
+    "oai.dup_tool_result": ("Two tool messages answer the same tool_call_id.", "dedupe_results"),
+    "oai.empty_tool_calls": (
+        "An assistant message carries tool_calls: [] (the key must be omitted instead).",
+        "drop_empty_tool_calls",
+    ),
+    "oai.empty_fn_name": (
+        "A tool call has an empty function name.",
+        "none can: the tool is unknown; drop the call and its result with a Change",
+    ),
+    "oai.id_len": (
+        "A tool call id is longer than the 40 characters OpenAI accepts (ids from another provider often are).",
+        "map_ids (shorter ids, the same on calls and results)",
+    ),
+    "oai.null_content": (
+        "A message has content null where the server wants a string (only an assistant message with tool_calls may have null).",
+        "fill_empty_content",
+    ),
+    "ds.reasoning_required": (
+        "DeepSeek thinking mode: an assistant message with tool calls must send its reasoning_content back.",
+        "fill_reasoning_content (an empty string is accepted)",
+    ),
+    "ds.reasoning_forbidden": (
+        "DeepSeek R1 (2025-01): reasoning_content must not be sent back in the history.",
+        "drop reasoning_content from replayed assistant messages (drop_foreign_thinking)",
+    ),
+    "ds.alternate": (
+        "deepseek-reasoner (R1) rejects two successive user or two successive assistant messages.",
+        "merge_turns",
+    ),
+    "kimi.reasoning": (
+        "Kimi thinking models: an assistant message with tool calls must replay reasoning_content.",
+        "fill_reasoning_content (an empty string is accepted)",
+    ),
+    "kimi.thinking_effort_conflict": (
+        "Kimi accepts either thinking or reasoning_effort in a request, not both.",
+        "none: a request option, not the history; send only one of the two",
+    ),
+    "tmpl.alternate": (
+        "The Mistral chat template (vLLM) wants user/assistant alternation after an optional system message.",
+        "merge_turns",
+    ),
+    "resp.call_unanswered": (
+        "A function_call item (or one in the previous_response_id chain) has no function_call_output with its call_id.",
+        "close_orphans (a synthetic function_call_output)",
+    ),
+    "resp.output_orphan": (
+        "A function_call_output names a call_id that no function_call in the input or the stored chain has.",
+        "synthesize_calls, or drop the output with a Change",
+    ),
+    "resp.fc_needs_reasoning": (
+        "An item the model produced after reasoning (a function_call or message) is replayed without that reasoning item.",
+        "replay the reasoning item with its call, or drop_foreign_thinking with the call when it came from another model",
+    ),
+    "resp.reasoning_dangling": (
+        "A reasoning item is replayed without the item it produced right after it.",
+        "drop the dangling reasoning item (drop_foreign_thinking) or restore the item after it",
+    ),
+    "resp.dup_item": ("Two input items carry the same id.", "dedupe_results / map_ids (unique item ids)"),
+    "resp.item_id_prefix": (
+        "An input item's id does not start with its type's prefix (fc for function_call, rs for reasoning…).",
+        "map_ids (drop foreign item ids: id is optional on input)",
+    ),
+    "resp.call_id_len": ("A call_id is longer than the 64 characters the Responses API accepts.", "map_ids"),
+    "resp.adjacency": (
+        "DeepSeek's Responses API wants each function_call_output right after its function_call.",
+        "move_results",
+    ),
+    "resp.reasoning_summary": (
+        "A replayed reasoning item lacks the summary field this Responses implementation requires.",
+        "drop_foreign_thinking, or send summary: []",
+    ),
+    "ant.result_missing": (
+        "A tool_use has no tool_result at the start of the next message, or text comes before the tool_result blocks there (ant.result_first sends the same text).",
+        "close_orphans or move_results; results_first when the results are there but after text",
+    ),
+    "ant.result_orphan": (
+        "A tool_result names a tool_use_id that the previous assistant message does not have.",
+        "move_results, or synthesize_calls when the call is gone",
+    ),
+    "ant.server_result_orphan": (
+        "A server tool result block has no server_tool_use block before it.",
+        "drop the server result with its call, or keep them together",
+    ),
+    "ant.dup_tool_use_id": (
+        "Two tool_use blocks in the request share an id.",
+        "map_ids (make ids unique, results follow)",
+    ),
+    "ant.id_pattern": (
+        "A tool_use id has characters outside ^[a-zA-Z0-9_-]+$ (Kimi functions.x:0, MCP server.tool and piped ids fail).",
+        "map_ids",
+    ),
+    "ant.tool_name_pattern": (
+        "A declared tool name has characters outside ^[a-zA-Z0-9_-]{1,64}$.",
+        "none in the history: rename the tool in the declarations and in every call",
+    ),
+    "ant.tools_required": (
+        "The history has tool_use or tool_result blocks but the request declares no tools.",
+        "add_tool_declarations",
+    ),
+    "ant.empty_content": (
+        "A message other than a final assistant message has empty content.",
+        "fill_empty_content",
+    ),
+    "ant.empty_text": ("A text block is empty (or only whitespace, via Bedrock).", "fill_empty_content"),
+    "ant.first_user": (
+        "The first message is not a user message (2024 rule; current enforcement unverified).",
+        "prepend a user turn (merge_turns)",
+    ),
+    "ant.alternate": (
+        "Two assistant (or user) turns in a row (obsolete 2024 rule: the API now merges them).",
+        "merge_turns",
+    ),
+    "ant.thinking_first": (
+        "With thinking enabled, the final assistant message (the last tool_use/tool_result round) must start with its thinking block.",
+        "replay the thinking block, or disable thinking; drop_foreign_thinking cannot restore a signature",
+    ),
+    "ant.thinking_immutable": (
+        "A thinking block in the latest assistant message differs from what the model returned.",
+        "replay the thinking block byte for byte",
+    ),
+    "ant.thinking_signature": (
+        "A thinking block's signature is not valid here (another model, provider or conversation made it).",
+        "drop_foreign_thinking",
+    ),
+    "ant.thinking_disabled": (
+        "The final assistant message has thinking blocks while the request disables thinking.",
+        "drop_foreign_thinking, or enable thinking",
+    ),
+    "gem.fc_position": (
+        "A model turn with functionCall parts does not come right after a user turn or a function-response turn.",
+        "merge_turns / move_results",
+    ),
+    "gem.fr_position": (
+        "A function-response turn does not come right after a function-call turn.",
+        "move_results, or synthesize_calls when the call is gone",
+    ),
+    "gem.fr_count": (
+        "The number of functionResponse parts differs from the number of functionCall parts of the call turn.",
+        "close_orphans and dedupe_results, all responses in one turn",
+    ),
+    "gem.thought_sig": (
+        "Gemini 3: a functionCall part is replayed without its thoughtSignature.",
+        "replay the signature; for foreign calls the documented bypass signature (drop_foreign_thinking)",
+    ),
+    "gem.thought_sig_invalid": (
+        "A thoughtSignature came from another model, route or key.",
+        "drop_foreign_thinking",
+    ),
+    "gem.parts_nonempty": ("A content has an empty parts list.", "fill_empty_content"),
+    "gem.part_oneof": (
+        "A part sets no data field (often a blank text part next to a functionResponse).",
+        "fill_empty_content (drop the empty part)",
+    ),
+    "gem.no_trailing_model": (
+        "Newer Gemini models reject a request whose last turn is a model turn.",
+        "append a user turn or drop the trailing model turn",
+    ),
+    "gem.alternation_old": (
+        "2023 Gemini: a request must end with a user turn or a function response.",
+        "append a user turn",
+    ),
+    "mis.order": (
+        "Mistral allows only certain role successions (no user right after tool, no tool right after user).",
+        "merge_turns (insert an assistant bridge) or move_results",
+    ),
+    "mis.count": (
+        "The number of tool messages differs from the number of tool_calls before them.",
+        "close_orphans and dedupe_results",
+    ),
+    "mis.id_format": ("Mistral tool call ids must be exactly 9 characters of a-z, A-Z, 0-9.", "map_ids"),
+    "mis.last_role": (
+        "In serving mode the last message must be user or tool (or assistant with prefix set).",
+        "append a user turn or drop the trailing assistant message",
+    ),
+    "mis.id_missing": ("A tool message has no tool_call_id.", "synthesize_calls / map_ids"),
+    "mis.dup_result": ("Two tool results answer the same tool call id.", "dedupe_results"),
+    "mis.unexpected_result": (
+        "A tool result names an id the assistant message before it did not call.",
+        "move_results",
+    ),
+    "mis.dup_call": ("An assistant message has two tool calls with the same id.", "map_ids"),
+    "mis.content_xor_calls": (
+        "Older Mistral validators: an assistant message may have content or tool_calls, not both.",
+        "split_tool_calls",
+    ),
+    "mis.first": ("The conversation must start with a user or system message.", "prepend a user turn"),
+    "brk.first_user": ("A Bedrock conversation must start with a user message.", "prepend a user turn"),
+    "brk.alternate": (
+        "Bedrock wants strict user/assistant alternation (a tool-result turn and a user text turn must be merged).",
+        "merge_turns",
+    ),
+    "brk.result_missing": (
+        "A toolUse has no toolResult in the next user turn.",
+        "close_orphans or move_results",
+    ),
+    "brk.result_count": (
+        "A turn has more toolResult blocks than the previous turn had toolUse blocks.",
+        "dedupe_results; parallel results in one message",
+    ),
+    "brk.dup_ids": ("Two toolUse blocks in one message share an id.", "map_ids"),
+    "brk.mixed_turn": (
+        "This model rejects text blocks and tool blocks in the same turn.",
+        "split_tool_calls",
+    ),
+    "brk.toolconfig": (
+        "The history has toolUse/toolResult blocks but the request has no toolConfig.",
+        "add_tool_declarations",
+    ),
+    "brk.nonempty": ("A toolResult with status error has empty content.", "fill_empty_content"),
+    "brk.blank_text": ("A text block is blank.", "fill_empty_content"),
+    "brk.empty_content": ("A message has an empty content list.", "fill_empty_content"),
+    "brk.reasoning_null": ("A reasoningContent block has no text.", "drop_foreign_thinking"),
+    "aisdk.missing_results": (
+        "The Vercel AI SDK found tool calls without results before the next user or system message (checked client-side, before any provider sees the request).",
+        "close_orphans, or convertToModelMessages(..., { ignoreIncompleteToolCalls: true })",
+    ),
+    "lg.invalid_chat_history": (
+        "LangGraph found AIMessages whose tool_calls have no matching ToolMessage (checked client-side).",
+        "close_orphans, or update_state with ToolMessages for the open calls",
+    ),
+}
+"""What each rule means in plain words, and the curation pass that repairs it."""
