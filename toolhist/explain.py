@@ -301,10 +301,11 @@ def _paths(peeled: _Unwrapped, match: re.Match[str], fmt: Callable[[PathT], str]
 
 
 def _parse_path(text: str) -> PathT | None:
-    """``messages.[3].role`` / ``GenerateContentRequest.contents[2].parts[0].data`` → ``("messages", 3)`` / …
+    """A path as written in an error text, as a tuple cut after its last index.
 
-    Cut after the last index (the field name after it locates nothing more); Bedrock's ``member``
-    segments and DashScope's singular ``message`` are normalised away.
+    ``messages.[3].role`` → ``("messages", 3)``; ``GenerateContentRequest.contents[2].parts[0].data`` →
+    ``("contents", 2, "parts", 0)``. The field after the last index locates nothing more. Bedrock's
+    ``member`` segments and DashScope's singular ``message`` are normalised away.
     """
     tokens = [t for t in _TOKEN.findall(text) if t.lower() not in ("member", "generatecontentrequest")]
     if not tokens or tokens[0].isdigit():

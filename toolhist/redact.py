@@ -18,60 +18,84 @@ import re
 from collections import Counter
 from typing import Any
 
-_KEY_SHAPES: tuple[tuple[str, str], ...] = (
+_KEY_SHAPES: tuple[tuple[str, bytes], ...] = (
     # Distinctive prefixes match anywhere (a key glued to a word is still a key); bare ``sk-`` only
     # at a word boundary, so "task-runner-…" is not a key.
-    ("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{16,}"),
-    ("openai-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{20,}"),
-    ("google-key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}"),
-    ("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    ("slack-token", r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
+    ("anthropic-key", rb"sk-ant-[A-Za-z0-9_\-]{16,}"),
+    ("openai-key", rb"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9_\-]{20,}"),
+    ("google-key", rb"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    ("aws-access-key", rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("github-token", rb"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}"),
+    ("huggingface-token", rb"\bhf_[A-Za-z0-9]{30,}\b"),
+    ("slack-token", rb"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
 )
-_BEARER = r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{12,}"
+_BEARER = rb"\b((?i:bearer))(\s+)[A-Za-z0-9._~+/=\-]{12,}"
 _FIELD = (
-    r"(?i)(\\?[\"']?(?:x-api-key|x-goog-api-key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key)"
-    r"\\?[\"']?\s*[:=]\s*\\?[\"']?)([A-Za-z0-9._~+/=\-]{12,})"
+    rb"(\\?[\"']?(?i:x-api-key|x-goog-api-key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key)"
+    rb"\\?[\"']?\s*[:=]\s*\\?[\"']?)([A-Za-z0-9._~+/=\-]{12,})"
 )
-
 _COMBINED = re.compile(
-    "|".join(f"(?P<k{i}>{pattern})" for i, (_, pattern) in enumerate(_KEY_SHAPES))
-    + f"|(?P<bearer>{_BEARER.removeprefix('(?i)')})|(?P<field>{_FIELD.removeprefix('(?i)')})",
-    re.IGNORECASE,
+    b"|".join(b"(?P<k%d>%s)" % (i, pattern) for i, (_, pattern) in enumerate(_KEY_SHAPES))
+    + b"|(?P<bearer>"
+    + _BEARER
+    + b")|(?P<field>"
+    + _FIELD
+    + b")"
 )
 _BEARER_RE = re.compile(_BEARER)
 _FIELD_RE = re.compile(_FIELD)
 _SHAPE_RES = tuple((kind, re.compile(pattern)) for kind, pattern in _KEY_SHAPES)
-_QUICK = re.compile(r"(?i)sk-|aiza|akia|asia|gh[pousr]_|github_pat_|hf_|xox|bearer|key|token")
-"""Cheap pre-check: text with none of these fragments cannot contain a secret."""
+_FRAGMENTS = re.compile(
+    rb"sk-|aiza|akia|asia|gh[pousr]_|github_pat_|hf_|xox[abprs]-|bearer|api.?key|access.?token|auth.?token|secret.?key"
+)
+"""Where a secret can start, searched in the ASCII-lower-cased bytes (cheap: one linear scan).
+
+Every pattern above starts at one of these fragments or at most a few bytes before it (an escaped
+quote, the ``x-`` of ``x-api-key``), so the full patterns are only tried there, anchored.
+"""
+_LOOKBEHIND = 4
 
 
-def _replace(match: re.Match[str], counts: Counter[str]) -> str:
-    text = match.group(0)
+def _replace(match: re.Match[bytes], counts: Counter[str]) -> bytes:
+    found = match.group(0)
     if match.group("bearer"):
         counts["bearer-token"] += 1
-        return _BEARER_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[REDACTED:bearer-token]", text)
+        return _BEARER_RE.sub(lambda m: m.group(1) + m.group(2) + b"[REDACTED:bearer-token]", found)
     if match.group("field"):
-        inner = _FIELD_RE.match(text)
-        if inner is None or inner.group(2).startswith("[REDACTED"):
-            return text
+        inner = _FIELD_RE.match(found)
+        if inner is None:
+            return found
         kind = next((k for k, r in _SHAPE_RES if r.fullmatch(inner.group(2))), "credential")
         counts[kind] += 1
-        return f"{inner.group(1)}[REDACTED:{kind}]"
+        return inner.group(1) + f"[REDACTED:{kind}]".encode()
     for i, (kind, _) in enumerate(_KEY_SHAPES):
         if match.group(f"k{i}"):
             counts[kind] += 1
-            return f"[REDACTED:{kind}]"
-    return text
+            return f"[REDACTED:{kind}]".encode()
+    return found
 
 
 def redact_text(text: str, counts: Counter[str] | None = None) -> tuple[str, Counter[str]]:
     """``text`` with secrets replaced, and how many of each kind were replaced."""
     counts = Counter() if counts is None else counts
-    if not _QUICK.search(text):
+    raw = text.encode("utf-8", "surrogatepass")
+    lowered = raw.lower()  # ASCII-only lowering: same length, same offsets as ``raw``
+    pieces: list[bytes] = []
+    last = 0
+    for hit in _FRAGMENTS.finditer(lowered):
+        at = hit.start()
+        if at < last:
+            continue
+        for start in range(max(last, at - _LOOKBEHIND), at + 1):
+            match = _COMBINED.match(raw, start)
+            if match is not None and match.end() > at:
+                pieces += [raw[last : match.start()], _replace(match, counts)]
+                last = match.end()
+                break
+    if not pieces:
         return text, counts
-    return _COMBINED.sub(lambda m: _replace(m, counts), text), counts
+    pieces.append(raw[last:])
+    return b"".join(pieces).decode("utf-8", "surrogatepass"), counts
 
 
 def redact_value(value: Any, counts: Counter[str] | None = None) -> tuple[Any, Counter[str]]:

@@ -100,11 +100,18 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
             if isinstance(block, ToolCallBlock):
                 names.setdefault(block.id, block.name)
             elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
-                blocks.append(block.model_copy(update={"tool_name": names[block.call_id]}))
+                # model_construct: the block was validated when read; only the name changes.
+                blocks.append(
+                    ToolResponseBlock.model_construct(**{**block.__dict__, "tool_name": names[block.call_id]})
+                )
                 changed = True
                 continue
             blocks.append(block)
-        out.append(message.model_copy(update={"blocks": tuple(blocks)}) if changed else message)
+        if changed:
+            message = Message.model_construct(
+                speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata
+            )
+        out.append(message)
     return out
 
 
