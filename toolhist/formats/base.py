@@ -107,11 +107,11 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
                 changed = True
                 continue
             blocks.append(block)
-        if changed:
-            message = Message.model_construct(
-                speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata
-            )
-        out.append(message)
+        out.append(
+            Message.model_construct(speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata)
+            if changed
+            else message
+        )
     return out
 
 
