@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import run
@@ -13,7 +14,7 @@ import toolhist
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
 
 # (file, format, messages, by speaker (system, human, ai, tool), calls, results, unanswered, unmatched, tools)
-EXPECTED = [
+EXPECTED: list[tuple[Any, ...]] = [
     (
         "openai_chat_request.json",
         "openai-chat",

@@ -54,21 +54,29 @@ class CheckResult:
 
 
 def check(
-    source: Any, providers: list[str] | None = None, *, strategy: str = "none", format: str | None = None
+    source: Any,
+    providers: list[str] | None = None,
+    *,
+    strategy: str = "none",
+    format: str | None = None,
+    name: str | None = None,
 ) -> CheckResult:
-    """Validate ``source`` for each provider (all of them when ``providers`` is None)."""
+    """Validate ``source`` for each provider (all of them when ``providers`` is None).
+
+    ``name`` is what errors call in-memory input (an uploaded file's name).
+    """
     names = [provider_for(p).name for p in providers] if providers else list(PROVIDERS)
-    doc, session = load_document(source, format)
+    doc, session = load_document(source, format, name=name)
     results: dict[str, list[Violation]] = {}
     as_sent: list[str] = []
-    for name in names:
-        own_format, key = OWN_FORMAT[name]
+    for provider in names:
+        own_format, key = OWN_FORMAT[provider]
         if strategy == "none" and session.source.format == own_format:
             body = doc.value if isinstance(doc.value, dict) else {key: doc.value}
-            results[name] = violations(provider_for(name), body, render(session, name).source_map)
-            as_sent.append(name)
+            results[provider] = violations(provider_for(provider), body, render(session, provider).source_map)
+            as_sent.append(provider)
         else:
-            results[name] = validate(session, name, strategy=strategy)
+            results[provider] = validate(session, provider, strategy=strategy)
     return CheckResult(
         file=doc.name,
         format=session.source.format,

@@ -111,15 +111,20 @@ def reader_for(format: str) -> Reader:
         raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
 
 
-def load(source: Any, format: str | None = None) -> Session:
-    """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it."""
-    return load_document(source, format)[1]
+def load(source: Any, format: str | None = None, *, name: str | None = None) -> Session:
+    """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
+
+    ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
+    """
+    return load_document(source, format, name=name)[1]
 
 
-def load_document(source: Any, format: str | None = None) -> tuple[Document, Session]:
+def load_document(
+    source: Any, format: str | None = None, *, name: str | None = None
+) -> tuple[Document, Session]:
     """Like `load`, also returning the parsed document (to validate a captured body as it was sent)."""
     reader = reader_for(format) if format is not None else None
-    doc = read_input(source)
+    doc = read_input(source, name=name)
     if reader is None:
         reader = detect(doc)
     try:

@@ -85,7 +85,7 @@ def json_path(pointer: tuple[str | int, ...]) -> str:
     return out or "$"
 
 
-def read_input(source: Any) -> Document:
+def read_input(source: Any, *, name: str | None = None) -> Document:
     """Parse a path, bytes, str or already-parsed JSON into a Document.
 
     A ``str`` is a path when a file by that name exists and it does not look like JSON; otherwise
@@ -95,13 +95,13 @@ def read_input(source: Any) -> Document:
         path = os.fspath(source)
         return parse_bytes(_read_file(path), name=path, path=path)
     if isinstance(source, bytes | bytearray | memoryview):
-        return parse_bytes(bytes(source), name="<bytes>")
+        return parse_bytes(bytes(source), name=name or "<bytes>")
     if isinstance(source, str):
-        return parse_text(source, name="<text>")
+        return parse_text(source, name=name or "<text>")
     if isinstance(source, dict | list):
         value, counts = redact_value(source)
         note = describe(counts)
-        return Document(value=value, name="<json>", notes=(note,) if note else ())
+        return Document(value=value, name=name or "<json>", notes=(note,) if note else ())
     raise LoadError(f"cannot read a session from a {type(source).__name__}; give a path, bytes, text or JSON")
 
 

@@ -1,0 +1,132 @@
+"""The home page under AppTest: default sample, every sample, paste, upload, deep link, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).parent.parent.parent / "app.py")
+SAMPLES = sorted(p.name for p in (Path(APP).parent / "sample_logs").glob("*.json"))
+
+
+def start() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=60)
+
+
+def codes(at: AppTest) -> list[str]:
+    return [c.value for c in at.code]
+
+
+def test_first_run_opens_the_default_sample() -> None:
+    at = start().run()
+    assert not at.exception
+    assert at.selectbox(key="sample").value == "openai_chat_request.json"
+    assert [m.value for m in at.metric] == ["10", "4", "3", "1", "0"]
+    assert "Unanswered calls: call_Rk2Vb7nXc4LzA9qWe6tYu1Io" in [t.value for t in at.text]
+    assert "**Format:** `openai-chat`" in at.markdown[0].value
+    verdicts = at.dataframe[0].value
+    row = verdicts[verdicts["provider"] == "openai-chat"].iloc[0]
+    assert (row["verdict"], row["errors"], row["rules"], row["checked"]) == (
+        "rejects (HTTP 400)",
+        1,
+        "oai.call_unanswered",
+        "body as sent",
+    )
+    messages = next(d.value for d in at.dataframe if "preview" in d.value.columns)
+    assert len(messages) == 10
+    assert messages.iloc[2]["preview"] == (
+        "call read_file(call_8fJx2LmQ0pV4tR7wN1sYb3Kd) · call read_file(call_Zq5Hn9cWe1XuT6gA4mBv0Ros)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "messages"),
+    [
+        ("anthropic_request.json", "anthropic", "8"),
+        ("bedrock_converse.json", "bedrock", "8"),
+        ("gemini_request.json", "gemini", "8"),
+        ("llxprt_icontent.json", "icontent", "7"),
+        ("openai_chat_request.json", "openai-chat", "10"),
+        ("openai_responses_input.json", "openai-responses", "8"),
+    ],
+)
+def test_each_sample_shows_its_format(name: str, fmt: str, messages: str) -> None:
+    at = start().run()
+    at.selectbox(key="sample").set_value(name).run()
+    assert not at.exception
+    assert f"`{fmt}`" in at.markdown[0].value
+    assert at.metric[0].value == messages
+    assert at.query_params["sample"] == name  # the URL now names the sample: shareable
+
+
+def test_every_sample_is_in_the_gallery() -> None:
+    at = start().run()
+    assert at.selectbox(key="sample").options == SAMPLES
+
+
+def test_deep_link_preselects_a_sample() -> None:
+    at = start()
+    at.query_params["sample"] = "anthropic_request.json"
+    at.run()
+    assert at.selectbox(key="sample").value == "anthropic_request.json"
+    assert "`anthropic`" in at.markdown[0].value
+
+
+def test_unknown_deep_link_warns_and_falls_back() -> None:
+    at = start()
+    at.query_params["sample"] = "![x](http://example.invalid/p.png)"
+    at.run()
+    assert not at.exception
+    assert at.warning[0].value == "There is no bundled sample by that name; showing openai_chat_request.json."
+    assert "![x](http://example.invalid/p.png)" in codes(at)  # shown literally, never as Markdown
+    assert at.selectbox(key="sample").value == "openai_chat_request.json"
+
+
+def test_pasting_truncated_json_shows_the_location() -> None:
+    at = start().run()
+    at.segmented_control(key="source").set_value("Paste").run()
+    at.text_area(key="paste").input(
+        '{"messages": [\n  {"role": "user", "content": "hi"},\n  {"role": "assis'
+    ).run()
+    assert not at.exception
+    assert at.error[0].value == "This input cannot be read as a session."
+    assert codes(at) == ["<pasted text>:3:18: not valid JSON: unexpected end of data"]
+
+
+def test_pasting_a_body_reads_it() -> None:
+    at = start().run()
+    at.segmented_control(key="source").set_value("Paste").run()
+    at.text_area(key="paste").input('[{"role": "tool", "tool_call_id": "call_1", "content": "x"}]').run()
+    assert not at.exception
+    assert "`openai-chat`" in at.markdown[0].value
+    assert "Results answering no earlier call: call_1" in [t.value for t in at.text]
+
+
+def test_uploading_invalid_bytes_names_the_file() -> None:
+    at = start().run()
+    at.segmented_control(key="source").set_value("Upload").run()
+    at.file_uploader(key="upload").upload("broken.json", b'["caf\xe9"]', "application/json").run()
+    assert not at.exception
+    assert at.error[0].value == "This input cannot be read as a session."
+    assert codes(at) == ["broken.json:1:6: not valid UTF-8 (byte 0xe9 at offset 5)"]
+
+
+def test_path_input_reads_a_file_and_reports_a_missing_one(tmp_path: Path) -> None:
+    f = tmp_path / "body.json"
+    f.write_text('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}')
+    at = start().run()
+    at.segmented_control(key="source").set_value("Path").run()
+    at.text_input(key="path").input(str(f)).run()
+    assert "`gemini`" in at.markdown[0].value
+    at.text_input(key="path").input(str(tmp_path / "missing.json")).run()
+    assert at.error[0].value == "Cannot read that path."
+    assert codes(at) == [f"{tmp_path / 'missing.json'}: No such file or directory"]
+
+
+def test_forced_format_is_used() -> None:
+    at = start().run()
+    at.sidebar.selectbox(key="format").set_value("anthropic").run()
+    assert at.error[0].value == "This input cannot be read as a session."
+    assert codes(at)[0].startswith("openai_chat_request.json:")

@@ -1,0 +1,124 @@
+"""Rows for the home page (and notebooks): the sample gallery, the summary, the message table.
+
+Pure functions over the canonical model, so the page stays layout only and the same tables can be
+shown in Jupyter. Every cell is plain text or a number: whatever shows them escapes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolhist.check import CheckResult
+from toolhist.model import (
+    Message,
+    OpaqueBlock,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+from toolhist.summary import Summary
+
+PREVIEW = 120
+"""Characters of text shown per message in the table."""
+
+Row = dict[str, str | int | None]
+
+
+def list_samples(directory: Path) -> list[Path]:
+    """The bundled sample sessions, sorted by name."""
+    return sorted(p for p in directory.glob("*.json") if p.is_file())
+
+
+def summary_rows(summary: Summary) -> list[Row]:
+    """The summary as label/value rows."""
+    rows: list[Row] = [{"": "format", "value": summary.format}, {"": "messages", "value": summary.messages}]
+    rows += [{"": f"  {speaker}", "value": count} for speaker, count in summary.by_speaker.items()]
+    rows += [
+        {"": "tool calls", "value": summary.tool_calls},
+        {"": "tool results", "value": summary.tool_results},
+        {"": "unanswered calls", "value": len(summary.unanswered_calls)},
+        {"": "unmatched results", "value": len(summary.unmatched_results)},
+        {"": "duplicate results", "value": len(summary.duplicate_results)},
+        {"": "tools declared", "value": "none" if summary.tools_declared is None else summary.tools_declared},
+    ]
+    return rows
+
+
+def _clip(text: str) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= PREVIEW else one_line[: PREVIEW - 1] + "…"
+
+
+def preview(message: Message) -> str:
+    """A one-line preview: the first text, else the calls or results it carries."""
+    parts: list[str] = []
+    for block in message.blocks:
+        if isinstance(block, TextBlock) and block.text.strip():
+            parts.append(block.text)
+        elif isinstance(block, ToolCallBlock):
+            parts.append(f"call {block.name}({block.id})")
+        elif isinstance(block, ToolResponseBlock):
+            parts.append(
+                f"result for {block.tool_name or '?'}({block.call_id})" + (" [error]" if block.error else "")
+            )
+        elif isinstance(block, ThinkingBlock):
+            parts.append("[thinking]")
+        elif isinstance(block, OpaqueBlock):
+            parts.append(f"[{block.source_format} block]")
+    return _clip(" · ".join(parts)) if parts else "(empty)"
+
+
+def messages_table(session: Session) -> list[Row]:
+    """One row per message: position, speaker, where it came from, a preview, call/result counts."""
+    rows: list[Row] = []
+    for i, message in enumerate(session.messages):
+        location = session.source.locations[i] if i < len(session.source.locations) else None
+        rows.append(
+            {
+                "#": i,
+                "speaker": message.speaker,
+                "source": location.json_path if location else None,
+                "preview": preview(message),
+                "calls": sum(1 for _ in message.tool_calls()),
+                "results": sum(1 for _ in message.tool_responses()),
+            }
+        )
+    return rows
+
+
+def verdict_rows(result: CheckResult) -> list[Row]:
+    """One row per provider: errors, warnings, the rules broken, whether the body was checked as sent."""
+    rows: list[Row] = []
+    for provider, found in result.results.items():
+        errors = sum(v.severity == "error" for v in found)
+        rows.append(
+            {
+                "provider": provider,
+                "verdict": "rejects (HTTP 400)"
+                if errors
+                else ("accepts, with warnings" if found else "accepts"),
+                "errors": errors,
+                "warnings": len(found) - errors,
+                "rules": ", ".join(sorted({v.rule for v in found})),
+                "checked": "body as sent" if provider in result.as_sent else "rendered by toolhist",
+            }
+        )
+    return rows
+
+
+def violation_rows(result: CheckResult) -> list[Row]:
+    """Every violation: provider, rule, severity, payload path, canonical message, the error text."""
+    return [
+        {
+            "provider": v.provider,
+            "rule": v.rule,
+            "severity": v.severity,
+            "path": v.path,
+            "message": v.message_index,
+            "error text": v.error_text,
+        }
+        for found in result.results.values()
+        for v in found
+    ]
