@@ -126,13 +126,33 @@ def show(session: Session, result: CheckResult) -> None:
     if found:
         st.dataframe(pd.DataFrame(found), hide_index=True, key="violations")
 
-    left, right = st.columns([3, 1])
-    with left:
-        st.subheader("Messages")
-        st.dataframe(pd.DataFrame(messages_table(session)), hide_index=True, key="messages")
-    with right:
-        st.subheader("Summary")
-        st.dataframe(pd.DataFrame(summary_rows(summary)).astype(str), hide_index=True, key="summary")
+    st.subheader("Messages")
+    st.dataframe(
+        pd.DataFrame(messages_table(session)),
+        hide_index=True,
+        key="messages",
+        # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
+        column_order=("#", "speaker", "source", "calls", "results", "preview"),
+        column_config={
+            "#": st.column_config.NumberColumn(width="small"),
+            "speaker": st.column_config.TextColumn(width="small"),
+            "calls": st.column_config.NumberColumn(width="small"),
+            "results": st.column_config.NumberColumn(width="small"),
+        },
+    )
+
+    st.subheader("Summary")
+    narrow, _ = st.columns([1, 2])
+    narrow.dataframe(
+        pd.DataFrame(summary_rows(summary)).astype(str),
+        hide_index=True,
+        key="summary",
+        height="content",  # a dozen rows: show them all rather than scroll inside the table
+        column_config={
+            "": st.column_config.TextColumn(width=140),
+            "value": st.column_config.TextColumn(width=160),
+        },
+    )
 
 
 def main() -> None:

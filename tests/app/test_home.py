@@ -37,7 +37,7 @@ def test_first_run_opens_the_default_sample() -> None:
     messages = next(d.value for d in at.dataframe if "preview" in d.value.columns)
     assert len(messages) == 10
     assert messages.iloc[2]["preview"] == (
-        "call read_file(call_8fJx2LmQ0pV4tR7wN1sYb3Kd) · call read_file(call_Zq5Hn9cWe1XuT6gA4mBv0Ros)"
+        "call read_file(call_8fJx2LmQ0pV4tR7wN1sYb3Kd) · call run_shell(call_Zq5Hn9cWe1XuT6gA4mBv0Ros)"
     )
 
 

@@ -14,12 +14,19 @@ ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
 def test_opens_on_the_sample_and_shows_the_verdict(app_url: str, page: Page) -> None:
     page.goto(app_url)
     expect(page.get_by_text("Session: openai_chat_request.json")).to_be_visible(timeout=30_000)
+    expect(page.locator('[data-testid="stMarkdown"]').filter(has_text="Format:")).to_contain_text(
+        "openai-chat"
+    )
     expect(page.get_by_text("Unanswered calls: call_Rk2Vb7nXc4LzA9qWe6tYu1Io")).to_be_visible()
     metric = page.locator('[data-testid="stMetric"]').filter(has_text="Messages")
     expect(metric).to_contain_text("10")
-    grids = page.locator('[data-testid="stDataFrame"] canvas')
-    expect(grids.first).to_be_visible()
-    page.wait_for_timeout(1000)  # the data grid paints its canvas after it is attached
+    grids = page.locator('[data-testid="stDataFrame"]')
+    expect(grids).to_have_count(4)  # verdicts, violations, messages, summary
+    expect(grids.last.locator("canvas").first).to_be_visible()
+    # Streamlit scrolls an inner container, so full_page alone stops at the viewport: grow it to the content.
+    height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": int(height)})
+    page.wait_for_timeout(1000)  # the data grids paint their canvases after layout
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
     assert page.outside_requests == []  # type: ignore[attr-defined]

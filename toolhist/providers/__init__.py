@@ -7,11 +7,12 @@ registry order is the order pages and tables show providers in.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import Any, Literal
 
 from toolhist.errors import UsageError
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, violations
+from toolhist.providers.idmap import map_ids
 
 _MODULES = {
     "openai-chat": "toolhist.providers.openai_chat",
@@ -56,15 +57,32 @@ def _strategy(strategy: str) -> None:
         raise UsageError(f"unknown strategy {strategy!r}; available: none")
 
 
-def render(session: Session, provider: str, *, strategy: str = "none") -> Payload:
-    """The exact request body ``provider`` would receive for ``session``."""
+IdMode = Literal["source", "provider"]
+
+
+def render(session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None) -> Payload:
+    """The exact request body ``provider`` would receive for ``session``.
+
+    ``ids``: ``source`` sends ids as the history has them (the default for ``strategy="none"``:
+    what a naive client sends); ``provider`` maps them to the provider's format at the edge
+    (`toolhist.providers.idmap`), the default for every repairing strategy.
+    """
     _strategy(strategy)
-    return provider_for(provider).render(session)
+    target = provider_for(provider)
+    mode = ids or ("source" if strategy == "none" else "provider")
+    if mode == "source":
+        return target.render(session)
+    mapped, mapping = map_ids(session, target.name)
+    payload = target.render(mapped)
+    changed = {old: new for old, new in mapping.items() if old != new}
+    return payload.model_copy(update={"id_map": changed})
 
 
-def validate(session: Session, provider: str, *, strategy: str = "none") -> list[Violation]:
+def validate(
+    session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None
+) -> list[Violation]:
     """Violations of ``render(session, provider, strategy=…)``, located in the canonical history."""
-    payload = render(session, provider, strategy=strategy)
+    payload = render(session, provider, strategy=strategy, ids=ids)
     return violations(provider_for(provider), payload.body, payload.source_map)
 
 

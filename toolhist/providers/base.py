@@ -100,6 +100,8 @@ class Payload(BaseModel):
     """Payload path (provider convention) → (canonical message index, block index or None)."""
     omitted: tuple[str, ...] = ()
     """What the history had that this provider's format cannot carry, said plainly."""
+    id_map: dict[str, str] = {}
+    """Original call id → the id sent, when ids were mapped to the provider's format."""
 
 
 @dataclass

@@ -1,0 +1,255 @@
+"""Anthropic Messages (``anthropic``): checks over a request body and the provider entry.
+
+The checks read the body the way the API does. The API folds consecutive ``user`` messages into
+one turn, so the results of parallel calls may arrive in several user messages in a row (what a
+client converting from OpenAI sends): they count as "the next message" together. The assistant
+side is not folded: a tool_use whose very next message is not a user message is unanswered, which
+is what the API reports even when an assistant text message sits in between (litellm, vercel/ai).
+
+Rules, texts and sources are in `toolhist.providers.anthropic_rules`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from toolhist.providers.anthropic_render import render
+from toolhist.providers.anthropic_rules import NAME, RULES, thinking_enabled
+from toolhist.providers.base import Finding, PathT, Provider, dotted
+
+__all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
+
+TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+SERVER_TOOL_USE_ID = re.compile(r"^srvtoolu_[a-zA-Z0-9_]+$")
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+THINKING_BLOCKS = ("thinking", "redacted_thinking")
+
+IndexedBlock = tuple[int, dict[str, Any]]
+"""A content block with its index; index -1 stands for string content (one text block)."""
+
+
+def _blocks(message: Any) -> list[IndexedBlock]:
+    """The content blocks of a message, skipping whatever is not an object."""
+    if not isinstance(message, dict):
+        return []
+    content = message.get("content")
+    if isinstance(content, str):
+        return [(-1, {"type": "text", "text": content})]
+    if isinstance(content, list):
+        return [(j, b) for j, b in enumerate(content) if isinstance(b, dict)]
+    return []
+
+
+def _path(i: int, j: int) -> PathT:
+    return ("messages", i, "content") if j < 0 else ("messages", i, "content", j)
+
+
+def _role(message: Any) -> Any:
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _text_id(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def _uses(message: Any) -> list[str]:
+    return [_text_id(b.get("id")) for _, b in _blocks(message) if b.get("type") == "tool_use"]
+
+
+def check_pairing(messages: list[Any]) -> Iterator[Finding]:
+    """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
+    for i, message in enumerate(messages):
+        if _role(message) != "assistant":
+            continue
+        uses = _uses(message)
+        if not uses:
+            continue
+        run: list[tuple[int, int, dict[str, Any]]] = []
+        k = i + 1
+        while k < len(messages) and _role(messages[k]) == "user":
+            run.extend((k, j, b) for j, b in _blocks(messages[k]))
+            k += 1
+        answered: set[str] = set()
+        leading: set[str] = set()
+        first_other: tuple[int, int] | None = None
+        for mi, j, block in run:
+            if block.get("type") == "tool_result":
+                rid = _text_id(block.get("tool_use_id"))
+                answered.add(rid)
+                if first_other is None:
+                    leading.add(rid)
+            elif first_other is None:
+                first_other = (mi, j)
+        missing = [u for u in uses if u not in answered]
+        late = [u for u in uses if u in answered and u not in leading]
+        if missing:
+            values = {"index": i, "ids": ", ".join(missing)}
+            yield Finding("ant.result_missing", ("messages", i), values, tuple(missing))
+        if late and first_other is not None:
+            values = {"index": i, "ids": ", ".join(late)}
+            yield Finding("ant.result_first", _path(*first_other), values, tuple(late))
+    yield from _check_results(messages)
+
+
+def _check_results(messages: list[Any]) -> Iterator[Finding]:
+    """Orphan and duplicate tool_result blocks; server results without their server_tool_use."""
+    seen: set[str] = set()
+    server_uses: set[str] = set()
+    previous: set[str] = set()  # tool_use ids of the assistant messages right before this user run
+    last_role: Any = None
+    for i, message in enumerate(messages):
+        role = _role(message)
+        if role == "assistant":
+            uses = set(_uses(message))
+            previous = previous | uses if last_role == "assistant" else uses
+        if role in ("user", "assistant"):
+            last_role = role
+        for j, block in _blocks(message):
+            kind = block.get("type")
+            if kind == "server_tool_use":
+                server_uses.add(_text_id(block.get("id")))
+            elif kind == "tool_result" and role == "user":
+                rid = _text_id(block.get("tool_use_id"))
+                values = {"index": i, "block": j, "id": rid}
+                if rid in seen:
+                    yield Finding("ant.dup_tool_result", _path(i, j), values, (rid,))
+                    continue
+                seen.add(rid)
+                if rid not in previous:
+                    yield Finding("ant.result_orphan", _path(i, j), values, (rid,))
+            elif isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
+                rid = _text_id(block.get("tool_use_id"))
+                if rid not in server_uses:
+                    values = {"index": i, "block": j, "id": rid, "kind": kind}
+                    yield Finding("ant.server_result_orphan", _path(i, j), values, (rid,))
+
+
+def check_blocks(messages: list[Any]) -> Iterator[Finding]:
+    """Per-block rules: unique and well-formed ids, non-empty text, signatures, tool_use last."""
+    ids: set[str] = set()
+    for i, message in enumerate(messages):
+        assistant = _role(message) == "assistant"
+        after_use: list[str] = []
+        flagged = False
+        for j, block in _blocks(message):
+            kind = block.get("type")
+            if kind in ("tool_use", "server_tool_use"):
+                yield from _check_id(i, j, block, str(kind), ids)
+            if kind == "tool_use" and assistant:
+                after_use.append(_text_id(block.get("id")))
+            elif after_use and not flagged and assistant:
+                flagged = True
+                values = {"index": i, "ids": ", ".join(after_use)}
+                yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
+            yield from _check_text(i, j, block)
+
+
+def _check_text(i: int, j: int, block: dict[str, Any]) -> Iterator[Finding]:
+    """Blank text blocks (string content "" is ant.empty_content's) and unsigned thinking."""
+    kind = block.get("type")
+    text = block.get("text")
+    if kind == "text" and isinstance(text, str) and not text.strip() and (text or j >= 0):
+        requirement = "contain non-whitespace text" if text else "be non-empty"
+        yield Finding("ant.empty_text", _path(i, j), {"requirement": requirement})
+    if kind == "thinking":
+        signature = block.get("signature")
+        if signature is None:
+            problem = ".thinking.signature: Field required"
+        elif signature == "":
+            problem = ": Invalid `signature` in `thinking` block"
+        else:
+            return
+        yield Finding("ant.thinking_signature", _path(i, j), {"index": i, "block": j, "problem": problem})
+
+
+def _check_id(i: int, j: int, block: dict[str, Any], kind: str, ids: set[str]) -> Iterator[Finding]:
+    raw = block.get("id")
+    call_id = _text_id(raw)
+    pattern = TOOL_USE_ID if kind == "tool_use" else SERVER_TOOL_USE_ID
+    if not isinstance(raw, str) or not pattern.match(raw):
+        values = {"index": i, "block": j, "kind": kind, "pattern": pattern.pattern}
+        yield Finding("ant.id_pattern", (*_path(i, j), "id"), values, (call_id,))
+    if kind == "tool_use":
+        if call_id in ids:
+            yield Finding("ant.dup_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
+        ids.add(call_id)
+
+
+def check_messages(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
+    """Message-level rules: first role, empty content, tools declared, thinking placement."""
+    if messages and _role(messages[0]) != "user":
+        yield Finding("ant.first_user", ("messages", 0))
+    last = len(messages) - 1
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if content in ("", []) and not (i == last and message.get("role") == "assistant"):
+            yield Finding("ant.empty_content", ("messages", i), {"index": i})
+    tools = body.get("tools")
+    if not (isinstance(tools, list) and tools):
+        for i, message in enumerate(messages):
+            hit = next((j for j, b in _blocks(message) if b.get("type") in ("tool_use", "tool_result")), None)
+            if hit is not None:
+                yield Finding("ant.tools_required", _path(i, hit))
+                break
+    yield from _check_thinking(body, messages)
+
+
+def _check_thinking(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
+    if thinking_enabled(body):
+        # The assistant message of the latest tool round, while that round is still open (no new
+        # user text after it), must open with its thinking block.
+        owner = next(
+            (
+                i
+                for i in range(len(messages) - 1, -1, -1)
+                if _role(messages[i]) == "assistant" and _uses(messages[i])
+            ),
+            None,
+        )
+        if owner is None:
+            return
+        open_round = all(
+            any(b.get("type") == "tool_result" for _, b in _blocks(m))
+            for m in messages[owner + 1 :]
+            if _role(m) == "user"
+        )
+        blocks = _blocks(messages[owner])
+        found = blocks[0][1].get("type") if blocks else None
+        if open_round and found not in THINKING_BLOCKS:
+            path = ("messages", owner, "content", 0, "type")
+            yield Finding("ant.thinking_first", path, {"index": owner, "found": found})
+        return
+    if messages and _role(messages[-1]) == "assistant":
+        final = len(messages) - 1
+        if any(b.get("type") in THINKING_BLOCKS for _, b in _blocks(messages[final])):
+            yield Finding("ant.thinking_disabled", ("messages", final, "content", 0), {"index": final})
+
+
+def check_tools(body: dict[str, Any]) -> Iterator[Finding]:
+    """Declared custom tool names (server tools have fixed names)."""
+    tools = body.get("tools")
+    for n, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, dict) or tool.get("type", "custom") not in ("custom", None):
+            continue
+        name = tool.get("name")
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            yield Finding("ant.tool_name_pattern", ("tools", n, "name"), {"index": n})
+
+
+def check(body: dict[str, Any]) -> Iterator[Finding]:
+    """Every Anthropic rule over a body."""
+    raw = body.get("messages")
+    messages: list[Any] = raw if isinstance(raw, list) else []
+    yield from check_pairing(messages)
+    yield from check_blocks(messages)
+    yield from check_messages(body, messages)
+    yield from check_tools(body)
+
+
+PROVIDER = Provider(
+    name=NAME, title="Anthropic Messages", rules=RULES, render=render, check=check, path_format=dotted
+)

@@ -1,0 +1,200 @@
+"""Anthropic Messages rules as data: slugs, the API's own error texts, sources and repairs.
+
+Texts and sources: ``research/providers.md`` §3 and §10. Placeholders are filled by the checks in
+`toolhist.providers.anthropic`; indices follow Anthropic's ``messages.<N>.content.<M>`` convention.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolhist.providers.base import Rule
+
+NAME = "anthropic"
+
+MISSING_TEXT = (
+    "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
+    "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+)
+"""The current wording. The docs name it for text-before-results too, so ant.result_first sends it."""
+
+THINKING_TYPES = ("enabled", "adaptive")
+
+
+def thinking_enabled(body: dict[str, Any]) -> bool:
+    """Whether the request turns extended thinking on (``thinking.type`` enabled or adaptive)."""
+    thinking = body.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") in THINKING_TYPES
+
+
+def thinking_not_enabled(body: dict[str, Any]) -> bool:
+    """The complement: ant.thinking_disabled only speaks when thinking is off."""
+    return not thinking_enabled(body)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "ant.result_missing",
+        NAME,
+        "error",
+        "every tool_use needs a tool_result in the very next (user) message",
+        MISSING_TEXT,
+        "anthropics/claude-code#1237, #2697, #5989; Kilo-Org/kilocode#5163; docs handle-tool-calls. The older "
+        "wording 'Did not find 1 `tool_result` block(s) at the beginning of this message…' (claude-code#37) "
+        "is recognised by explain only. A request ending on a tool_use is reported here too [U: the API may "
+        "answer that case with its prefill error instead, vercel/ai#4283]",
+        "close_orphans (synthetic tool_result) or move_results",
+    ),
+    Rule(
+        "ant.result_first",
+        NAME,
+        "error",
+        "in the message after a tool_use, the tool_result blocks come first and any text after them",
+        MISSING_TEXT,
+        "platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls (text before a tool_result "
+        "'will cause a 400 error'; the docs name this same message)",
+        "results_first",
+    ),
+    Rule(
+        "ant.result_orphan",
+        NAME,
+        "error",
+        "every tool_result must answer a tool_use of the assistant message just before it",
+        "messages.{index}.content.{block}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
+        "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
+        "anthropics/claude-code#13460, #18947; RooCodeInc/Roo-Code#11029; decocms/studio#1803",
+        "move_results (or synthesize_calls when the call is gone)",
+    ),
+    Rule(
+        "ant.server_result_orphan",
+        NAME,
+        "error",
+        "a server tool result block needs its server_tool_use block before it",
+        "messages.{index}.content.{block}: unexpected `tool_use_id` found in `{kind}` blocks: {id}. "
+        "Each `{kind}` block must have a corresponding `server_tool_use` block before it.",
+        "anthropics/claude-code#64383, #65726",
+        "none in general: drop the server result together with its call, or keep them together",
+    ),
+    Rule(
+        "ant.dup_tool_use_id",
+        NAME,
+        "error",
+        "tool_use ids are unique within the request",
+        "messages.{index}.content.{block}: `tool_use` ids must be unique",
+        "trycua/cua#524; anthropics/claude-code#20901, #28515",
+        "map_ids (unique ids; results follow their call)",
+    ),
+    Rule(
+        "ant.dup_tool_result",
+        NAME,
+        "error",
+        "one tool_result per tool_use id",
+        "messages.{index}.content.{block}: each tool_use must have a single result. Found multiple "
+        "`tool_result` blocks with id: {id}",
+        "RooCodeInc/Roo-Code PR#9248 (the rejection); wording as client code quotes it (litellm tests, "
+        "several agents); the messages.N.content.M prefix is inferred from Anthropic's other texts [U]",
+        "dedupe_results",
+    ),
+    Rule(
+        "ant.id_pattern",
+        NAME,
+        "error",
+        "tool_use ids match ^[a-zA-Z0-9_-]+$, server_tool_use ids ^srvtoolu_[a-zA-Z0-9_]+$",
+        "messages.{index}.content.{block}.{kind}.id: String should match pattern '{pattern}'",
+        "CommandCodeAI/command-code#323; BlockRunAI/ClawRouter#17; maximhq/bifrost#5097 (Kimi "
+        "functions.Bash:0); server_tool_use: ding113/claude-code-hub#470",
+        "map_ids",
+    ),
+    Rule(
+        "ant.tool_name_pattern",
+        NAME,
+        "error",
+        "a custom tool's declared name matches ^[a-zA-Z0-9_-]{1,64}$",
+        "tools.{index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'",
+        "research/providers.md §3c (tool definition wording)",
+        "none in the history: rename the tool in the declarations and in every call",
+    ),
+    Rule(
+        "ant.tools_required",
+        NAME,
+        "error",
+        "a request with tool_use or tool_result blocks must declare tools",
+        "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+        "BerriAI/litellm#4689; litellm PR#27620",
+        "add_tool_declarations",
+    ),
+    Rule(
+        "ant.empty_content",
+        NAME,
+        "error",
+        "every message has content, except an optional final assistant message",
+        "messages.{index}: all messages must have non-empty content except for the optional final "
+        "assistant message",
+        "anthropics/claude-code#3196, #6774",
+        "fill_empty_content",
+    ),
+    Rule(
+        "ant.empty_text",
+        NAME,
+        "error",
+        "text blocks are non-empty and not only whitespace",
+        "messages: text content blocks must {requirement}",
+        "coasys/ad4m PR#996 ('be non-empty'); 'contain non-whitespace text' as seen through Bedrock",
+        "fill_empty_content",
+    ),
+    Rule(
+        "ant.first_user",
+        NAME,
+        "warning",
+        "the first message is a user message (a 2024 rule; whether the API still enforces it is unverified)",
+        'messages: first message must use the "user" role',
+        "tonyljx/TextWordExplain#2; langbot-app/LangBot#867 (2024). Current docs do not state it [U]",
+        "prepend a user turn (merge_turns)",
+    ),
+    Rule(
+        "ant.tool_use_last",
+        NAME,
+        "warning",
+        "tool_use blocks end their assistant message: text or server blocks after a tool_use break pairing",
+        MISSING_TEXT,
+        "vercel/ai#13013 (server_tool_use after tool_use gives this text); vercel/ai PR#16312; Zoo-Code "
+        "PR#1705 [U: which blocks after a tool_use the API tolerates]",
+        "results_first (move the tool_use blocks to the end of the message)",
+    ),
+    Rule(
+        "ant.thinking_first",
+        NAME,
+        "error",
+        "with thinking on, the assistant message of the open tool_use round starts with a thinking block",
+        "messages.{index}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
+        "When `thinking` is enabled, a final `assistant` message must start with a thinking block "
+        "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include "
+        "thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult "
+        "our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
+        "Kilo-Org/kilocode#5219; mastra-ai/mastra#7799",
+        "replay the model's thinking block, or disable thinking; drop_foreign_thinking cannot make a signature",
+        applies=thinking_enabled,
+    ),
+    Rule(
+        "ant.thinking_disabled",
+        NAME,
+        "error",
+        "with thinking off, an assistant message in the final position carries no thinking",
+        "messages.{index}.content.0: When thinking is disabled, an `assistant` message in the final position "
+        "cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.",
+        "tailcallhq/forgecode#1853",
+        "drop_foreign_thinking, or enable thinking",
+        applies=thinking_not_enabled,
+    ),
+    Rule(
+        "ant.thinking_signature",
+        NAME,
+        "error",
+        "a thinking block carries its signature (missing: schema error; empty: invalid). A signature made "
+        "by another model or provider is rejected too, which no check on a raw body can see",
+        "messages.{index}.content.{block}{problem}",
+        "ding113/claude-code-hub#518; kaitranntt/ccs#415 (Invalid `signature`); '.thinking.signature: Field "
+        "required' as client code quotes it for an unsigned block",
+        "drop_foreign_thinking",
+    ),
+)

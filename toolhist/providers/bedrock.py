@@ -1,0 +1,179 @@
+"""AWS Bedrock Converse (``bedrock``): checks over a request body and the provider entry.
+
+Converse is stricter than the Anthropic API it often fronts: roles must alternate (nothing is
+folded), results of parallel calls go in one user message, and every field has a schema
+constraint. Content blocks are single-key objects (``{"toolUse": {…}}``), which the checks read
+without assuming anything about keys they do not know.
+
+Rules, texts and sources are in `toolhist.providers.bedrock_rules`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from toolhist.providers.base import Finding, PathT, Provider, dotted
+from toolhist.providers.bedrock_render import render
+from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, RULES
+
+__all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
+
+ID_RE = re.compile(f"^{ID_PATTERN}$")
+CONVERSATION_KEYS = ("text", "image", "document", "video")
+
+
+def _role(message: Any) -> Any:
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _blocks(message: Any) -> list[tuple[int, dict[str, Any]]]:
+    content = message.get("content") if isinstance(message, dict) else None
+    return [(j, b) for j, b in enumerate(content) if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _inner(block: dict[str, Any], key: str) -> dict[str, Any] | None:
+    value = block.get(key)
+    return value if isinstance(value, dict) else None
+
+
+def _id(inner: dict[str, Any]) -> str:
+    value = inner.get("toolUseId")
+    return value if isinstance(value, str) else str(value)
+
+
+def _uses(message: Any) -> list[str]:
+    return [_id(u) for _, b in _blocks(message) if (u := _inner(b, "toolUse")) is not None]
+
+
+def _results(message: Any) -> list[str]:
+    return [_id(r) for _, b in _blocks(message) if (r := _inner(b, "toolResult")) is not None]
+
+
+def check_turns(messages: list[Any]) -> Iterator[Finding]:
+    """First role, alternation, empty messages."""
+    if messages and _role(messages[0]) != "user":
+        yield Finding("brk.first_user", ("messages", 0))
+    for i, message in enumerate(messages):
+        if i and _role(message) in ("user", "assistant") and _role(message) == _role(messages[i - 1]):
+            yield Finding("brk.alternate", ("messages", i))
+        if isinstance(message, dict) and message.get("content") == []:
+            yield Finding("brk.empty_content", ("messages", i), {"index": i})
+
+
+def check_pairing(messages: list[Any]) -> Iterator[Finding]:
+    """Each toolUse answered in the next message; result counts; duplicate ids; mixed user turns."""
+    for i, message in enumerate(messages):
+        role = _role(message)
+        if role == "assistant":
+            uses = _uses(message)
+            dups = list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
+            if dups:
+                yield Finding(
+                    "brk.dup_ids",
+                    ("messages", i, "content"),
+                    {"index": i, "ids": ", ".join(dups)},
+                    tuple(dups),
+                )
+            nxt = messages[i + 1] if i + 1 < len(messages) else None
+            answered = set(_results(nxt)) if _role(nxt) == "user" else set()
+            missing = list(dict.fromkeys(u for u in uses if u not in answered))
+            if missing:
+                path: PathT = ("messages", i + 1, "content") if nxt is not None else ("messages", i)
+                yield Finding(
+                    "brk.result_missing", path, {"index": i + 1, "ids": ", ".join(missing)}, tuple(missing)
+                )
+        elif role == "user":
+            results = _results(message)
+            if not results:
+                continue
+            previous = _uses(messages[i - 1]) if i and _role(messages[i - 1]) == "assistant" else []
+            if len(results) > len(previous):
+                yield Finding("brk.result_count", ("messages", i, "content"), {"index": i}, tuple(results))
+            if any(k in b for _, b in _blocks(message) for k in CONVERSATION_KEYS):
+                yield Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
+
+
+def _constraint(value: Any) -> str | None:
+    """The first AWS constraint an id or name breaks (1-64 characters of the pattern), or None."""
+    if not isinstance(value, str) or not value:
+        return "Member must have length greater than or equal to 1"
+    if not ID_RE.match(value):
+        return f"Member must satisfy regular expression pattern: {ID_PATTERN}"
+    if len(value) > 64:
+        return "Member must have length less than or equal to 64"
+    return None
+
+
+def check_blocks(messages: list[Any]) -> Iterator[Finding]:
+    """Per-block rules: ids, blank text, empty error results, reasoning without text."""
+    for i, message in enumerate(messages):
+        for j, block in _blocks(message):
+            for kind in ("toolUse", "toolResult"):
+                inner = _inner(block, kind)
+                constraint = _constraint(inner.get("toolUseId")) if inner is not None else None
+                if inner is not None and constraint is not None:
+                    call_id = _id(inner)
+                    values = {"id": call_id, "index": i, "block": j, "kind": kind, "constraint": constraint}
+                    yield Finding(
+                        "brk.id_pattern", ("messages", i, "content", j, kind, "toolUseId"), values, (call_id,)
+                    )
+            text = block.get("text")
+            if isinstance(text, str) and not text.strip():
+                yield Finding("brk.blank_text", ("messages", i, "content", j), {"index": i, "block": j})
+            result = _inner(block, "toolResult")
+            if result is not None and result.get("status") == "error" and not result.get("content"):
+                yield Finding(
+                    "brk.nonempty",
+                    ("messages", i, "content", j, "toolResult"),
+                    {"index": i, "block": j},
+                    (_id(result),),
+                )
+            reasoning = _inner(block, "reasoningContent")
+            reasoning_text = _inner(reasoning, "reasoningText") if reasoning is not None else None
+            if reasoning_text is not None and reasoning_text.get("text") is None:
+                path = ("messages", i, "content", j, "reasoningContent", "reasoningText", "text")
+                yield Finding("brk.reasoning_null", path, {"index": i, "block": j})
+
+
+def check_tools(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
+    """A toolConfig whenever tool blocks are present, and well-formed tool names in it."""
+    config = body.get("toolConfig")
+    tools = config.get("tools") if isinstance(config, dict) else None
+    if not (isinstance(tools, list) and tools):
+        hit = next(
+            (
+                ("messages", i, "content", j)
+                for i, m in enumerate(messages)
+                for j, b in _blocks(m)
+                if "toolUse" in b or "toolResult" in b
+            ),
+            None,
+        )
+        if hit is not None:
+            yield Finding("brk.toolconfig", hit)
+        return
+    for n, tool in enumerate(tools):
+        spec = _inner(tool, "toolSpec") if isinstance(tool, dict) else None
+        if spec is None:
+            continue
+        constraint = _constraint(spec.get("name"))
+        if constraint is not None:
+            values = {"name": spec.get("name"), "index": n, "constraint": constraint}
+            yield Finding("brk.tool_name_pattern", ("toolConfig", "tools", n, "toolSpec", "name"), values)
+
+
+def check(body: dict[str, Any]) -> Iterator[Finding]:
+    """Every Bedrock Converse rule over a body."""
+    raw = body.get("messages")
+    messages: list[Any] = raw if isinstance(raw, list) else []
+    yield from check_turns(messages)
+    yield from check_pairing(messages)
+    yield from check_blocks(messages)
+    yield from check_tools(body, messages)
+
+
+PROVIDER = Provider(
+    name=NAME, title="AWS Bedrock Converse", rules=RULES, render=render, check=check, path_format=dotted
+)

@@ -1,0 +1,152 @@
+"""Bedrock Converse rules as data: slugs, the ValidationException texts, sources and repairs.
+
+Texts and sources: ``research/providers.md`` §7a and §10. Bedrock writes indices as
+``messages.<N>.content`` (and ``messages.[<N>]`` in one text); field-constraint errors use AWS's
+generic ``Value '…' at '…member…' failed to satisfy constraint: …`` form.
+"""
+
+from __future__ import annotations
+
+from toolhist.providers.base import Rule
+
+NAME = "bedrock"
+
+ID_PATTERN = "[a-zA-Z0-9_-]+"
+"""toolUseId pattern. Two AWS API-reference snapshots disagree (the newer shows ``[a-zA-Z0-9_.:-]+``);
+the stricter one is checked, so an id that only the newer snapshot allows is still flagged."""
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "brk.first_user",
+        NAME,
+        "error",
+        "the conversation starts with a user message",
+        "A conversation must start with a user message. Try again with a conversation that starts with a "
+        "user message.",
+        "langgenius/dify#12340; strands-agents/harness-sdk#2085",
+        "prepend a user turn",
+    ),
+    Rule(
+        "brk.alternate",
+        NAME,
+        "error",
+        "user and assistant messages strictly alternate (a tool-result turn and a user text turn are one message)",
+        "A conversation must alternate between user and assistant roles. Make sure the conversation "
+        "alternates between user and assistant roles and try again.",
+        "microsoft/semantic-kernel#10281; langchain-ai/langchain-aws#130",
+        "merge_turns",
+    ),
+    Rule(
+        "brk.result_missing",
+        NAME,
+        "error",
+        "every toolUse is answered by a toolResult in the next (user) message",
+        "Expected toolResult blocks at messages.{index}.content for the following Ids: {ids}",
+        "zeroclaw-labs/zeroclaw PR#1476 [U: exact tail of the text]. A conversation ending on a toolUse is "
+        "reported too, with the index one past the last message [U: Bedrock's answer for that case]",
+        "close_orphans (synthetic toolResult) or move_results",
+    ),
+    Rule(
+        "brk.result_count",
+        NAME,
+        "error",
+        "a message has no more toolResult blocks than the previous message had toolUse blocks",
+        "The number of toolResult blocks at messages.{index}.content exceeds the number of toolUse blocks of "
+        "previous turn.",
+        "Just-Curieous/Curie#16; pydantic/pydantic-ai#2327; RooCodeInc/Roo-Code#10216",
+        "dedupe_results; all results of parallel calls in one message (merge_turns)",
+    ),
+    Rule(
+        "brk.dup_ids",
+        NAME,
+        "error",
+        "toolUse ids are unique within a message",
+        "The toolUse blocks at messages.{index}.content contain duplicate Ids: {ids}",
+        "bvcyber/Cyber-AutoAgent-ng#72",
+        "map_ids",
+    ),
+    Rule(
+        "brk.mixed_turn",
+        NAME,
+        "warning",
+        "text and toolResult blocks in the same user message are rejected by some models (which ones is "
+        "unverified: seen with Claude 3 Opus in 2024 and Llama 4 Maverick)",
+        "messages.{index}.content: Conversation blocks and tool result blocks cannot be provided in the same "
+        "turn.",
+        "langchain-ai/langchain-aws#141; BerriAI/litellm#6053 (claude-3-opus); strands-agents/harness-sdk#1223 "
+        "(llama4-maverick) [U: which models]",
+        "split_tool_calls (text in its own turn, with an assistant turn between)",
+    ),
+    Rule(
+        "brk.toolconfig",
+        NAME,
+        "error",
+        "a request with toolUse or toolResult blocks defines toolConfig with its tools",
+        "The toolConfig field must be defined when using the toolUse and toolResult content blocks.",
+        "langgenius/dify#17545; aws-samples/bedrock-access-gateway PR#239",
+        "add_tool_declarations",
+    ),
+    Rule(
+        "brk.nonempty",
+        NAME,
+        "error",
+        "a toolResult with status error has content",
+        "The content field at messages.{index}.content.{block}.toolResult cannot be empty when status value "
+        "is error.",
+        "aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15",
+        "fill_empty_content",
+    ),
+    Rule(
+        "brk.blank_text",
+        NAME,
+        "error",
+        "text blocks are not empty or whitespace",
+        "The text field in the ContentBlock object at messages.{index}.content.{block} is blank. Add text to "
+        "the text field, and try again.",
+        "aws-samples/bedrock-engineer#8",
+        "fill_empty_content",
+    ),
+    Rule(
+        "brk.empty_content",
+        NAME,
+        "error",
+        "every message has at least one content block",
+        "The content field in the Message object at messages.[{index}] is empty. Add a ContentBlock object "
+        "to the content field and try again.",
+        "research/providers.md §7a (ValidationException text)",
+        "fill_empty_content",
+    ),
+    Rule(
+        "brk.id_pattern",
+        NAME,
+        "error",
+        f"toolUseId is 1-64 characters of {ID_PATTERN} (the stricter of two AWS API-reference snapshots; "
+        "the newer also allows . and :)",
+        "Value '{id}' at 'messages.{index}.member.content.{block}.member.{kind}.toolUseId' failed to satisfy "
+        "constraint: {constraint}",
+        "AWS API reference ToolUseBlock/ToolResultBlock (Length 1-64, Pattern [a-zA-Z0-9_-]+; a newer "
+        "snapshot shows [a-zA-Z0-9_.:-]+); wording in AWS's field-constraint form as in "
+        "aws-samples/remote-swe-agents PR#457 [U: exact text for toolUseId]",
+        "map_ids",
+    ),
+    Rule(
+        "brk.tool_name_pattern",
+        NAME,
+        "error",
+        f"a declared toolSpec name is 1-64 characters of {ID_PATTERN}",
+        "Value '{name}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: "
+        "{constraint}",
+        "aws-samples/remote-swe-agents PR#457",
+        "none in the history: rename the tool in the declarations and in every call",
+    ),
+    Rule(
+        "brk.reasoning_null",
+        NAME,
+        "error",
+        "a reasoningText block has its text",
+        "Value at 'messages.{index}.member.content.{block}.member.reasoningContent.reasoningText.text' failed "
+        "to satisfy constraint: Member must not be null",
+        "research/providers.md §7a (ValidationException text)",
+        "drop_foreign_thinking",
+    ),
+)

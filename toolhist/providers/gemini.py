@@ -1,0 +1,295 @@
+"""Google Gemini ``generateContent`` (``gemini``): rules, checks and the provider entry.
+
+Gemini pairs function responses with calls by turn and count, not by id: a call turn must follow
+a user (or function-response) turn, a response turn must follow a call turn and answer every call
+part of it. Texts and sources: ``research/providers.md`` §4 and §10. Most Gemini texts carry no
+index; the ones that do (``contents[N].parts[M]``) are 0-based, as the API prints them.
+
+Model-dependent rules read ``model`` from the body. The REST API takes the model in the URL, so a
+raw body without ``model`` is checked only against the rules every Gemini model enforces.
+Both key spellings are checked: camelCase (REST) and snake_case (Python SDK dumps).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.gemini_render import render
+
+NAME = "gemini"
+DATA_FIELDS = {
+    "text": "text",
+    "inlineData": "inlineData",
+    "inline_data": "inlineData",
+    "fileData": "fileData",
+    "file_data": "fileData",
+    "functionCall": "functionCall",
+    "function_call": "functionCall",
+    "functionResponse": "functionResponse",
+    "function_response": "functionResponse",
+    "executableCode": "executableCode",
+    "executable_code": "executableCode",
+    "codeExecutionResult": "codeExecutionResult",
+    "code_execution_result": "codeExecutionResult",
+}
+"""The members of Part's ``data`` oneof in both spellings, mapped to the name the API reports."""
+VALID_ROLES = ("user", "model", "function")
+"""``function`` is outside the documented pair, but older official SDKs sent it for responses and
+it was accepted; only roles no Google client sends (``tool``, ``assistant``, ``system``…) are flagged."""
+FN_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
+"""The declared-name rule as the newest error text states it (letters, digits, ``_ . : -``, ≤64)."""
+_VERSION = re.compile(r"gemini-(\d+)(?:\.(\d+))?")
+
+
+def gemini_version(body: dict[str, Any]) -> tuple[int, int] | None:
+    """(major, minor) of a ``gemini-X[.Y]…`` model name in the body, or None."""
+    match = _VERSION.search(model_of(body))
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2) or 0)
+
+
+def _signatures_enforced(body: dict[str, Any]) -> bool:
+    """Gemini 3 and later validate thought signatures; Gemini 3 Pro Image does not (Vertex docs)."""
+    version = gemini_version(body)
+    return version is not None and version >= (3, 0) and "image" not in model_of(body)
+
+
+def _rejects_trailing_model(body: dict[str, Any]) -> bool:
+    """Newer models (≈3.5 and later) no longer treat a final model turn as prefill."""
+    version = gemini_version(body)
+    return version is not None and version >= (3, 5)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "gem.fc_position",
+        NAME,
+        "error",
+        "a model turn with functionCall parts must come right after a user turn or a function-response turn",
+        "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+        "google-gemini/gemini-cli#11814, #26956; continuedev/continue#11164",
+        "merge_turns (consecutive model turns become one); a history that opens with a call needs a user turn first",
+    ),
+    Rule(
+        "gem.fr_position",
+        NAME,
+        "error",
+        "a function-response turn must come right after a function-call turn",
+        "Please ensure that function response turn comes immediately after a function call turn.",
+        "GoogleCloudPlatform/generative-ai PR#368; langchain-ai/langchain#27799",
+        "move_results (or synthesize_calls when the call is gone)",
+    ),
+    Rule(
+        "gem.fr_count",
+        NAME,
+        "error",
+        "the turn after a call turn must hold exactly one functionResponse part per functionCall part",
+        "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+        "google-gemini/gemini-cli#4217, #5443, #16415. A call turn followed by a turn with no responses at all "
+        "(a cancelled tool run) is counted here too: inferred from the cancelled-run reports, not documented",
+        "close_orphans (synthetic responses for unanswered calls) or dedupe_results",
+    ),
+    Rule(
+        "gem.thought_sig",
+        NAME,
+        "error",
+        "Gemini 3+: the first functionCall part of every model step in the current turn must carry its thoughtSignature",
+        "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:{name}` , position {position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
+        "ai.google.dev/gemini-api/docs/thought-signatures (only the current turn is validated: every step since "
+        "the last user turn with standard content); lbjlaq/Antigravity-Manager#139; nanbingxyz/5ire#405; "
+        "csells/dartantic PR#86. position = 1-based index of the model turn in contents (inferred: a "
+        "[user, call, response] history reports position 2)",
+        "none can restore a lost signature; add_signature_sentinel sends `skip_thought_signature_validator`, the "
+        "value proxies use for unsigned calls (official wording unverified), or start a new user turn",
+        applies=_signatures_enforced,
+    ),
+    Rule(
+        "gem.parts_nonempty",
+        NAME,
+        "error",
+        "every content must have at least one part",
+        "* GenerateContentRequest.contents[{index}].parts: contents.parts must not be empty.",
+        "egoist/chatwise-releases#250; vercel/ai#3775",
+        "fill_empty_content (or drop the empty turn with a Change)",
+    ),
+    Rule(
+        "gem.part_oneof",
+        NAME,
+        "error",
+        "every part must set one data field (text, inlineData, fileData, functionCall, functionResponse, "
+        "executableCode, codeExecutionResult); an empty text counts as unset",
+        "* GenerateContentRequest.contents[{index}].parts[{part}].data: required oneof field 'data' must have one initialized field",
+        '54xzh/FLIT#69 (blank text part next to a functionResponse); client fixes that skip `{"text": ""}` '
+        "parts for this reason",
+        "fill_empty_content (drop blank text parts)",
+    ),
+    Rule(
+        "gem.part_oneof_multi",
+        NAME,
+        "error",
+        "a part may set only one data field",
+        "Invalid value at 'contents[{index}].parts[{part}]' (oneof), oneof field 'data' is already set. Cannot set '{field}'",
+        "googleapis/google-cloud-dart#26 (text + inlineData in one part)",
+        "split_parts (one part per data field)",
+    ),
+    Rule(
+        "gem.no_trailing_model",
+        NAME,
+        "error",
+        "newer Gemini models (≈3.5+) reject a request whose last content is a model turn",
+        "Requests ending with a model turn are not supported.",
+        "anomalyco/opencode#45359, #47034; livekit/agents-js#2108",
+        "append_user_turn (or drop the trailing model turn)",
+        applies=_rejects_trailing_model,
+    ),
+    Rule(
+        "gem.role",
+        NAME,
+        "error",
+        "content role must be user or model",
+        "Please use a valid role: user, model.",
+        "portkey.ai error library #10129; blog.wentuo.ai (Vertex); comments in several Vertex clients. Vertex "
+        "also answers it for a content with no role; AI Studio accepts that, so a missing role is not flagged",
+        "map_roles (assistant→model, tool results→user)",
+    ),
+    Rule(
+        "gem.fn_name_format",
+        NAME,
+        "error",
+        "declared function names start with a letter or _, then letters, digits, _ . : -, at most 64 in all",
+        "* GenerateContentRequest.tools[{tool}].function_declarations[{decl}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.",
+        "maximhq/bifrost#1979 (2026 wording); google-gemini/gemini-cli#2966, #7869 (older wording without "
+        "colons); kaitranntt/ccs#25 (`The GenerateContentRequest proto is invalid` variant)",
+        "sanitize_tool_names (rename in declarations and calls together)",
+    ),
+)
+
+
+def _get(d: dict[str, Any], camel: str, snake: str) -> Any:
+    return d[camel] if camel in d else d.get(snake)
+
+
+def _parts(content: Any) -> list[Any]:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return parts if isinstance(parts, list) else []
+
+
+def _count(content: Any, camel: str, snake: str) -> int:
+    return sum(1 for p in _parts(content) if isinstance(p, dict) and (camel in p or snake in p))
+
+
+def _calls(content: Any) -> int:
+    return _count(content, "functionCall", "function_call")
+
+
+def _responses(content: Any) -> int:
+    return _count(content, "functionResponse", "function_response")
+
+
+def check_turns(contents: list[Any]) -> Iterator[Finding]:
+    """Call / response turn order and counts (gem.fc_position, gem.fr_position, gem.fr_count)."""
+    for i, content in enumerate(contents):
+        if not isinstance(content, dict):
+            continue
+        prev = contents[i - 1] if i > 0 else None
+        prev_role = prev.get("role") if isinstance(prev, dict) else None
+        calls, responses, prev_calls = _calls(content), _responses(content), _calls(prev)
+        if calls and (prev is None or prev_calls or prev_role == "model"):
+            yield Finding("gem.fc_position", ("contents", i))
+        if responses and not prev_calls:
+            yield Finding("gem.fr_position", ("contents", i))
+        elif prev_calls and not calls and responses != prev_calls:
+            # Also a call turn followed by a turn with no responses at all (a cancelled tool run).
+            yield Finding("gem.fr_count", ("contents", i))
+
+
+def check_signatures(contents: list[Any]) -> Iterator[Finding]:
+    """The first functionCall part of each model step since the last user text turn needs a signature."""
+    start = 0
+    for i, content in enumerate(contents):
+        if (
+            isinstance(content, dict)
+            and content.get("role") != "model"
+            and any(
+                isinstance(p, dict) and "functionResponse" not in p and "function_response" not in p
+                for p in _parts(content)
+            )
+        ):
+            start = i + 1
+    for i in range(start, len(contents)):
+        content = contents[i]
+        if not isinstance(content, dict) or content.get("role") != "model":
+            continue
+        for j, part in enumerate(_parts(content)):
+            call = _get(part, "functionCall", "function_call") if isinstance(part, dict) else None
+            if call is None:
+                continue
+            if not _get(part, "thoughtSignature", "thought_signature"):
+                name = call.get("name") if isinstance(call, dict) else None
+                yield Finding(
+                    "gem.thought_sig",
+                    ("contents", i, "parts", j),
+                    {"name": name if isinstance(name, str) else "", "position": i + 1},
+                )
+            break
+
+
+def check_parts(contents: list[Any]) -> Iterator[Finding]:
+    """Roles, empty part lists and the data oneof of every part."""
+    for i, content in enumerate(contents):
+        if not isinstance(content, dict):
+            continue
+        role = content.get("role")
+        if role is not None and role not in VALID_ROLES:
+            yield Finding("gem.role", ("contents", i, "role"))
+        parts = content.get("parts")
+        if parts is None or parts == []:
+            yield Finding("gem.parts_nonempty", ("contents", i, "parts"), {"index": i})
+            continue
+        for j, part in enumerate(parts if isinstance(parts, list) else []):
+            if not isinstance(part, dict):
+                continue
+            fields = [k for k in part if k in DATA_FIELDS and not (k == "text" and part[k] == "")]
+            if not fields:
+                yield Finding("gem.part_oneof", ("contents", i, "parts", j), {"index": i, "part": j})
+            elif len(fields) > 1:
+                yield Finding(
+                    "gem.part_oneof_multi",
+                    ("contents", i, "parts", j),
+                    {"index": i, "part": j, "field": DATA_FIELDS[fields[1]]},
+                )
+
+
+def check_declarations(body: dict[str, Any]) -> Iterator[Finding]:
+    """Declared function names against the API's name rule."""
+    tools = body.get("tools")
+    for t, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, dict):
+            continue
+        key = "functionDeclarations" if "functionDeclarations" in tool else "function_declarations"
+        decls = tool.get(key)
+        for d, decl in enumerate(decls if isinstance(decls, list) else []):
+            name = decl.get("name") if isinstance(decl, dict) else None
+            if isinstance(name, str) and not FN_NAME.match(name):
+                yield Finding("gem.fn_name_format", ("tools", t, key, d, "name"), {"tool": t, "decl": d})
+
+
+def check(body: dict[str, Any]) -> Iterator[Finding]:
+    """Every Gemini rule over a body (model-dependent ones are filtered by their ``applies``)."""
+    raw = body.get("contents")
+    contents = raw if isinstance(raw, list) else []
+    yield from check_parts(contents)
+    yield from check_turns(contents)
+    yield from check_signatures(contents)
+    if contents and isinstance(contents[-1], dict) and contents[-1].get("role") == "model":
+        yield Finding("gem.no_trailing_model", ("contents", len(contents) - 1))
+    yield from check_declarations(body)
+
+
+PROVIDER = Provider(
+    name=NAME, title="Google Gemini", rules=RULES, render=render, check=check, path_format=bracketed
+)

@@ -1,0 +1,302 @@
+"""Rendering a Session as a Gemini ``generateContent`` body.
+
+A body read from Gemini renders back to the same JSON value: the reader's markers are honoured
+(``systemInstruction`` as a string or an object under the key the source used, contents without
+``parts``, a role left out), ``thoughtSignature`` goes back beside its ``functionCall`` in the part,
+and a snake_case SDK dump (``Session.metadata["key_style"]``) is written in snake_case again.
+
+From another format the body is built the way Gemini clients build it: leading system messages
+become ``systemInstruction``; human turns are ``user``, AI turns ``model``; a tool message is a
+``user`` turn of ``functionResponse`` parts (consecutive result-only tool messages, OpenAI's one
+message per result, share one turn, as Gemini wants all of a call turn's responses together), whose
+``response`` must be an object
+(a string result is sent as ``{"output": …}``, an error as ``{"error": …}``). A call keeps its
+``id`` only when the source had one. Declared tools become ``functionDeclarations`` with
+``parametersJsonSchema``, because a JSON Schema written for another API is not the OpenAPI subset
+``parameters`` takes. Message boundaries are kept, so a broken history stays broken.
+"""
+
+from __future__ import annotations
+
+from pydantic import JsonValue
+
+from toolhist.model import (
+    Block,
+    MediaBlock,
+    Message,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+from toolhist.providers.base import Payload, SourceMap, bracketed
+
+NAME = "gemini"
+SNAKE = {
+    "functionCall": "function_call",
+    "functionResponse": "function_response",
+    "thoughtSignature": "thought_signature",
+    "systemInstruction": "system_instruction",
+}
+FC_FIELDS = {"partialArgs", "partial_args", "willContinue", "will_continue"}
+"""FunctionCall fields besides id/name/args. The reader keeps a call's own extra fields and its
+part's extra fields in one ``provider_data``; these go back into ``functionCall``, the rest into the part."""
+ROLE = {"human": "user", "ai": "model", "tool": "user", "system": "user"}
+
+
+def response_object(block: ToolResponseBlock) -> dict[str, JsonValue]:
+    """A tool result as the object ``functionResponse.response`` must be."""
+    result = block.result
+    if block.error is not None:
+        out: dict[str, JsonValue] = {"error": block.error}
+        if result is not None:
+            out["output"] = _plain(result)
+        return out
+    if isinstance(result, dict):
+        return dict(result)
+    return {"output": "" if result is None else _plain(result)}
+
+
+def _plain(result: JsonValue) -> JsonValue:
+    """Text-only content-part lists (Anthropic, OpenAI) as one string; anything else unchanged."""
+    if (
+        isinstance(result, list)
+        and result
+        and all(
+            isinstance(p, dict) and isinstance(p.get("text"), str) and p.get("type", "text") == "text"
+            for p in result
+        )
+    ):
+        return "\n".join(str(p["text"]) for p in result if isinstance(p, dict))
+    return result
+
+
+def _media(block: MediaBlock) -> dict[str, JsonValue]:
+    """A media block as an ``inlineData`` or ``fileData`` part."""
+    url = block.url or ""
+    if block.data is None and url.startswith("data:") and ";base64," in url:
+        head, data = url[5:].split(";base64,", 1)
+        return {"inlineData": {"mimeType": head or "application/octet-stream", "data": data}}
+    if block.data is not None:
+        return {"inlineData": {"mimeType": block.mime_type or "application/octet-stream", "data": block.data}}
+    file: dict[str, JsonValue] = {"fileUri": url}
+    if block.mime_type:
+        file["mimeType"] = block.mime_type
+    return {"fileData": file}
+
+
+class _Renderer:
+    """Walks canonical messages and emits Gemini contents, recording the source map."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.same = session.source.format == NAME
+        self.snake = self.same and session.metadata.get("key_style") == "snake_case"
+        self.contents: list[dict[str, JsonValue]] = []
+        self.system: dict[str, JsonValue] = {}
+        self.system_parts: list[JsonValue] = []
+        self.map = SourceMap(bracketed)
+        self.omitted: list[str] = []
+        self.results_turn = False
+
+    def k(self, camel: str) -> str:
+        """A key in the session's own spelling."""
+        return SNAKE.get(camel, camel) if self.snake else camel
+
+    def part(self, mi: int, bi: int, block: Block, *, drop_blank: bool) -> dict[str, JsonValue] | None:
+        """One block as a part, or None when Gemini cannot carry it (said in ``omitted``)."""
+        where = f"message {mi} block {bi}"
+        if isinstance(block, TextBlock):
+            if drop_blank and block.text == "":
+                self.omitted.append(f"{where}: empty text not sent (Gemini rejects a part with no data)")
+                return None
+            return {"text": block.text, **(self._data(block.provider_data) if self.same else {})}
+        if isinstance(block, ThinkingBlock):
+            if block.source_provider != NAME:
+                self.omitted.append(
+                    f"{where}: thinking from {block.source_provider or 'another format'} has no place in Gemini"
+                )
+                return None
+            out: dict[str, JsonValue] = {"text": block.text, "thought": True}
+            if block.signature is not None:
+                out[self.k("thoughtSignature")] = block.signature
+            out.update(block.provider_data)
+            return out
+        if isinstance(block, ToolCallBlock):
+            return self.call(mi, bi, block)
+        if isinstance(block, ToolResponseBlock):
+            return self.response(mi, bi, block)
+        if isinstance(block, MediaBlock):
+            return dict(block.provider_data) if self.same and block.provider_data else _media(block)
+        if block.source_format == NAME:
+            return dict(block.data)
+        self.omitted.append(f"{where}: {block.source_format} block kept verbatim cannot be sent to Gemini")
+        return None
+
+    def _data(self, data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+        """Part-level provider data with ``thoughtSignature`` in the session's spelling."""
+        return {self.k(key) if key == "thoughtSignature" else key: v for key, v in data.items()}
+
+    def call(self, mi: int, bi: int, block: ToolCallBlock) -> dict[str, JsonValue]:
+        fc: dict[str, JsonValue] = {}
+        if block.raw_id is not None:
+            fc["id"] = block.id
+        fc["name"] = block.name
+        part: dict[str, JsonValue] = {}
+        if self.same:
+            if block.parameters is not None:
+                fc["args"] = block.parameters
+            for key, value in block.provider_data.items():
+                (fc if key in FC_FIELDS else part)[key] = value
+        elif isinstance(block.parameters, dict):
+            fc["args"] = block.parameters
+        else:
+            fc["args"] = {} if block.parameters is None else {"value": block.parameters}
+            if block.parameters is not None or block.raw_arguments is not None:
+                self.omitted.append(
+                    f"message {mi} block {bi}: arguments of {block.name!r} are not a JSON object; "
+                    + ("sent as {'value': …}" if block.parameters is not None else "sent as {}")
+                )
+        return {self.k("functionCall"): fc, **self._data(part)}
+
+    def response(self, mi: int, bi: int, block: ToolResponseBlock) -> dict[str, JsonValue]:
+        fr: dict[str, JsonValue] = {}
+        if block.raw_call_id is not None:
+            fr["id"] = block.call_id
+        if block.tool_name is not None:
+            fr["name"] = block.tool_name
+        elif not self.same:
+            fr["name"] = ""
+            self.omitted.append(f"message {mi} block {bi}: result with no tool name (no matching call)")
+        part: dict[str, JsonValue] = {}
+        if self.same:
+            if block.result is not None:
+                fr["response"] = block.result
+            for key, value in block.provider_data.items():
+                (part if key == "thoughtSignature" else fr)[key] = value
+        else:
+            fr["response"] = response_object(block)
+        return {self.k("functionResponse"): fr, **self._data(part)}
+
+    def content(self, mi: int, message: Message, role: str | None) -> None:
+        """One canonical message as one content (consecutive result-only messages share one)."""
+        extra = message.metadata.extra if self.same else {}
+        results_only = bool(message.blocks) and all(isinstance(b, ToolResponseBlock) for b in message.blocks)
+        previous = self.contents[-1] if self.contents and self.results_turn else None
+        parts: list[JsonValue] = []
+        if (
+            not self.same
+            and results_only
+            and previous is not None
+            and isinstance(previous.get("parts"), list)
+        ):
+            # OpenAI-style sources send one message per result; Gemini wants them in one turn.
+            index = len(self.contents) - 1
+            out = previous
+            existing = previous["parts"]
+            assert isinstance(existing, list)
+            parts = existing
+        else:
+            index = len(self.contents)
+            out = {}
+            if role is not None:
+                out["role"] = role
+            self.contents.append(out)
+            self.map.add(("contents", index), mi)
+        self.results_turn = results_only
+        has_other = any(not (isinstance(b, TextBlock) and b.text == "") for b in message.blocks)
+        for bi, block in enumerate(message.blocks):
+            part = self.part(mi, bi, block, drop_blank=not self.same and has_other)
+            if part is not None:
+                parts.append(part)
+                self.map.add(("contents", index, "parts", len(parts) - 1), mi, bi)
+        if not (extra.get("_parts") == "absent" and not parts):
+            out["parts"] = parts
+        out.update({key: v for key, v in extra.items() if not key.startswith("_")})
+
+    def system_message(self, mi: int, message: Message, *, leading: bool) -> None:
+        """A system message: the source's own field, ``systemInstruction`` parts, or a user turn."""
+        extra = message.metadata.extra
+        field = extra.get("_request_field") if self.same else None
+        if isinstance(field, str):
+            if extra.get("_content_form") == "string" and len(message.blocks) == 1:
+                block = message.blocks[0]
+                self.system[field] = block.text if isinstance(block, TextBlock) else ""
+                self.map.add((field,), mi, 0)
+                return
+            parts: list[JsonValue] = []
+            for bi, block in enumerate(message.blocks):
+                part = self.part(mi, bi, block, drop_blank=False)
+                if part is not None:
+                    parts.append(part)
+                    self.map.add((field, "parts", len(parts) - 1), mi, bi)
+            self.system[field] = {
+                "parts": parts,
+                **{key: v for key, v in extra.items() if not key.startswith("_")},
+            }
+            self.map.add((field,), mi)
+            return
+        if not leading:
+            self.omitted.append(
+                f"message {mi}: a system message after the conversation started is sent as a user turn "
+                "(Gemini has no system role in contents)"
+            )
+            self.content(mi, message, "user")
+            return
+        key = self.k("systemInstruction")
+        for bi, block in enumerate(message.blocks):
+            if isinstance(block, TextBlock):
+                self.system_parts.append({"text": block.text})
+                self.map.add((key, "parts", len(self.system_parts) - 1), mi, bi)
+            else:
+                self.omitted.append(f"message {mi} block {bi}: only text fits in systemInstruction")
+        self.system[key] = {"parts": self.system_parts}
+        self.map.add((key,), mi)
+
+    def run(self) -> None:
+        leading = True
+        for mi, message in enumerate(self.session.messages):
+            if message.speaker == "system":
+                self.system_message(mi, message, leading=leading)
+                continue
+            leading = False
+            role = message.metadata.source_role if self.same else ROLE[message.speaker]
+            self.content(mi, message, role)
+
+
+def _declarations(session: Session, omitted: list[str]) -> list[JsonValue]:
+    """Session.tools as one ``functionDeclarations`` tool (built-in tools of other formats cannot go)."""
+    decls: list[JsonValue] = []
+    for spec in session.tools or ():
+        if spec.kind != "function":
+            omitted.append(f"tool {spec.name!r}: built-in {spec.kind} tool of another provider")
+            continue
+        decl: dict[str, JsonValue] = {"name": spec.name}
+        if spec.description:
+            decl["description"] = spec.description
+        if spec.parameters is not None:
+            decl["parametersJsonSchema"] = spec.parameters
+        decls.append(decl)
+    return [{"functionDeclarations": decls}] if decls else []
+
+
+def render(session: Session) -> Payload:
+    """The generateContent body for ``session``, ids as the session has them."""
+    renderer = _Renderer(session)
+    renderer.run()
+    body: dict[str, JsonValue] = {}
+    if renderer.same:
+        body.update(session.request)
+    elif isinstance(session.request.get("model"), str):
+        body["model"] = session.request["model"]
+    body.update(renderer.system)
+    body["contents"] = list(renderer.contents)
+    omitted = renderer.omitted
+    if not renderer.same:
+        tools = _declarations(session, omitted)
+        if tools:
+            body["tools"] = tools
+    if renderer.same and session.metadata.get("shape") == "list":
+        body = {"contents": body["contents"]}
+    return Payload(provider=NAME, body=body, source_map=renderer.map.entries, omitted=tuple(omitted))

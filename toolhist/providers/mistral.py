@@ -1,0 +1,322 @@
+"""Mistral La Plateforme (``mistral``): rules, checks and the provider entry.
+
+Mistral takes the Chat Completions shape but validates it with ``mistral_common``
+(``protocol/instruct/validator.py``), whose texts the hosted API returns. The checks follow that
+validator as the hosted API was reported behaving (``research/providers.md`` §5, §10, §12):
+
+- role order: ``tool`` may only be followed by ``assistant`` or ``tool``. mistral_common 1.13.1 also
+  lets ``user`` follow ``tool``, but the hosted API answers ``Unexpected role 'user' after role
+  'tool'`` (code 3230), and the hosted API is what users hit;
+- pairing as the V13 validator does it: results are matched to the ids of the last assistant
+  message, counted when the next assistant message (or the end) comes. Like the validator, the
+  first message is not part of the pairing walk;
+- ids: exactly 9 characters ``[a-zA-Z0-9]`` (V3 and later as served; 1.13.1's V13 would take any
+  non-empty id, the hosted API still reports the 9-character text with code 3280);
+- content and tool_calls together: rejected only by the V3 validator, hence a warning.
+
+Rendering is the Chat Completions renderer: the body is the same shape, ids exactly as the session
+has them (``ids="provider"`` maps them with `toolhist.providers.edge_ids.mistral_id`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from toolhist.model import Session
+from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed
+from toolhist.providers.chat_render import render_chat
+from toolhist.providers.edge_ids import MISTRAL_ID
+
+NAME = "mistral"
+VALIDATOR = "mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py"
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ROLES = ("system", "user", "assistant", "tool")
+FOLLOWERS = {
+    "system": ("user", "assistant", "system"),
+    "user": ("assistant", "system", "user"),
+    "assistant": ("assistant", "user", "tool"),
+    "tool": ("assistant", "tool"),
+}
+"""Which role may follow which (the validator's ``_validate_message_order``, hosted-API variant)."""
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "mis.empty",
+        NAME,
+        "error",
+        "the conversation must have at least one message",
+        "Conversation must have at least one message",
+        f"{VALIDATOR} (_validate_message_list_structure) [CODE]",
+        "none can: there is no history to send",
+    ),
+    Rule(
+        "mis.first",
+        NAME,
+        "error",
+        "a conversation of a single message must be a user or system message (longer ones are not checked)",
+        "Conversation must start with a user message or system message",
+        f"{VALIDATOR} (_validate_message_list_structure: only a lone message is checked) [CODE; "
+        "hosted-API wrapping unverified]; providers.md §5 calls it mis.single, explain uses mis.first",
+        "none can without inventing a user turn: add the user message that asked for it",
+    ),
+    Rule(
+        "mis.last_role",
+        NAME,
+        "error",
+        "the last message must be user or tool (or assistant with prefix: true)",
+        "Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got {role}",
+        f"0xPlaygrounds/rig PR#1130 (older text: '… (or Assistant with prefix True) …'); {VALIDATOR} (_validate_last_message)",
+        "drop the trailing assistant message, or mark it prefix: true to continue it",
+    ),
+    Rule(
+        "mis.order",
+        NAME,
+        "error",
+        "tool may only be followed by assistant or tool; tool only after assistant or tool",
+        "Unexpected role '{role}' after role '{previous}'",
+        "datapizza-labs/datapizza-ai#98; avante-corp/avante.nvim PR#2695; zed-industries/zed#37021 (user after tool, "
+        "code 3230); charmbracelet/crush#279 (tool after user); "
+        f"{VALIDATOR} (_validate_message_order; 1.13.1 allows user after tool, the hosted API does not)",
+        "move_results (tool after user); merge_turns or an assistant bridge turn (user after tool)",
+    ),
+    Rule(
+        "mis.count",
+        NAME,
+        "error",
+        "every tool call must be answered before the next assistant message (and by the end)",
+        "Not the same number of function calls and responses",
+        "camel-ai/camel#1467; mistralai/client-ts#106; mistralai/client-python#234",
+        "close_orphans (synthetic result) or move_results",
+    ),
+    Rule(
+        "mis.dup_result",
+        NAME,
+        "error",
+        "one tool message per tool call id",
+        "Duplicate tool call id {id} in tool results",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        "dedupe_results",
+    ),
+    Rule(
+        "mis.unexpected_result",
+        NAME,
+        "error",
+        "a tool message must answer a call of the last assistant message",
+        "Unexpected tool call id {id} in tool results",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        "move_results (or synthesize_calls when the call is gone)",
+    ),
+    Rule(
+        "mis.dup_call",
+        NAME,
+        "error",
+        "tool call ids unique within an assistant message",
+        "Duplicate tool call id {id} in assistant message",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        "map_ids (each call gets its own id)",
+    ),
+    Rule(
+        "mis.id_missing",
+        NAME,
+        "error",
+        "a tool message needs tool_call_id",
+        "Tool call id has to be defined.",
+        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_message) [CODE]",
+        "synthesize_calls (pair by position) or drop with a Change",
+    ),
+    Rule(
+        "mis.call_id_missing",
+        NAME,
+        "error",
+        "a tool call needs an id when serving",
+        "Tool call id has to be defined in serving mode.",
+        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_call) [CODE]",
+        "map_ids (give the call an id)",
+    ),
+    Rule(
+        "mis.id_format",
+        NAME,
+        "error",
+        "tool call ids and tool_call_id are exactly 9 characters of a-z, A-Z, 0-9",
+        "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
+        "nearai/ironclaw#1241; mistralai/mistral-vibe#1075 (type invalid_function_call, code 3280); "
+        "jackmpcollins/magentic#276; langchain PR#24668; "
+        f"{VALIDATOR} (MistralRequestValidatorV3; 1.13.1 V13 accepts any non-empty id)",
+        "map_ids (edge_ids.mistral_id)",
+    ),
+    Rule(
+        "mis.name_format",
+        NAME,
+        "error",
+        "function names (calls, tool messages, declarations) match ^[a-zA-Z0-9_-]{1,64}$",
+        "Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
+        f"{VALIDATOR} (_validate_function, _validate_function_call, _validate_tool_message) [CODE]",
+        "none can without renaming the tool in the declarations, the calls and the results together",
+    ),
+    Rule(
+        "mis.content_xor_calls",
+        NAME,
+        "warning",
+        "older models (V3 validator): an assistant message has content or tool_calls, exactly one of them",
+        "Assistant message must have either content or tool_calls, but not both.",
+        f"{VALIDATOR} (MistralRequestValidator._validate_assistant_message; V5 and later allow both)",
+        "split_tool_calls (text and calls as separate assistant messages), for V3 models only",
+    ),
+)
+
+
+def check(body: dict[str, Any]) -> Iterator[Finding]:
+    """Every Mistral rule over a body, in the order the validator runs them."""
+    messages = body.get("messages", [])
+    if not isinstance(messages, list):
+        return
+    if not messages:
+        yield Finding("mis.empty", ("messages",))
+        return
+    yield from _check_structure(messages, body.get("continue_final_message") is True)
+    yield from _check_order(messages)
+    yield from _check_pairing(messages)
+    for i, m in enumerate(messages):
+        if isinstance(m, dict):
+            yield from _check_message(i, m)
+    yield from _check_tools(body.get("tools"))
+
+
+def _role(m: Any) -> str | None:
+    role = m.get("role") if isinstance(m, dict) else None
+    return role if isinstance(role, str) else None
+
+
+def _check_structure(messages: list[Any], continue_final: bool) -> Iterator[Finding]:
+    """A lone message must be user/system; a longer history must not end on a plain assistant message."""
+    if len(messages) == 1:
+        if _role(messages[0]) not in ("user", "system"):
+            yield Finding("mis.first", ("messages", 0, "role"))
+        return
+    last = messages[-1]
+    if _role(last) == "assistant" and last.get("prefix") is not True and not continue_final:
+        yield Finding("mis.last_role", ("messages", len(messages) - 1, "role"), {"role": "assistant"})
+
+
+def _check_order(messages: list[Any]) -> Iterator[Finding]:
+    """Each role against the one before it; unknown roles are not judged (no Mistral text for them)."""
+    previous: str | None = None
+    for i, m in enumerate(messages):
+        role = _role(m)
+        if role not in ROLES:
+            previous = None
+            continue
+        if previous is not None and role not in FOLLOWERS[previous]:
+            call_ids = (str(m["tool_call_id"]),) if role == "tool" and "tool_call_id" in m else ()
+            yield Finding(
+                "mis.order", ("messages", i, "role"), {"role": role, "previous": previous}, call_ids
+            )
+        previous = role
+
+
+def _check_pairing(messages: list[Any]) -> Iterator[Finding]:
+    """V13 pairing: results against the ids of the last assistant message, counted at the next one."""
+    expected: list[str] = []
+    observed: set[str] = set()
+    owner = 0
+    for i, m in enumerate(messages[1:], start=1):  # the validator skips the first message
+        role = _role(m)
+        if role == "tool":
+            call_id = m.get("tool_call_id")
+            if not isinstance(call_id, str):
+                continue  # mis.id_missing
+            path = ("messages", i, "tool_call_id")
+            if call_id in observed:
+                yield Finding("mis.dup_result", path, {"id": call_id}, (call_id,))
+            elif call_id not in expected:
+                yield Finding("mis.unexpected_result", path, {"id": call_id}, (call_id,))
+            else:
+                observed.add(call_id)
+        elif role == "assistant":
+            yield from _count(expected, observed, owner)
+            expected, observed, owner = [], set(), i
+            calls = m.get("tool_calls")
+            for k, c in enumerate(calls if isinstance(calls, list) else []):
+                if not isinstance(c, dict):
+                    continue
+                call_id = _call_id(c)
+                if call_id in expected and call_id != "null":  # a missing id is mis.call_id_missing
+                    yield Finding(
+                        "mis.dup_call", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
+                    )
+                else:
+                    expected.append(call_id)
+    yield from _count(expected, observed, owner)
+
+
+def _call_id(call: Any) -> str:
+    """A call's id as the validator sees it: ``"null"`` when it has none."""
+    call_id = call.get("id") if isinstance(call, dict) else None
+    return call_id if isinstance(call_id, str) else "null"
+
+
+def _count(expected: list[str], observed: set[str], owner: int) -> Iterator[Finding]:
+    missing = [c for c in expected if c not in observed]
+    if missing:
+        ids = tuple(c for c in missing if c != "null")  # "null": the validator's stand-in for no id
+        yield Finding("mis.count", ("messages", owner, "tool_calls"), call_ids=ids)
+
+
+def _check_message(i: int, m: dict[str, Any]) -> Iterator[Finding]:
+    """Per-message content rules: ids, names, and (V3) content beside tool_calls."""
+    role = m.get("role")
+    if role == "tool":
+        name = m.get("name")
+        if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+            yield Finding("mis.name_format", ("messages", i, "name"), {"name": name})
+        call_id = m.get("tool_call_id")
+        if call_id is None:
+            yield Finding("mis.id_missing", ("messages", i, "tool_call_id"))
+        elif isinstance(call_id, str) and not MISTRAL_ID.fullmatch(call_id):
+            yield Finding("mis.id_format", ("messages", i, "tool_call_id"), {"id": call_id}, (call_id,))
+    if role != "assistant":
+        return
+    calls = m.get("tool_calls")
+    if bool(m.get("content")) == bool(calls):
+        yield Finding("mis.content_xor_calls", ("messages", i))
+    for k, c in enumerate(calls if isinstance(calls, list) else []):
+        if not isinstance(c, dict):
+            continue
+        call_id = _call_id(c)
+        if call_id == "null":
+            yield Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id"))
+        elif not MISTRAL_ID.fullmatch(call_id):
+            yield Finding(
+                "mis.id_format", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
+            )
+        fn = c.get("function")
+        name = fn.get("name") if isinstance(fn, dict) else None
+        if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+            yield Finding(
+                "mis.name_format",
+                ("messages", i, "tool_calls", k, "function", "name"),
+                {"name": name},
+                (call_id,),
+            )
+
+
+def _check_tools(tools: Any) -> Iterator[Finding]:
+    """Declared function names follow the same pattern as the calls."""
+    for t, tool in enumerate(tools if isinstance(tools, list) else []):
+        fn = tool.get("function") if isinstance(tool, dict) else None
+        name = fn.get("name") if isinstance(fn, dict) else None
+        if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+            yield Finding("mis.name_format", ("tools", t, "function", "name"), {"name": name})
+
+
+def render(session: Session) -> Payload:
+    """The Mistral body (Chat Completions shape), ids as the session has them."""
+    body, source_map, omitted = render_chat(session, NAME)
+    return Payload(provider=NAME, body=body, source_map=source_map, omitted=tuple(omitted))
+
+
+PROVIDER = Provider(
+    name=NAME, title="Mistral La Plateforme", rules=RULES, render=render, check=check, path_format=bracketed
+)

@@ -1,0 +1,266 @@
+"""OpenAI Responses API (``openai-responses``): rules, checks and the provider entry.
+
+Responses pairs ``function_call_output`` with ``function_call`` by ``call_id`` anywhere in
+``input`` (OpenAI tolerates items in between; DeepSeek's Responses endpoint does not). Item ids
+(``fc_…``, ``rs_…``, ``msg_…``) are optional on input, but when sent they must carry their type's
+prefix, be unique, and, for reasoning models, a call the server knows came after a reasoning item
+must be replayed with it. Texts and sources: ``research/providers.md`` §2 and §10.
+
+With ``previous_response_id`` (or ``conversation``, or ``item_reference`` items) part of the
+history lives on the server, so an output whose call is not in ``input`` is not flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from toolhist.formats.openai_responses import AI_SIDE
+from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.openai_responses_render import render
+
+NAME = "openai-responses"
+ID_PREFIX = {"function_call": "fc", "reasoning": "rs", "message": "msg"}
+"""Item type → the prefix its ``id`` must start with (``msg`` only for assistant messages)."""
+CALL_ID_MAX = 64
+_REASONING_MODEL = re.compile(r"(^|/)(o[134]([-.]|$)|gpt-5)|codex")
+
+
+def _deepseek(body: dict[str, Any]) -> bool:
+    """DeepSeek's Responses endpoint: strict adjacency and its own missing-output text."""
+    return "deepseek" in model_of(body)
+
+
+def _reasoning_model(body: dict[str, Any]) -> bool:
+    """o1/o3/o4, gpt-5*, codex models, unless reasoning is switched off (``effort: none``)."""
+    reasoning = body.get("reasoning")
+    off = isinstance(reasoning, dict) and reasoning.get("effort") == "none"
+    return bool(_REASONING_MODEL.search(model_of(body))) and not off
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "resp.call_unanswered",
+        NAME,
+        "error",
+        "every function_call needs a function_call_output with the same call_id",
+        "No tool output found for function call {call_id}.",
+        "openai/openai-agents-python#673; tjardoo/openai-client PR#124",
+        "close_orphans (synthetic output)",
+        applies=lambda body: not _deepseek(body),
+    ),
+    Rule(
+        "resp.output_orphan",
+        NAME,
+        "error",
+        "every function_call_output.call_id must match a function_call in input (or the stored chain)",
+        "No tool call found for function call output with call_id {call_id}.",
+        "microsoft/vscode#320060; leookun/cursor-byok#307; binaricat/Netcatty#684",
+        "synthesize_calls (or drop the output with a Change)",
+    ),
+    Rule(
+        "resp.fc_needs_reasoning",
+        NAME,
+        "error",
+        "reasoning models: a function_call sent with its item id must be preceded, in its turn, by the "
+        "reasoning item it came from",
+        "Item '{id}' of type 'function_call' was provided without its required 'reasoning' item: '{reasoning}'.",
+        "cline/cline#12242; continuedev/continue#10018, #10880. Checked conservatively: only a call with an "
+        "`id`, for o1/o3/o4/gpt-5/codex models, when the request shows reasoning is replayed (other reasoning "
+        "items, or include `reasoning.encrypted_content`). The server names the reasoning id it stored; a body "
+        "cannot show it, so the text says `rs_…`",
+        "drop_item_ids (a call sent without `id` needs no reasoning item) or replay the reasoning item",
+        applies=_reasoning_model,
+    ),
+    Rule(
+        "resp.reasoning_dangling",
+        NAME,
+        "error",
+        "a reasoning item must be followed by the model item it produced (not be last, not precede a user "
+        "message or an output)",
+        "Item '{id}' of type 'reasoning' was provided without its required following item.",
+        "continuedev/continue#8933; vercel/ai#7099; openai/openai-node#1567",
+        "drop_dangling_reasoning",
+    ),
+    Rule(
+        "resp.dup_item",
+        NAME,
+        "error",
+        "item ids must be unique across input",
+        "Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
+        "vercel/ai#13307; github/app#540",
+        "dedupe_items",
+    ),
+    Rule(
+        "resp.item_id_prefix",
+        NAME,
+        "error",
+        "an item id must start with its type's prefix: fc (function_call), rs (reasoning), msg (assistant message)",
+        "Invalid 'input[{index}].id': '{id}'. Expected an ID that begins with '{prefix}'.",
+        "jlcodes99/cockpit-tools#2090 (rs); openai-agents `__fake_id__` placeholder (fc, repo not identified); "
+        "msg per proxies' notes (unverified)",
+        "drop_item_ids (ids are optional on input)",
+    ),
+    Rule(
+        "resp.call_id_len",
+        NAME,
+        "error",
+        "call_id is at most 64 characters",
+        "Invalid 'input[{index}].call_id': string too long. Expected a string with maximum length 64, but got a string with length {length} instead.",
+        "AnswerDotAI/fastllm#45 (code string_above_max_length)",
+        "map_ids (canonical ids are shorter)",
+    ),
+    Rule(
+        "resp.adjacency",
+        NAME,
+        "error",
+        "DeepSeek: the outputs of a run of function_calls must come right after it",
+        "No tool output found for tool call {call_id}",
+        "deepseek-ai/awesome-deepseek-integration#740; MayDay-wpf/snow-app PR#9; kolega-ai/kolega-code PR#403",
+        "move_results (or close_orphans when the output is missing)",
+        applies=_deepseek,
+    ),
+    Rule(
+        "resp.reasoning_summary",
+        NAME,
+        "warning",
+        "a replayed reasoning item needs `summary` (OpenAI's schema requires it; non-OpenAI Responses servers "
+        "reject it with this text)",
+        "Input[{index}] missing required field `summary`",
+        "newo-ether/Agora#141",
+        "fill_reasoning_summary (`summary: []`)",
+    ),
+)
+
+
+def _kind(item: dict[str, Any]) -> str:
+    kind = item.get("type")
+    return kind if isinstance(kind, str) else "message"
+
+
+def _model_side(item: Any) -> bool:
+    """An item the model produced (reasoning, calls, assistant messages)."""
+    if not isinstance(item, dict):
+        return False
+    kind = _kind(item)
+    return kind in AI_SIDE or (kind == "message" and item.get("role") == "assistant")
+
+
+def _stateful(body: dict[str, Any], items: list[Any]) -> bool:
+    """Part of the history is stored server-side, out of the body's sight."""
+    return (
+        body.get("previous_response_id") is not None
+        or body.get("conversation") is not None
+        or any(isinstance(i, dict) and i.get("type") == "item_reference" for i in items)
+    )
+
+
+def check_pairing(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
+    """Calls without outputs and outputs without calls."""
+    calls: set[str] = set()
+    outputs: set[str] = set()
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("call_id"), str):
+            kind = _kind(item)
+            if kind in ("function_call", "custom_tool_call"):
+                calls.add(item["call_id"])
+            elif kind.endswith("_output"):
+                outputs.add(item["call_id"])
+    stateful = _stateful(body, items)
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("call_id"), str):
+            continue
+        cid = item["call_id"]
+        if _kind(item) == "function_call" and cid not in outputs:
+            yield Finding("resp.call_unanswered", ("input", i), {"call_id": cid}, (cid,))
+        elif _kind(item) == "function_call_output" and cid not in calls and not stateful:
+            yield Finding("resp.output_orphan", ("input", i), {"call_id": cid}, (cid,))
+
+
+def check_adjacency(items: list[Any]) -> Iterator[Finding]:
+    """Each run of calls must be followed directly by its outputs (DeepSeek)."""
+    i = 0
+    while i < len(items):
+        if not (isinstance(items[i], dict) and _kind(items[i]) == "function_call"):
+            i += 1
+            continue
+        end = i
+        while end < len(items) and isinstance(items[end], dict) and _kind(items[end]) == "function_call":
+            end += 1
+        stop = end
+        while stop < len(items) and isinstance(items[stop], dict) and _kind(items[stop]).endswith("_output"):
+            stop += 1
+        answered = {items[k].get("call_id") for k in range(end, stop)}
+        for k in range(i, end):
+            cid = items[k].get("call_id")
+            if isinstance(cid, str) and cid not in answered:
+                yield Finding("resp.adjacency", ("input", k), {"call_id": cid}, (cid,))
+        i = stop
+
+
+def check_reasoning(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
+    """Reasoning items without their following item; id'd calls without their reasoning item."""
+    include = body.get("include")
+    replayed = any(isinstance(i, dict) and _kind(i) == "reasoning" for i in items) or (
+        isinstance(include, list) and "reasoning.encrypted_content" in include
+    )
+    seen_reasoning = False  # a reasoning item earlier in the current run of model items
+    for i, item in enumerate(items):
+        if not _model_side(item):
+            seen_reasoning = False
+            continue
+        kind = _kind(item)
+        if kind == "reasoning":
+            seen_reasoning = True
+            if "summary" not in item:
+                yield Finding("resp.reasoning_summary", ("input", i), {"index": i})
+            if i + 1 == len(items) or not _model_side(items[i + 1]):
+                yield Finding("resp.reasoning_dangling", ("input", i), {"id": str(item.get("id", ""))})
+        elif kind == "function_call" and isinstance(item.get("id"), str) and replayed and not seen_reasoning:
+            cid = item.get("call_id")
+            yield Finding(
+                "resp.fc_needs_reasoning",
+                ("input", i),
+                {"id": item["id"], "reasoning": "rs_…"},
+                (cid,) if isinstance(cid, str) else (),
+            )
+
+
+def check_ids(items: list[Any]) -> Iterator[Finding]:
+    """Duplicate item ids, id prefixes and call_id length."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("type") == "item_reference":
+            continue
+        item_id = item.get("id")
+        if isinstance(item_id, str):
+            if item_id in seen:
+                yield Finding("resp.dup_item", ("input", i), {"id": item_id})
+            seen.add(item_id)
+            kind = _kind(item)
+            prefix = ID_PREFIX.get(kind) if kind != "message" or item.get("role") == "assistant" else None
+            if prefix is not None and not item_id.startswith(prefix):
+                yield Finding(
+                    "resp.item_id_prefix", ("input", i, "id"), {"index": i, "id": item_id, "prefix": prefix}
+                )
+        cid = item.get("call_id")
+        if isinstance(cid, str) and len(cid) > CALL_ID_MAX:
+            yield Finding(
+                "resp.call_id_len", ("input", i, "call_id"), {"index": i, "length": len(cid)}, (cid,)
+            )
+
+
+def check(body: dict[str, Any]) -> Iterator[Finding]:
+    """Every Responses rule over a body (model-dependent ones are filtered by their ``applies``)."""
+    raw = body.get("input")
+    items = raw if isinstance(raw, list) else []
+    yield from check_pairing(body, items)
+    yield from check_adjacency(items)
+    yield from check_reasoning(body, items)
+    yield from check_ids(items)
+
+
+PROVIDER = Provider(
+    name=NAME, title="OpenAI Responses", rules=RULES, render=render, check=check, path_format=bracketed
+)
