@@ -52,30 +52,32 @@ def provider_for(name: str) -> Provider:
         raise UsageError(f"unknown provider {name!r}; choose one of: {', '.join(PROVIDERS)}") from None
 
 
-def _strategy(strategy: str) -> None:
-    if strategy != "none":
-        raise UsageError(f"unknown strategy {strategy!r}; available: none")
-
-
 IdMode = Literal["source", "provider"]
 
 
 def render(session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None) -> Payload:
-    """The exact request body ``provider`` would receive for ``session``.
+    """The exact request body ``provider`` would receive for ``session`` under ``strategy``.
 
-    ``ids``: ``source`` sends ids as the history has them (the default for ``strategy="none"``:
-    what a naive client sends); ``provider`` maps them to the provider's format at the edge
-    (`toolhist.providers.idmap`), the default for every repairing strategy.
+    ``strategy="none"`` renders the history as the source had it. Any other strategy curates first
+    (`toolhist.curate`) and writes ids the way that client does at the edge. ``ids`` overrides the
+    id handling: ``source`` sends the (curated) history's ids as they are; ``provider`` maps them to
+    the provider's format (`toolhist.providers.idmap`), whatever the strategy.
     """
-    _strategy(strategy)
+    from toolhist.curation.strategies import strategy_for
+
     target = provider_for(provider)
-    mode = ids or ("source" if strategy == "none" else "provider")
-    if mode == "source":
+    chosen = strategy_for(strategy)
+    if strategy != "none":
+        session = chosen.curate(session, target.name, ()).session
+    if ids == "source":
         return target.render(session)
-    mapped, mapping = map_ids(session, target.name)
+    if ids == "provider":
+        mapped, mapping = map_ids(session, target.name)
+    else:
+        mapped, mapping = chosen.edge_ids(session, target.name)
     payload = target.render(mapped)
     changed = {old: new for old, new in mapping.items() if old != new}
-    return payload.model_copy(update={"id_map": changed})
+    return payload.model_copy(update={"id_map": changed}) if changed else payload
 
 
 def validate(

@@ -1,0 +1,201 @@
+"""What every curation pass and strategy shares: Change records, the Curation result, provenance.
+
+A pass is a pure function ``(messages, trace) -> (messages, changes)``: it never mutates what it
+was given (the model is frozen anyway) and says, in one `Change` per decision, what it did and
+why. Positions in a Change are in the coordinates a user reads: ``before`` is where the thing was
+in the session given to `toolhist.curate`, ``after`` where it ended up in the curated session.
+Passes only know their own input, so `Trace` carries provenance by object identity: the reader's
+blocks and messages are reused by every pass that does not change them, and a pass that makes a new
+object from an old one calls `Trace.derive`. After the last pass the pipeline looks each Change's
+``subject`` up in the output to fill ``after``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
+
+from toolhist.model import Block, Message, Session
+
+Action = Literal[
+    "split", "synthesize", "close", "move", "drop", "dedupe", "conflict", "rewrite_id", "rename", "insert",
+    "merge", "fill", "strip", "reorder", "keep",
+]  # fmt: skip
+"""What a Change did. ``conflict`` is a dedupe whose dropped copy differed from the kept one;
+``keep`` records a decision to leave something that looks wrong (a pending call)."""
+
+
+class Position(BaseModel):
+    """A message, or a block within it, in one session."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message: int
+    """Message index."""
+    block: int | None = None
+    """Block index within the message; ``None`` when the Change is about the whole message."""
+
+
+class Change(BaseModel):
+    """One decision a curation pass made, with enough detail to show it in a diff and undo it by hand."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True, use_attribute_docstrings=True)
+
+    pass_: str = Field(alias="pass")
+    """The pass that made it (``split_tool_calls``, ``close_orphans``, ``map_ids``…). Rule ``fix``
+    texts name these passes."""
+    action: Action
+    """What was done."""
+    reason: str
+    """Why, in one sentence a user can read without the code."""
+    call_id: str | None = None
+    """The tool-call id concerned (as the input had it), when there is one."""
+    before: Position | None = None
+    """Where the subject was in the input session; ``None`` for something synthesised."""
+    after: Position | None = None
+    """Where it is in the curated session; ``None`` when it was dropped."""
+    dropped: JsonValue = None
+    """What was removed, as JSON (a block, a message, or for a conflict both contents)."""
+    detail: dict[str, JsonValue] = Field(default_factory=dict)
+    """Pass-specific facts: ``old_id``/``new_id``, ``kept``/``dropped`` contents of a conflict…"""
+    _subject: object = PrivateAttr(default=None)
+
+    def with_subject(self, subject: Block | Message | None) -> Change:
+        """This Change tied to the object it is about, so the pipeline can locate it after the last pass."""
+        self._subject = subject
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The Change as JSON, ``pass`` spelled as in DESIGN §6."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Curation(BaseModel):
+    """The result of `toolhist.curate`: the curated session and every change made to get it."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    session: Session
+    """The curated history (canonical model). Render it with the same provider."""
+    changes: tuple[Change, ...]
+    """Every change, in the order the passes made them."""
+    strategy: str
+    """The strategy that curated."""
+    provider: str
+    """The provider it curated for."""
+    original: Session
+    """The session as given (never mutated), for diffs."""
+
+    def to_json(self) -> dict[str, Any]:
+        """DESIGN §6 ``curate --json``: ``{"session": {"messages": [...]}, "changes": [...]}`` plus context."""
+        session = self.session.to_json()
+        return {
+            "strategy": self.strategy,
+            "provider": self.provider,
+            "session": session,
+            "changes": [change.to_json() for change in self.changes],
+        }
+
+
+@dataclass
+class Trace:
+    """Provenance by identity: which input position each (possibly rewritten) object came from."""
+
+    _origin: dict[int, Position] = field(default_factory=dict)
+    _alive: list[object] = field(default_factory=list)  # keeps ids from being reused
+
+    @classmethod
+    def of(cls, messages: Sequence[Message]) -> Trace:
+        """A trace whose origins are the positions in ``messages``."""
+        trace = cls()
+        for m, message in enumerate(messages):
+            trace._note(message, Position(message=m))
+            for b, block in enumerate(message.blocks):
+                trace._note(block, Position(message=m, block=b))
+        return trace
+
+    def _note(self, obj: object, position: Position) -> None:
+        self._origin.setdefault(id(obj), position)
+        self._alive.append(obj)
+
+    def origin(self, obj: object) -> Position | None:
+        """Where ``obj`` (or what it was derived from) was in the input; ``None`` if synthesised."""
+        return self._origin.get(id(obj))
+
+    def derive(self, new: object, old: object) -> None:
+        """Record that ``new`` is a rewritten ``old`` (same thing, new object)."""
+        position = self._origin.get(id(old))
+        if position is not None:
+            self._note(new, position)
+        else:
+            self._alive.append(new)
+
+
+Pass = Callable[[tuple[Message, ...], Trace], tuple[tuple[Message, ...], list[Change]]]
+"""A curation pass: pure; returns the new messages and the changes it made."""
+
+
+def locate(messages: Sequence[Message], changes: Sequence[Change]) -> tuple[Change, ...]:
+    """Fill each Change's ``after`` with where its subject sits in ``messages`` (identity lookup)."""
+    where: dict[int, Position] = {}
+    for m, message in enumerate(messages):
+        where.setdefault(id(message), Position(message=m))
+        for b, block in enumerate(message.blocks):
+            where.setdefault(id(block), Position(message=m, block=b))
+    located = []
+    for change in changes:
+        subject = change._subject  # noqa: SLF001 - set by with_subject
+        if subject is not None and change.after is None and id(subject) in where:
+            change = change.model_copy(update={"after": where[id(subject)]})  # noqa: PLW2901
+        located.append(change)
+    return tuple(located)
+
+
+class Strategy(Protocol):
+    """A curation profile (DESIGN §6): how a client repairs a history, and how it maps ids at the edge."""
+
+    name: str
+    """The strategy name (``toolhist``, ``llxprt-v864``…)."""
+    summary: str
+    """One line for ``toolhist strategies``."""
+
+    def curate(self, session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+        """The history this client would send to ``provider``, with ``tail`` (the new input) appended."""
+        ...
+
+    def edge_ids(self, session: Session, provider: str) -> tuple[Session, dict[str, str]]:
+        """The curated session with ids as this client writes them into ``provider``'s payload."""
+        ...
+
+
+def run_passes(
+    session: Session,
+    provider: str,
+    strategy: str,
+    passes: Sequence[Pass],
+    tail: tuple[Message, ...] = (),
+) -> Curation:
+    """Run ``passes`` in order over ``session.messages + tail`` and assemble the Curation."""
+    messages = (*session.messages, *tail)
+    trace = Trace.of(messages)
+    changes: list[Change] = []
+    for step in passes:
+        messages, made = step(messages, trace)
+        changes.extend(made)
+    curated = session.model_copy(update={"messages": messages})
+    return Curation(
+        session=curated,
+        changes=locate(messages, changes),
+        strategy=strategy,
+        provider=provider,
+        original=session,
+    )
+
+
+def block_json(obj: Block | Message) -> JsonValue:
+    """A block or message as JSON, for ``Change.dropped``."""
+    dumped: JsonValue = obj.model_dump(mode="json", exclude_defaults=True)
+    return dumped

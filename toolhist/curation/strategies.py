@@ -1,0 +1,65 @@
+"""The strategy registry (DESIGN §6): each name is a module exposing ``STRATEGY``.
+
+Strategies are modules, not passes: ``toolhist`` is the reference pipeline; the others reproduce
+what a real client sends (llxprt-code at two versions, LiteLLM, the AI SDK, the Agents SDK), quirks
+included, so a user can compare them on the same history and provider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Callable
+
+from toolhist.curation.base import Curation
+from toolhist.errors import UsageError
+from toolhist.model import Message, Session
+
+_MODULES = {
+    "none": "toolhist.curation.none",
+    "toolhist": "toolhist.curation.reference",
+    "llxprt-v864": "toolhist.curation.llxprt",
+    "llxprt-head": "toolhist.curation.llxprt",
+    "litellm": "toolhist.curation.libraries",
+    "vercel-ai": "toolhist.curation.libraries",
+    "openai-agents": "toolhist.curation.libraries",
+}
+
+
+@dataclass(frozen=True)
+class StrategyDef:
+    """A named strategy: how it curates and how it writes ids into a provider's payload."""
+
+    name: str
+    summary: str
+    curate: Callable[[Session, str, tuple[Message, ...]], Curation]
+    """(session, provider, tail) → Curation."""
+    edge_ids: Callable[[Session, str], tuple[Session, dict[str, str]]]
+    """(curated session, provider) → (session with the ids this client sends, old → new)."""
+
+
+def _load() -> dict[str, StrategyDef]:
+    registry: dict[str, StrategyDef] = {}
+    for name, module in _MODULES.items():
+        try:
+            found: dict[str, StrategyDef] = import_module(module).STRATEGIES
+        except ModuleNotFoundError as exc:  # a strategy module still being written: not registered
+            if exc.name != module:
+                raise
+            continue
+        if name in found:
+            registry[name] = found[name]
+    return registry
+
+
+STRATEGY_REGISTRY: dict[str, StrategyDef] = _load()
+STRATEGIES: tuple[str, ...] = tuple(STRATEGY_REGISTRY)
+"""Strategy names (DESIGN §6), in the order tables show them."""
+
+
+def strategy_for(name: str) -> StrategyDef:
+    """The strategy called ``name``, or a UsageError listing the valid names."""
+    try:
+        return STRATEGY_REGISTRY[name]
+    except KeyError:
+        raise UsageError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}") from None
