@@ -64,7 +64,7 @@ class Change(BaseModel):
     _subject: object = PrivateAttr(default=None)
 
     def with_subject(self, subject: Block | Message | None) -> Change:
-        """This Change tied to the object it is about, so the pipeline can locate it after the last pass."""
+        """Tie this Change to the object it is about, so the pipeline can locate it after the last pass."""
         self._subject = subject
         return self
 
@@ -147,7 +147,7 @@ def locate(messages: Sequence[Message], changes: Sequence[Change]) -> tuple[Chan
             where.setdefault(id(block), Position(message=m, block=b))
     located = []
     for change in changes:
-        subject = change._subject  # noqa: SLF001 - set by with_subject
+        subject = change._subject
         if subject is not None and change.after is None and id(subject) in where:
             change = change.model_copy(update={"after": where[id(subject)]})  # noqa: PLW2901
         located.append(change)

@@ -7,9 +7,9 @@ included, so a user can compare them on the same history and provider.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Callable
 
 from toolhist.curation.base import Curation
 from toolhist.errors import UsageError
@@ -44,7 +44,7 @@ def _load() -> dict[str, StrategyDef]:
         try:
             found: dict[str, StrategyDef] = import_module(module).STRATEGIES
         except ModuleNotFoundError as exc:  # a strategy module still being written: not registered
-            if exc.name != module:
+            if not (exc.name or "").startswith("toolhist.curation."):
                 raise
             continue
         if name in found:

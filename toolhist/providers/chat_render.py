@@ -152,6 +152,8 @@ class _Renderer:
         extra = (
             {k: v for k, v in message.metadata.extra.items() if not k.startswith("_")} if self.same else {}
         )
+        if message.metadata.extra.get("prefix") is True:  # Mistral's continuation flag, set by curation
+            extra["prefix"] = True
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         thinking: ThinkingBlock | None = None

@@ -261,7 +261,9 @@ class _Renderer:
                 self.system_message(mi, message, leading=leading)
                 continue
             leading = False
-            role = message.metadata.source_role if self.same else ROLE[message.speaker]
+            # A message curation made has no source role to reproduce: it takes the canonical one.
+            same = self.same and not message.metadata.synthetic
+            role = message.metadata.source_role if same else ROLE[message.speaker]
             self.content(mi, message, role)
 
 

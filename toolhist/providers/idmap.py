@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from toolhist.ids import PREFIX, is_canonical
 from toolhist.model import Block, Message, Session, ToolCallBlock, ToolResponseBlock
 
 
@@ -29,8 +30,27 @@ def _short(raw: str, limit: int, prefix: str) -> str:
     return f"{prefix}{digest[: limit - len(prefix)]}"
 
 
+_CANONICAL_PREFIX = {
+    "openai-chat": "call_",
+    "openai-responses": "call_",
+    "anthropic": "toolu_",
+    "bedrock": "tooluse_",
+}
+"""Seed 001's edge mapping: a canonical ``hist_tool_X`` goes out as the provider's own ``prefix + X``."""
+
+
 def _mapper(provider: str) -> Callable[[ToolCallBlock | None, str, int, set[str]], str]:
     """(call or None, original id, call index in request order, ids taken) → the provider's id."""
+    inner = _base_mapper(provider)
+    prefix = _CANONICAL_PREFIX.get(provider)
+    if prefix is None:
+        return inner
+    return lambda call, raw, index, taken: inner(
+        call, prefix + raw[len(PREFIX) :] if is_canonical(raw) else raw, index, taken
+    )
+
+
+def _base_mapper(provider: str) -> Callable[[ToolCallBlock | None, str, int, set[str]], str]:
     from toolhist.providers.edge_ids import anthropic_safe_id, kimi_id, mistral_id
 
     if provider == "kimi":

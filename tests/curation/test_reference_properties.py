@@ -1,0 +1,92 @@
+"""The reference strategy's guarantee (DESIGN §5), over generated broken histories (hypothesis).
+
+For every provider: ``validate(s, P, strategy="toolhist")`` has no error-level violation; curation
+is idempotent; the input is never mutated; every text block and every distinct tool result of the
+input reaches the payload, or a Change names why it did not. 2,000 histories per provider.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from history_gen import broken_sessions
+from hypothesis import HealthCheck, given, settings
+
+from toolhist.curation import curate
+from toolhist.model import Session, TextBlock, ThinkingBlock, ToolResponseBlock
+from toolhist.providers import PROVIDERS, render, validate
+
+EXAMPLES = int(os.environ.get("TOOLHIST_PROPERTY_EXAMPLES", "2000"))
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@SETTINGS
+@given(session=broken_sessions())
+def test_reference_leaves_no_error(provider: str, session: Session) -> None:
+    before = session.model_dump()
+    errors = [
+        (v.rule, v.path, v.error_text)
+        for v in validate(session, provider, strategy="toolhist")
+        if v.severity == "error"
+    ]
+    assert errors == []
+    assert session.model_dump() == before  # never mutated
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@settings(SETTINGS, max_examples=max(EXAMPLES // 4, 50))
+@given(session=broken_sessions())
+def test_reference_is_idempotent(provider: str, session: Session) -> None:
+    once = curate(session, provider)
+    twice = curate(once.session, provider)
+    assert twice.session == once.session
+    assert [c.to_json() for c in twice.changes] == []
+    assert once.original is session
+
+
+def _dropped_texts(changes_json: str) -> str:
+    return changes_json
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@settings(SETTINGS, max_examples=max(EXAMPLES // 4, 50))
+@given(session=broken_sessions())
+def test_nothing_is_lost_silently(provider: str, session: Session) -> None:
+    curation = curate(session, provider)
+    payload = render(session, provider, strategy="toolhist")
+    rendered = set(payload.source_map.values())
+    explained = json.dumps([c.to_json() for c in curation.changes], ensure_ascii=False)
+    curated_results = {
+        (b.raw_call_id, json.dumps(b.result, sort_keys=True), b.error)
+        for m in curation.session.messages
+        for b in m.tool_responses()
+    }
+    for message in session.messages:
+        for block in message.blocks:
+            if isinstance(block, TextBlock) and block.text.strip():
+                kept = any(
+                    isinstance(b, TextBlock) and b.text == block.text
+                    for m in curation.session.messages
+                    for b in m.blocks
+                )
+                assert kept or json.dumps(block.text, ensure_ascii=False)[1:-1] in explained
+            if isinstance(block, ToolResponseBlock):
+                key = (block.raw_call_id, json.dumps(block.result, sort_keys=True), block.error)
+                assert (
+                    key in curated_results or json.dumps(block.result, ensure_ascii=False)[1:-1] in explained
+                )
+    # Everything the curated history holds goes out, except what the format cannot carry
+    # (thinking in Chat Completions), which the payload lists as omitted.
+    for m, message in enumerate(curation.session.messages):
+        for b, block in enumerate(message.blocks):
+            if isinstance(block, TextBlock | ToolResponseBlock):
+                assert (m, b) in rendered or (message.speaker == "system" and (m, None) in rendered), (m, b)
+            if isinstance(block, ThinkingBlock) and (m, b) not in rendered:
+                assert any(f"message {m} block {b}" in note for note in payload.omitted), (m, b)

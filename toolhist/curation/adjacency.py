@@ -1,0 +1,82 @@
+"""Pass ``move_results``: each call's result in the tool turn right after the call.
+
+Every provider wants the results of an assistant turn's calls immediately after it (OpenAI: "must
+be followed by tool messages responding to each 'tool_call_id'"; Anthropic: "immediately after";
+Gemini: the very next turn). Results stored elsewhere — early, late, after a user message, in a
+tool turn of another call — move there. Results already in the run of tool messages right after
+their call stay exactly where they are (same objects), so a valid history is left untouched.
+"""
+
+from __future__ import annotations
+
+from toolhist.curation.base import Change, Trace
+from toolhist.curation.util import synthetic
+from toolhist.model import Block, Message, ToolResponseBlock
+
+PASS = "move_results"
+
+
+def move_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+    """Place every result in the tool run after its call's assistant turn (call order for moved ones)."""
+    home: dict[str, int] = {}
+    call_order: dict[str, int] = {}
+    for m, message in enumerate(messages):
+        for i, call in enumerate(message.tool_calls()):
+            home.setdefault(call.id, m)
+            call_order.setdefault(call.id, i)
+    run_of: dict[int, int] = {}  # tool message index → the ai message whose run it is in
+    for m, message in enumerate(messages):
+        if message.speaker == "ai" and any(True for _ in message.tool_calls()):
+            j = m + 1
+            while j < len(messages) and messages[j].speaker == "tool":
+                run_of[j] = m
+                j += 1
+    stray: dict[int, list[ToolResponseBlock]] = {}
+    for m, message in enumerate(messages):
+        for block in message.tool_responses():
+            target = home.get(block.call_id)
+            if target is None:
+                continue  # no call anywhere: synthesize_calls runs first, so only for bare use
+            if run_of.get(m) != target:
+                stray.setdefault(target, []).append(block)
+    moved = {id(b) for blocks in stray.values() for b in blocks}
+    out: list[Message] = []
+    changes: list[Change] = []
+    for m, message in enumerate(messages):
+        if message.speaker == "tool" and moved:
+            kept: list[Block] = [b for b in message.blocks if id(b) not in moved]
+            if len(kept) != len(message.blocks):
+                if kept:
+                    new = message.model_copy(update={"blocks": tuple(kept)})
+                    trace.derive(new, message)
+                    message = new  # noqa: PLW2901
+                else:
+                    message = None  # type: ignore[assignment]  # noqa: PLW2901
+        if message is not None:
+            out.append(message)
+        if m in stray and not (m + 1 < len(messages) and run_of.get(m + 1) == m):
+            out.append(_moved_message(stray.pop(m), call_order, trace, changes))
+        elif (
+            m in run_of
+            and run_of[m] in stray
+            and not (m + 1 < len(messages) and run_of.get(m + 1) == run_of[m])
+        ):
+            out.append(_moved_message(stray.pop(run_of[m]), call_order, trace, changes))
+    return tuple(out), changes
+
+
+def _moved_message(
+    blocks: list[ToolResponseBlock], call_order: dict[str, int], trace: Trace, changes: list[Change]
+) -> Message:
+    ordered = sorted(blocks, key=lambda b: call_order.get(b.call_id, 0))
+    for block in ordered:
+        changes.append(
+            Change(
+                pass_=PASS,
+                action="move",
+                reason="the result was not in the tool turn right after its call; providers require it there",
+                call_id=block.raw_call_id or block.call_id,
+                before=trace.origin(block),
+            ).with_subject(block)
+        )
+    return synthetic("tool", ordered, "results_moved_next_to_call")

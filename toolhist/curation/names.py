@@ -1,0 +1,106 @@
+"""Pass ``sanitize_tool_names``: tool names every provider's pattern accepts.
+
+Anthropic, Bedrock and Mistral take ``[a-zA-Z0-9_-]{1,64}``; Gemini ``[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}``;
+OpenAI rejects an empty name. MCP-style ``server.tool`` names and names from another provider fail
+those patterns. A name is rewritten the same way in calls, results and declarations (the
+strategy renames declarations with `rename_declarations`), so pairs and declarations still match.
+An empty name becomes ``unknown_tool``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from toolhist.curation.base import Change, Pass, Trace
+from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock, ToolSpec
+
+PASS = "sanitize_tool_names"
+_STRICT = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+_GEMINI = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
+PATTERNS: dict[str, re.Pattern[str]] = {
+    "anthropic": _STRICT,
+    "bedrock": _STRICT,
+    "mistral": _STRICT,
+    "gemini": _GEMINI,
+}
+
+
+def safe_name(name: str, provider: str) -> str:
+    """``name`` as ``provider`` accepts it; unchanged when it already does."""
+    pattern = PATTERNS.get(provider)
+    if not name:
+        return "unknown_tool"
+    if pattern is None or pattern.fullmatch(name):
+        return name
+    allowed = "a-zA-Z0-9_.:-" if provider == "gemini" else "a-zA-Z0-9_-"
+    cleaned = re.sub(f"[^{allowed}]", "_", name)
+    if provider == "gemini" and not re.match(r"[a-zA-Z_]", cleaned):
+        cleaned = "_" + cleaned
+    suffix = "_" + hashlib.sha256(name.encode()).hexdigest()[:8]
+    return cleaned[: 64 - len(suffix)] + suffix
+
+
+def sanitize_tool_names(provider: str, renamed: dict[str, str]) -> Pass:
+    """The pass for ``provider``; fills ``renamed`` (old → new) for the declarations."""
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        out: list[Message] = []
+        changes: list[Change] = []
+        for message in messages:
+            blocks: list[Block] = []
+            for block in message.blocks:
+                new_block: Block = block
+                if isinstance(block, ToolCallBlock):
+                    new = safe_name(block.name, provider)
+                    if new != block.name:
+                        new_block = block.model_copy(update={"name": new})
+                        renamed[block.name] = new
+                        changes.append(_change(block, new_block, block.name, new, trace))
+                elif isinstance(block, ToolResponseBlock) and block.tool_name is not None:
+                    new = safe_name(block.tool_name, provider)
+                    if new != block.tool_name:
+                        new_block = block.model_copy(update={"tool_name": new})
+                        renamed[block.tool_name] = new
+                        changes.append(_change(block, new_block, block.tool_name, new, trace))
+                if new_block is not block:
+                    trace.derive(new_block, block)
+                blocks.append(new_block)
+            if any(a is not b for a, b in zip(blocks, message.blocks, strict=True)):
+                new_message = message.model_copy(update={"blocks": tuple(blocks)})
+                trace.derive(new_message, message)
+                out.append(new_message)
+            else:
+                out.append(message)
+        return tuple(out), changes
+
+    return run
+
+
+def _change(old: Block, new: Block, before: str, after: str, trace: Trace) -> Change:
+    call_id = (
+        old.id
+        if isinstance(old, ToolCallBlock)
+        else old.call_id
+        if isinstance(old, ToolResponseBlock)
+        else None
+    )
+    return Change(
+        pass_=PASS,
+        action="rename",
+        reason="the tool name does not match the provider's name pattern",
+        call_id=call_id,
+        before=trace.origin(old),
+        detail={"old_name": before, "new_name": after},
+    ).with_subject(new)
+
+
+def rename_declarations(
+    tools: tuple[ToolSpec, ...], provider: str, renamed: dict[str, str]
+) -> tuple[ToolSpec, ...]:
+    """The declarations with the same renames as the calls (and any other invalid name fixed too)."""
+    out = []
+    for spec in tools:
+        new = renamed.get(spec.name) or safe_name(spec.name, provider)
+        out.append(spec if new == spec.name else spec.model_copy(update={"name": new}))
+    return tuple(out)

@@ -1,0 +1,207 @@
+"""Passes ``map_ids`` and ``dedupe_calls``: seed 001 canonical ids, and which call each result answers.
+
+Raw ids cannot be trusted to pair: a provider switch leaves ``call_…``, ``toolu_…`` and Kimi's
+turn-local ``functions.read:0`` side by side, some agents write empty ids, and a retried turn can
+repeat an id for a different call. This pass decides, once, which call every result answers, then
+gives every distinct call its canonical id (`toolhist.ids.canonical_id`) and every result the id of
+its call:
+
+- a call whose id repeats an earlier call's id with the same name and arguments is the *same*
+  call recorded twice (seed 000 failure mode A): same canonical id, and ``dedupe_calls`` drops the
+  copy;
+- a call whose id repeats an earlier *different* call's id gets its own id (the raw id plus its
+  occurrence number enters the hash), so the two stay apart;
+- a call with no id gets one from its turn and position (seed 001's missing-id rule);
+- a result pairs with the latest still-unanswered call of its id before it, else the first
+  unanswered one after it (an early result), else the latest one before it (a duplicate result);
+  a result with no id pairs with the first unanswered call of the assistant turn before it.
+
+Every rewrite is a Change (``rewrite_id``) carrying the old and the new id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from toolhist.curation.base import Change, Trace, block_json
+from toolhist.ids import canonical_id
+from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
+
+PASS = "map_ids"
+
+
+@dataclass
+class _Call:
+    message: int
+    block: ToolCallBlock
+    new_id: str
+    answered: bool = False
+
+
+def _turn_key(message: Message) -> str:
+    """A turn key that survives re-reads and compaction: the agent's turn id, else a content hash."""
+    if message.metadata.turn_id:
+        return message.metadata.turn_id
+    shape = [[b.name, b.parameters] if isinstance(b, ToolCallBlock) else b.type for b in message.blocks]
+    digest = hashlib.sha256(json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()
+    return "turn_" + digest[:16]
+
+
+def _same_call(a: ToolCallBlock, b: ToolCallBlock) -> bool:
+    return a.name == b.name and a.parameters == b.parameters and a.raw_arguments == b.raw_arguments
+
+
+def _assign_calls(
+    messages: tuple[Message, ...], provider: str | None
+) -> tuple[list[_Call], dict[str, list[_Call]]]:
+    calls: list[_Call] = []
+    by_raw: dict[str, list[_Call]] = {}
+    for m, message in enumerate(messages):
+        index = 0
+        for block in message.blocks:
+            if not isinstance(block, ToolCallBlock):
+                continue
+            raw = block.id
+            if not raw:
+                new = canonical_id(provider, None, block.name, _turn_key(message), index)
+            else:
+                earlier = by_raw.get(raw, [])
+                twin = next((c for c in earlier if _same_call(c.block, block)), None)
+                if twin is not None:
+                    new = twin.new_id
+                elif earlier:
+                    new = canonical_id(provider, f"{raw}#{len(earlier)}", block.name, "", 0)
+                else:
+                    new = canonical_id(provider, raw, block.name, "", 0)
+            call = _Call(m, block, new)
+            calls.append(call)
+            by_raw.setdefault(raw, []).append(call)
+            index += 1
+    return calls, by_raw
+
+
+def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
+    m: int,
+    result: ToolResponseBlock,
+    messages: tuple[Message, ...],
+    calls: list[_Call],
+    by_raw: dict[str, list[_Call]],
+    provider: str | None,
+) -> str:
+    if not result.call_id:
+        # Pair by position: the first unanswered call of the nearest assistant turn before it.
+        before = [c for c in calls if c.message < m]
+        if before:
+            last_turn = before[-1].message
+            for c in before:
+                if c.message == last_turn and not c.answered:
+                    c.answered = True
+                    return c.new_id
+        return canonical_id(provider, None, result.tool_name, _turn_key(messages[m]), 0)
+    candidates = [c for c in by_raw.get(result.call_id, []) if c.block.id]
+    before = [c for c in candidates if c.message < m]
+    after = [c for c in candidates if c.message >= m]
+    for group in (reversed(before), after):
+        for c in group:
+            if not c.answered:
+                c.answered = True
+                # A repeated copy of the same call answers for all its copies.
+                for twin in candidates:
+                    if twin.new_id == c.new_id:
+                        twin.answered = True
+                return c.new_id
+    if before:
+        return before[-1].new_id
+    if after:
+        return after[0].new_id
+    return canonical_id(provider, result.call_id, result.tool_name, "", 0)
+
+
+def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
+    """The ``map_ids`` pass for a history read from ``provider`` (the source format names the ids)."""
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        calls, by_raw = _assign_calls(messages, provider)
+        new_call_id = {id(c.block): c.new_id for c in calls}
+        out: list[Message] = []
+        changes: list[Change] = []
+        for m, message in enumerate(messages):
+            blocks: list[Block] = []
+            changed = False
+            for block in message.blocks:
+                new_block: Block = block
+                if isinstance(block, ToolCallBlock):
+                    new = new_call_id[id(block)]
+                    if new != block.id:
+                        new_block = block.model_copy(update={"id": new})
+                elif isinstance(block, ToolResponseBlock):
+                    new = _pair(m, block, messages, calls, by_raw, provider)
+                    if new != block.call_id:
+                        new_block = block.model_copy(update={"call_id": new})
+                if new_block is not block:
+                    trace.derive(new_block, block)
+                    old = block.id if isinstance(block, ToolCallBlock) else block.call_id  # type: ignore[union-attr]
+                    changes.append(
+                        Change(
+                            pass_=PASS,
+                            action="rewrite_id",
+                            reason="seed 001 canonical id (deterministic; mapped to the provider's format when rendered)",
+                            call_id=old,
+                            before=trace.origin(block),
+                            detail={"old_id": old, "new_id": new},
+                        ).with_subject(new_block)
+                    )
+                    changed = True
+                blocks.append(new_block)
+            if changed:
+                new_message = message.model_copy(update={"blocks": tuple(blocks)})
+                trace.derive(new_message, message)
+                out.append(new_message)
+            else:
+                out.append(message)
+        return tuple(out), changes
+
+    return run
+
+
+def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+    """Drop a call recorded again under the same id with the same name and arguments (keep the first)."""
+    seen: set[str] = set()
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        blocks: list[Block] = []
+        for block in message.blocks:
+            if isinstance(block, ToolCallBlock):
+                if block.id in seen:
+                    changes.append(
+                        Change(
+                            pass_="dedupe_calls",
+                            action="dedupe",
+                            reason="the same call (same id, name and arguments) was recorded twice; the first copy is kept",
+                            call_id=block.raw_id or block.id,
+                            before=trace.origin(block),
+                            dropped=block_json(block),
+                        )
+                    )
+                    continue
+                seen.add(block.id)
+            blocks.append(block)
+        if len(blocks) == len(message.blocks):
+            out.append(message)
+        elif blocks:
+            new = message.model_copy(update={"blocks": tuple(blocks)})
+            trace.derive(new, message)
+            out.append(new)
+        else:
+            changes.append(
+                Change(
+                    pass_="dedupe_calls",
+                    action="drop",
+                    reason="the message held only repeated calls",
+                    before=trace.origin(message),
+                )
+            )
+    return tuple(out), changes

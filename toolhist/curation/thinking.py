@@ -1,0 +1,158 @@
+"""Pass ``drop_foreign_thinking``: reasoning only goes back to the provider that wrote it, signed.
+
+Thinking signatures (Anthropic), thought signatures (Gemini), encrypted reasoning (Responses,
+Bedrock) are bound to the provider and model that produced them; another provider rejects them
+(``Invalid `signature` in `thinking` block``) or cannot take them, and Anthropic and Bedrock reject
+a thinking block without its signature (``thinking.signature: Field required``). So, for a target
+that replays reasoning, a block read from another format, or an unsigned one where a signature is
+required, is dropped. Chat-format targets do not send thinking blocks (the renderer lists them as
+omitted) and nothing is dropped for them, except what follows.
+
+An assistant turn holding nothing but reasoning would go out empty for every provider
+(``content: null``, an empty Anthropic turn, a Responses reasoning item with nothing after it),
+so such a turn is dropped. Every drop is a Change holding the dropped content.
+"""
+
+from __future__ import annotations
+
+from pydantic import JsonValue
+
+from toolhist.curation.base import Change, Pass, Trace, block_json
+from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock
+
+PASS = "drop_foreign_thinking"
+REPLAYS = {
+    "anthropic": "anthropic",
+    "bedrock": "bedrock",
+    "gemini": "gemini",
+    "openai-responses": "openai-responses",
+}
+"""Targets whose payload carries thinking blocks, and the format a block must come from."""
+SIGNED = ("anthropic", "bedrock")
+"""Targets that reject a thinking block without its signature."""
+
+
+def _why_not(block: ThinkingBlock, provider: str, origin: str | None) -> str | None:
+    own = REPLAYS.get(provider)
+    if own is None:
+        return None
+    if origin != own:
+        return f"reasoning written by {origin or 'an unknown provider'} cannot be replayed to {provider} (signatures are provider-bound)"
+    if provider in SIGNED and not block.signature and not (block.redacted and block.data):
+        return f"{provider} rejects a thinking block without its signature"
+    return None
+
+
+def _thinking_enabled(request: dict[str, JsonValue]) -> bool:
+    thinking = request.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
+
+
+def drop_foreign_thinking(provider: str, source_format: str | None, request: dict[str, JsonValue]) -> Pass:
+    """The pass for ``provider``; a block without ``source_provider`` counts as ``source_format``'s.
+
+    ``request`` tells whether Anthropic thinking is enabled: when it is not, the final assistant
+    turn may not carry thinking (``When thinking is disabled, an `assistant` message in the final
+    position cannot contain `thinking```), so its thinking is dropped too.
+    """
+    final_rule = provider == "anthropic" and not _thinking_enabled(request)
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        out: list[Message] = []
+        changes: list[Change] = []
+        for m, message in enumerate(messages):
+            final = final_rule and m == len(messages) - 1 and message.speaker == "ai"
+            blocks: list[Block] = []
+            carry: ThinkingBlock | None = None
+            for block in message.blocks:
+                if (
+                    carry is not None
+                    and isinstance(block, ToolCallBlock)
+                    and "thoughtSignature" not in block.provider_data
+                ):
+                    moved = block.model_copy(
+                        update={"provider_data": {**block.provider_data, "thoughtSignature": carry.signature}}
+                    )
+                    trace.derive(moved, block)
+                    changes.append(
+                        Change(
+                            pass_=PASS,
+                            action="move",
+                            reason="Gemini takes a thought signature on the part it belongs to; an empty thought part is not a valid part",
+                            call_id=block.id,
+                            before=trace.origin(carry),
+                            dropped=block_json(carry),
+                        ).with_subject(moved)
+                    )
+                    block = moved  # noqa: PLW2901
+                    carry = None
+                if carry is not None:
+                    changes.append(_drop_carry(carry, trace))
+                    carry = None
+                if (
+                    isinstance(block, ThinkingBlock)
+                    and provider == "gemini"
+                    and not block.text
+                    and block.signature
+                ):
+                    carry = block
+                    continue
+                if isinstance(block, ThinkingBlock):
+                    why = _why_not(block, provider, block.source_provider or source_format)
+                    if why is None and final and not any(True for _ in message.tool_calls()):
+                        why = (
+                            "Anthropic rejects thinking in the final assistant turn when thinking is disabled"
+                        )
+                    if why:
+                        changes.append(
+                            Change(
+                                pass_=PASS,
+                                action="drop",
+                                reason=why,
+                                before=trace.origin(block),
+                                dropped=block_json(block),
+                            )
+                        )
+                        continue
+                blocks.append(block)
+            if carry is not None:
+                changes.append(_drop_carry(carry, trace))
+            if message.speaker == "ai" and blocks and all(isinstance(b, ThinkingBlock) for b in blocks):
+                changes.append(
+                    Change(
+                        pass_=PASS,
+                        action="drop",
+                        reason="an assistant turn holding only reasoning would go out empty; its reasoning is kept here",
+                        before=trace.origin(message),
+                        dropped=[block_json(b) for b in blocks],
+                    )
+                )
+                continue
+            if len(blocks) == len(message.blocks):
+                out.append(message)
+            elif blocks:
+                new = message.model_copy(update={"blocks": tuple(blocks)})
+                trace.derive(new, message)
+                out.append(new)
+            else:
+                changes.append(
+                    Change(
+                        pass_=PASS,
+                        action="drop",
+                        reason="the message held only reasoning that cannot be sent",
+                        before=trace.origin(message),
+                    )
+                )
+        return tuple(out), changes
+
+    return run
+
+
+def _drop_carry(block: ThinkingBlock, trace: Trace) -> Change:
+    return Change(
+        pass_=PASS,
+        action="drop",
+        reason="an empty thought part (a signature with no text) is not a valid Gemini part, and no call follows to carry it",
+        before=trace.origin(block),
+        dropped=block_json(block),
+    )

@@ -1,0 +1,173 @@
+"""Pass ``merge_turns``: the turn order each provider insists on, beyond pairing.
+
+- Bedrock Converse: the conversation starts with a user turn and roles alternate (``A conversation
+  must alternate between user and assistant roles``): consecutive user-side turns (tool results,
+  then the user's text) and consecutive assistant turns are merged, and a placeholder user turn is
+  prepended when the history opens with the assistant.
+- Gemini: a function call must follow a user turn or a function response (``Please ensure that
+  function call turn comes immediately after a user turn or after a function response turn``):
+  an assistant text turn is merged into the assistant turn after it, and a history opening with a
+  call gets a placeholder user turn first.
+- Mistral: the validator skips the first message, so a history opening with an assistant call
+  leaves its result "unexpected": a placeholder user turn goes first. After tool results only the assistant (or more results) may speak: a minimal assistant
+  bridge turn goes between results and the next user or system message; a history ending on an
+  assistant message marks it ``prefix: true`` (Mistral's continuation flag) instead of dropping it.
+
+Every merge, bridge and placeholder is a Change; merged blocks keep their order.
+"""
+
+from __future__ import annotations
+
+from toolhist.curation.base import Change, Pass, Trace
+from toolhist.curation.util import synthetic
+from toolhist.model import Message, TextBlock
+
+PASS = "merge_turns"
+PLACEHOLDER_USER = "(The conversation continues from earlier turns that are not in this history.)"
+BRIDGE = "(Tool results received.)"
+
+
+def _side(message: Message) -> str:
+    return {"human": "user", "tool": "user", "ai": "assistant"}.get(message.speaker, "system")
+
+
+def _merge(a: Message, b: Message, trace: Trace) -> Message:
+    speaker = "tool" if "tool" in (a.speaker, b.speaker) else a.speaker
+    blocks = (*a.blocks, *b.blocks)
+    if a.speaker == "human" and b.speaker == "tool":
+        blocks = (*b.blocks, *a.blocks)  # results first, then the text
+    merged = a.model_copy(update={"speaker": speaker, "blocks": blocks})
+    trace.derive(merged, a)
+    return merged
+
+
+def _first_turn(out: list[Message], changes: list[Change], provider: str, trace: Trace) -> None:
+    first = next((i for i, m in enumerate(out) if m.speaker != "system"), None)
+    if first is None or out[first].speaker != "ai":
+        return
+    if provider == "gemini" and not any(True for _ in out[first].tool_calls()):
+        return
+    placeholder = synthetic("human", [TextBlock(text=PLACEHOLDER_USER)], "placeholder_user_turn")
+    out.insert(first, placeholder)
+    changes.append(
+        Change(
+            pass_=PASS,
+            action="insert",
+            reason=f"{provider} requires the conversation to open with a user turn; a placeholder user turn was inserted",
+        ).with_subject(placeholder)
+    )
+
+
+def merge_turns(provider: str) -> Pass:
+    """The pass for ``provider`` (a no-op for providers without turn-order rules)."""
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if provider not in ("bedrock", "gemini", "mistral"):
+            return messages, []
+        out: list[Message] = []
+        changes: list[Change] = []
+        if provider == "mistral":
+            messages = _hoist_system(messages, trace, changes)
+        for message in messages:
+            prev = out[-1] if out else None
+            if (
+                prev is not None
+                and provider == "bedrock"
+                and _side(prev) == _side(message) != "system"
+                and not (prev.speaker == "ai" and any(True for _ in prev.tool_calls()))
+            ):
+                out[-1] = _merge(prev, message, trace)
+                changes.append(_merged(message, trace, provider))
+                continue
+            if (
+                prev is not None
+                and provider == "gemini"
+                and prev.speaker == "ai"
+                and message.speaker == "ai"
+                and not any(True for _ in prev.tool_calls())
+            ):
+                out[-1] = _merge(prev, message, trace)
+                changes.append(_merged(message, trace, provider))
+                continue
+            if prev is not None and provider == "gemini" and prev.speaker == message.speaker == "tool":
+                # One function-response turn per function-call turn, with as many parts as calls.
+                out[-1] = _merge(prev, message, trace)
+                changes.append(_merged(message, trace, provider))
+                continue
+            if (
+                prev is not None
+                and provider == "mistral"
+                and prev.speaker == "tool"
+                and message.speaker in ("human", "system")
+            ):
+                bridge = synthetic("ai", [TextBlock(text=BRIDGE)], "assistant_bridge_after_tool_results")
+                out.append(bridge)
+                changes.append(
+                    Change(
+                        pass_=PASS,
+                        action="insert",
+                        reason="Mistral does not accept a user or system message right after tool results; a minimal assistant turn bridges them",
+                    ).with_subject(bridge)
+                )
+            out.append(message)
+        if provider in ("bedrock", "gemini", "mistral"):
+            _first_turn(out, changes, provider, trace)
+        if (
+            provider == "mistral"
+            and len(out) > 1
+            and out[-1].speaker == "ai"
+            and out[-1].metadata.extra.get("prefix") is not True
+        ):
+            last = out[-1]
+            marked = last.model_copy(
+                update={
+                    "metadata": last.metadata.model_copy(
+                        update={"extra": {**last.metadata.extra, "prefix": True}}
+                    )
+                }
+            )
+            trace.derive(marked, last)
+            out[-1] = marked
+            changes.append(
+                Change(
+                    pass_=PASS,
+                    action="fill",
+                    reason="Mistral rejects a history ending on an assistant message unless it is marked prefix: true (continue it); send the next user message as tail instead to avoid this",
+                    before=trace.origin(last),
+                ).with_subject(marked)
+            )
+        return tuple(out), changes
+
+    return run
+
+
+def _merged(message: Message, trace: Trace, provider: str) -> Change:
+    return Change(
+        pass_=PASS,
+        action="merge",
+        reason=f"{provider} needs alternating turns; this message was merged into the one before it",
+        before=trace.origin(message),
+    )
+
+
+def _hoist_system(messages: tuple[Message, ...], trace: Trace, changes: list[Change]) -> tuple[Message, ...]:
+    """System messages before the first user message are the system prompt: they go first.
+
+    Mistral accepts a system message only after a user or system message; one that ended up after
+    an assistant or tool turn (results stored before the prompt, a reconstructed call) moves up.
+    """
+    first_human = next((i for i, m in enumerate(messages) if m.speaker == "human"), len(messages))
+    head = [m for m in messages[:first_human] if m.speaker == "system"]
+    if all(m.speaker == "system" for m in messages[: len(head)]):
+        return messages
+    for message in head:
+        changes.append(
+            Change(
+                pass_=PASS,
+                action="move",
+                reason="Mistral accepts a system message only after a user or system message; the system prompt moves to the start",
+                before=trace.origin(message),
+            ).with_subject(message)
+        )
+    rest = [m for m in messages if not any(m is h for h in head)]
+    return (*head, *rest)
