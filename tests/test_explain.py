@@ -58,6 +58,14 @@ CASES: list[Case] = [
     Case("Invalid value for 'content': expected a string, got null.", "openai-chat", "oai.null_content"),
     Case("Invalid 'content': 'content' field must be a string or an array of objects.", "openai-chat", "oai.null_content", "lm-studio"),
     Case("Expected 'content' to be a string or an array", "openai-chat", "oai.null_content", "llama.cpp"),
+    # Kimi: OpenAI's texts with the first letter in lower case (kimi-cli#2405; toolhist.providers.kimi)
+    Case("invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", "kimi", "oai.tool_orphan", "kimi"),
+    Case("invalid parameter: 'tool_call_id' of 'functions.bash:3' not found in 'tool_calls' of previous message.", "kimi", "oai.tool_id_unknown", "kimi", ("functions.bash:3",)),
+    Case("missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.", "kimi", "oai.tool_id_missing", "kimi"),
+    Case("invalid parameter: Duplicate value for 'tool_call_id' of 'functions.read_file:0', in messages[3] and messages[4].", "kimi", "oai.dup_tool_result", "kimi", ("functions.read_file:0",), ("messages[3]", "messages[4]")),
+    Case("invalid 'messages[5].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.", "kimi", "oai.empty_tool_calls", "kimi", (), ("messages[5]",)),
+    Case("invalid 'messages[7].tool_calls[1].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead.", "kimi", "oai.empty_fn_name", "kimi", (), ("messages[7].tool_calls[1]",)),
+    Case("invalid value for 'content': expected a string, got null.", "kimi", "oai.null_content", "kimi"),
     Case("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...", "mistral", "tmpl.alternate", "vllm-template"),
     # DeepSeek and Kimi (§6, §7b)
     Case("Missing `reasoning_content` field in the assistant message at message index 3. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls", "openai-chat", "ds.reasoning_required", "deepseek", (), ("messages[3]",)),
@@ -85,6 +93,7 @@ CASES: list[Case] = [
     Case("messages.4: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.", "anthropic", "ant.result_missing", "old", (), ("messages.4",)),
     Case("messages.6.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01XyZ9aBcDeFgHiJkLmNoPqR. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", "anthropic", "ant.result_orphan", None, ("toolu_01XyZ9aBcDeFgHiJkLmNoPqR",), ("messages.6.content.0",)),
     Case("messages.8.content.1: unexpected `tool_use_id` found in `advisor_tool_result` blocks: srvtoolu_01Hk7MnPqRsTuVwXyZaBcDeF. Each `advisor_tool_result` block must have a corresponding `server_tool_use` block before it.", "anthropic", "ant.server_result_orphan", None, ("srvtoolu_01Hk7MnPqRsTuVwXyZaBcDeF",), ("messages.8.content.1",)),
+    Case("messages.4.content.1: each tool_use must have a single result. Found multiple `tool_result` blocks with id: toolu_01Kq7RmV3xWbN9cP2sLdE5fH", "anthropic", "ant.dup_tool_result", None, ("toolu_01Kq7RmV3xWbN9cP2sLdE5fH",), ("messages.4.content.1",)),
     Case("messages.1.content.2: `tool_use` ids must be unique", "anthropic", "ant.dup_tool_use_id", None, (), ("messages.1.content.2",)),
     Case("messages.1.content.1.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'", "anthropic", "ant.id_pattern", None, (), ("messages.1.content.1",)),
     Case("messages.3.content.0.server_tool_use.id: String should match pattern '^srvtoolu_[a-zA-Z0-9_]+$'", "anthropic", "ant.id_pattern", "server-tool", (), ("messages.3.content.0",)),
@@ -98,6 +107,7 @@ CASES: list[Case] = [
     Case(ANT_THINKING_FIRST, "anthropic", "ant.thinking_first", None, (), ("messages.5.content.0",)),
     Case(ANT_THINKING_FIRST.replace("found `tool_use`", "found `text`").replace("docs.claude.com", "docs.anthropic.com"), "anthropic", "ant.thinking_first", "found-text", (), ("messages.5.content.0",)),
     Case("messages.7.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.", "anthropic", "ant.thinking_immutable", None, (), ("messages.7.content.0",)),
+    Case("messages.3.content.0.thinking.signature: Field required", "anthropic", "ant.thinking_signature", "missing", (), ("messages.3.content.0",)),
     Case("messages.1.content.0: Invalid `signature` in `thinking` block", "anthropic", "ant.thinking_signature", None, (), ("messages.1.content.0",)),
     Case('messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block". That setting requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header. The `system` prompt differs from the one this block was created with.', "anthropic", "ant.thinking_signature", "binding", (), ("messages.1.content.0",)),
     Case("messages.9.content.0: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.", "anthropic", "ant.thinking_disabled", None, (), ("messages.9.content.0",)),
@@ -110,6 +120,9 @@ CASES: list[Case] = [
     Case("Corrupted thought signature.", "gemini", "gem.thought_sig_invalid"),
     Case("* GenerateContentRequest.contents[3].parts: contents.parts must not be empty.", "gemini", "gem.parts_nonempty", None, (), ("contents[3]",)),
     Case("* GenerateContentRequest.contents[4].parts[1].data: required oneof field 'data' must have one initialized field", "gemini", "gem.part_oneof", None, (), ("contents[4].parts[1]",)),
+    Case("Invalid value at 'contents[0].parts[1]' (oneof), oneof field 'data' is already set. Cannot set 'inlineData'", "gemini", "gem.part_oneof_multi", None, (), ("contents[0].parts[1]",)),
+    Case("Please use a valid role: user, model.", "gemini", "gem.role"),
+    Case("* GenerateContentRequest.tools[0].function_declarations[4].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.", "gemini", "gem.fn_name_format", None, (), ("tools[0].function_declarations[4]",)),
     Case("Requests ending with a model turn are not supported.", "gemini", "gem.no_trailing_model"),
     Case("Please ensure that multiturn requests ends with a user role or a function response.", "gemini", "gem.alternation_old", "old"),
     # Mistral (§5c)
@@ -121,6 +134,9 @@ CASES: list[Case] = [
     Case("Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant", "mistral", "mis.last_role"),
     Case("Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got assistant", "mistral", "mis.last_role"),
     Case("Tool call id has to be defined.", "mistral", "mis.id_missing"),
+    Case("Tool call id has to be defined in serving mode.", "mistral", "mis.call_id_missing"),
+    Case("Conversation must have at least one message", "mistral", "mis.empty"),
+    Case("Function name was github.create_issue but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.", "mistral", "mis.name_format"),
     Case("Duplicate tool call id D681PevKs in tool results", "mistral", "mis.dup_result", None, ("D681PevKs",)),
     Case("Unexpected tool call id a1B2c3D4e in tool results", "mistral", "mis.unexpected_result", None, ("a1B2c3D4e",)),
     Case("Duplicate tool call id Zx9Yw8Vu7 in assistant message", "mistral", "mis.dup_call", None, ("Zx9Yw8Vu7",)),
@@ -139,6 +155,9 @@ CASES: list[Case] = [
     Case("The content field at messages.6.content.0.toolResult cannot be empty when status value is error.", "bedrock", "brk.nonempty", None, (), ("messages.6.content.0",)),
     Case("The text field in the ContentBlock object at messages.3.content.0 is blank. Add text to the text field, and try again.", "bedrock", "brk.blank_text", None, (), ("messages.3.content.0",)),
     Case("The content field in the Message object at messages.[3] is empty. Add a ContentBlock object to the content field and try again.", "bedrock", "brk.empty_content", None, (), ("messages.3",)),
+    Case("Value 'functions.read_file:0' at 'messages.1.member.content.0.member.toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.id_pattern", None, ("functions.read_file:0",), ("messages.1.content.0",)),
+    Case("Value 'call_kQ2mV8rT1xYzA9bC3dE4fG5hJ6kL7mN8pQ9rS0tU1vW2xY3zA4bC5dE6fG7hI8' at 'messages.2.member.content.0.member.toolResult.toolUseId' failed to satisfy constraint: Member must have length less than or equal to 64", "bedrock", "brk.id_pattern", None, ("call_kQ2mV8rT1xYzA9bC3dE4fG5hJ6kL7mN8pQ9rS0tU1vW2xY3zA4bC5dE6fG7hI8",), ("messages.2.content.0",)),
+    Case("Value 'mcp.github.create_issue' at 'toolConfig.tools.3.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.tool_name_pattern", None, (), ("tools.3",)),
     Case("Value at 'messages.2.member.content.1.member.reasoningContent.reasoningText.text' failed to satisfy constraint: Member must not be null", "bedrock", "brk.reasoning_null", None, (), ("messages.2.content.1",)),
     # client-side checks (§9, §10)
     Case("Tool result is missing for tool call call_3nR8sQ2vX7kL1mP4tY9wB6cD.", None, "aisdk.missing_results", "ai-sdk-client", ("call_3nR8sQ2vX7kL1mP4tY9wB6cD",)),
@@ -367,3 +386,81 @@ def test_session_locates_by_call_id_when_the_text_has_no_path() -> None:
         session=session,
     )
     assert (got.message_index, got.block_index) == (3, 0)
+
+
+# Every registered provider rule's own text, filled with real-looking values, explains to that provider
+# and rule, so `check` and `explain` agree. Rules that share another rule's text say which one explains it.
+FILL: dict[str, Any] = {
+    "ids": "call_Ab12Cd34Ef56Gh78Ij90Kl12, call_Mn34Op56Qr78St90Uv12Wx34",
+    "id": "call_Q8mZ3vX1nB7kL2pR5tY9wC4e",
+    "call_id": "call_Q8mZ3vX1nB7kL2pR5tY9wC4e",
+    "reasoning": "rs_68a2f1c7a1f48193a3c9e2d5b7f04e1a",
+    "prefix": "fc",
+    "index": 3,
+    "first": 3,
+    "second": 4,
+    "call": 0,
+    "block": 1,
+    "part": 1,
+    "tool": 0,
+    "decl": 2,
+    "position": 2,
+    "length": 51,
+    "name": "read.file",
+    "field": "inlineData",
+    "found": "tool_use",
+    "role": "assistant",
+    "previous": "tool",
+    "requirement": "be non-empty",
+    "constraint": "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+}
+FILL_FOR: dict[str, list[dict[str, Any]]] = {
+    "ant.server_result_orphan": [
+        {"kind": "web_search_tool_result", "id": "srvtoolu_01Hk7MnPqRsTuVwXyZaBcDeF"}
+    ],
+    "ant.id_pattern": [
+        {"kind": "tool_use", "pattern": "^[a-zA-Z0-9_-]+$"},
+        {"kind": "server_tool_use", "pattern": "^srvtoolu_[a-zA-Z0-9_]+$"},
+    ],
+    "ant.thinking_signature": [
+        {"problem": ": Invalid `signature` in `thinking` block"},
+        {"problem": ".thinking.signature: Field required"},
+    ],
+    "brk.id_pattern": [{"kind": "toolUse", "id": "functions.read:0"}, {"kind": "toolResult", "id": "a|b"}],
+    "ant.empty_text": [{"requirement": "be non-empty"}, {"requirement": "contain non-whitespace text"}],
+}
+EXPLAINED_AS = {
+    # The provider sends ant.result_missing's text for these (research/providers.md §10).
+    ("anthropic", "ant.result_first"): ("anthropic", "ant.result_missing"),
+    ("anthropic", "ant.tool_use_last"): ("anthropic", "ant.result_missing"),
+}
+NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request
+
+
+def _rule_texts() -> list[tuple[str, str, str]]:
+    from toolhist.providers import all_rules
+
+    out = []
+    for rule in all_rules():
+        if rule.id in NOT_AN_HTTP_ERROR:
+            continue
+        for extra in FILL_FOR.get(rule.id, [{}]):
+            out.append((rule.provider, rule.id, rule.template.format(**{**FILL, **extra})))
+    return out
+
+
+@pytest.mark.parametrize(("provider", "rule", "text"), _rule_texts(), ids=lambda v: str(v)[:40])
+def test_every_provider_rule_text_explains_to_that_rule(provider: str, rule: str, text: str) -> None:
+    got = explain(text)
+    assert (got.provider, got.rule) == EXPLAINED_AS.get((provider, rule), (provider, rule))
+    assert got.error_text == text
+    assert got.fix == provider_for(got.provider or "").rule(got.rule or "").fix
+
+
+def test_every_registered_rule_is_explained_or_said_why_not() -> None:
+    from toolhist.providers import all_rules
+
+    explained = {p.rule for p in PATTERNS}
+    registered = {r.id for r in all_rules()}
+    shared = {rule for _, rule in EXPLAINED_AS}
+    assert registered - explained == shared | NOT_AN_HTTP_ERROR

@@ -111,6 +111,7 @@ def test_tool_id_unknown() -> None:
             (C1,),
         )
     ]
+    assert validate_payload(body(USER, asks(fn_call(C0), fn_call(C1)), answer(C0), answer(C1)), "kimi") == []
 
 
 def test_tool_id_missing() -> None:
@@ -122,6 +123,7 @@ def test_tool_id_missing() -> None:
             (),
         )
     ]
+    assert validate_payload(body(USER, asks(fn_call(C0)), {**answer(C0), "content": "x"}), "kimi") == []
 
 
 def test_dup_tool_result() -> None:
@@ -133,6 +135,7 @@ def test_dup_tool_result() -> None:
             (C0,),
         )
     ]
+    assert validate_payload(body(USER, asks(fn_call(C0), fn_call(C1)), answer(C0), answer(C1)), "kimi") == []
 
 
 def test_empty_tool_calls() -> None:
@@ -158,6 +161,7 @@ def test_empty_fn_name() -> None:
             ("functions.:0",),
         )
     ]
+    assert validate_payload(body(USER, asks(fn_call(C0)), answer(C0)), "kimi") == []
 
 
 def test_null_content() -> None:
