@@ -200,8 +200,9 @@ def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mes
                 Change(
                     pass_="dedupe_calls",
                     action="drop",
-                    reason="the message held only repeated calls",
+                    reason="this assistant turn held only calls already in the history, so nothing of it is left",
                     before=trace.origin(message),
+                    dropped=block_json(message),
                 )
             )
     return tuple(out), changes

@@ -14,7 +14,8 @@ synthesis, rename and id rewrite is a Change with its reason. The passes, in ord
 9. ``close_orphans``      a synthetic result for every unanswered call (orphaned or pending)
 10. ``sanitize_tool_names`` names the provider's pattern accepts (declarations renamed alike)
 11. ``merge_turns``       the provider's turn order (Bedrock alternation, Gemini, Mistral)
-12. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
+12. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
+13. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
 
 Ids are canonical in the curated history and mapped to the provider's own form only when the
 payload is rendered (`toolhist.providers.idmap.map_ids`).
@@ -33,7 +34,7 @@ from toolhist.curation.pairing import dedupe_calls, map_ids
 from toolhist.curation.split import split_tool_calls
 from toolhist.curation.strategies import StrategyDef
 from toolhist.curation.synthesize import synthesize_calls
-from toolhist.curation.thinking import drop_foreign_thinking
+from toolhist.curation.thinking import drop_final_thinking, drop_foreign_thinking
 from toolhist.curation.turns import merge_turns
 from toolhist.model import Message, Session
 from toolhist.providers.idmap import map_ids as edge_map_ids
@@ -49,11 +50,12 @@ def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pas
         synthesize_calls,
         dedupe_results,
         fill_empty_content,
-        drop_foreign_thinking(provider, fmt, session.request),
+        drop_foreign_thinking(provider, fmt),
         move_results,
         close_orphans,
         sanitize_tool_names(provider, renamed),
         merge_turns(provider),
+        drop_final_thinking(provider, session.request),
     ]
 
 

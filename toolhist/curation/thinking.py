@@ -48,20 +48,50 @@ def _thinking_enabled(request: dict[str, JsonValue]) -> bool:
     return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
 
 
-def drop_foreign_thinking(provider: str, source_format: str | None, request: dict[str, JsonValue]) -> Pass:
-    """The pass for ``provider``; a block without ``source_provider`` counts as ``source_format``'s.
+def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
+    """Anthropic without thinking enabled: no thinking in the final assistant turn.
 
-    ``request`` tells whether Anthropic thinking is enabled: when it is not, the final assistant
-    turn may not carry thinking (``When thinking is disabled, an `assistant` message in the final
-    position cannot contain `thinking```), so its thinking is dropped too.
+    ``When thinking is disabled, an `assistant` message in the final position cannot contain
+    `thinking```. Which turn is final is known only after the other passes, so this runs last.
     """
-    final_rule = provider == "anthropic" and not _thinking_enabled(request)
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if (
+            provider != "anthropic"
+            or _thinking_enabled(request)
+            or not messages
+            or messages[-1].speaker != "ai"
+        ):
+            return messages, []
+        last = messages[-1]
+        kept = tuple(b for b in last.blocks if not isinstance(b, ThinkingBlock))
+        if len(kept) == len(last.blocks) or not kept:
+            return messages, []
+        changes = [
+            Change(
+                pass_=PASS,
+                action="drop",
+                reason="Anthropic rejects thinking in the final assistant turn when thinking is disabled",
+                before=trace.origin(b),
+                dropped=block_json(b),
+            )
+            for b in last.blocks
+            if isinstance(b, ThinkingBlock)
+        ]
+        new = last.model_copy(update={"blocks": kept})
+        trace.derive(new, last)
+        return (*messages[:-1], new), changes
+
+    return run
+
+
+def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
+    """The pass for ``provider``; a block without ``source_provider`` counts as ``source_format``'s."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         out: list[Message] = []
         changes: list[Change] = []
-        for m, message in enumerate(messages):
-            final = final_rule and m == len(messages) - 1 and message.speaker == "ai"
+        for message in messages:
             blocks: list[Block] = []
             carry: ThinkingBlock | None = None
             for block in message.blocks:
@@ -99,10 +129,6 @@ def drop_foreign_thinking(provider: str, source_format: str | None, request: dic
                     continue
                 if isinstance(block, ThinkingBlock):
                     why = _why_not(block, provider, block.source_provider or source_format)
-                    if why is None and final and not any(True for _ in message.tool_calls()):
-                        why = (
-                            "Anthropic rejects thinking in the final assistant turn when thinking is disabled"
-                        )
                     if why:
                         changes.append(
                             Change(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.curation.util import synthetic
-from toolhist.model import Message, TextBlock
+from toolhist.model import Message, TextBlock, ToolResponseBlock
 
 PASS = "merge_turns"
 PLACEHOLDER_USER = "(The conversation continues from earlier turns that are not in this history.)"
@@ -34,8 +34,11 @@ def _side(message: Message) -> str:
 def _merge(a: Message, b: Message, trace: Trace) -> Message:
     speaker = "tool" if "tool" in (a.speaker, b.speaker) else a.speaker
     blocks = (*a.blocks, *b.blocks)
-    if a.speaker == "human" and b.speaker == "tool":
-        blocks = (*b.blocks, *a.blocks)  # results first, then the text
+    if speaker == "tool":  # results first, then the text (Converse's own shape for a user turn)
+        blocks = (
+            *(x for x in blocks if isinstance(x, ToolResponseBlock)),
+            *(x for x in blocks if not isinstance(x, ToolResponseBlock)),
+        )
     merged = a.model_copy(update={"speaker": speaker, "blocks": blocks})
     trace.derive(merged, a)
     return merged
@@ -62,12 +65,9 @@ def merge_turns(provider: str) -> Pass:
     """The pass for ``provider`` (a no-op for providers without turn-order rules)."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        if provider not in ("bedrock", "gemini", "mistral"):
-            return messages, []
         out: list[Message] = []
         changes: list[Change] = []
-        if provider == "mistral":
-            messages = _hoist_system(messages, trace, changes)
+        messages = _hoist_system(messages, trace, changes, provider)
         for message in messages:
             prev = out[-1] if out else None
             if (
@@ -150,11 +150,14 @@ def _merged(message: Message, trace: Trace, provider: str) -> Change:
     )
 
 
-def _hoist_system(messages: tuple[Message, ...], trace: Trace, changes: list[Change]) -> tuple[Message, ...]:
+def _hoist_system(
+    messages: tuple[Message, ...], trace: Trace, changes: list[Change], provider: str
+) -> tuple[Message, ...]:
     """System messages before the first user message are the system prompt: they go first.
 
-    Mistral accepts a system message only after a user or system message; one that ended up after
-    an assistant or tool turn (results stored before the prompt, a reconstructed call) moves up.
+    Mistral accepts a system message only after a user or system message, and the other providers
+    take the system prompt out of the turns only when it leads; one that ended up after an
+    assistant or tool turn (results stored before the prompt, a reconstructed call) moves up.
     """
     first_human = next((i for i, m in enumerate(messages) if m.speaker == "human"), len(messages))
     head = [m for m in messages[:first_human] if m.speaker == "system"]
@@ -165,7 +168,7 @@ def _hoist_system(messages: tuple[Message, ...], trace: Trace, changes: list[Cha
             Change(
                 pass_=PASS,
                 action="move",
-                reason="Mistral accepts a system message only after a user or system message; the system prompt moves to the start",
+                reason=f"the system prompt sat after assistant or tool turns; {provider} takes it only at the start",
                 before=trace.origin(message),
             ).with_subject(message)
         )
