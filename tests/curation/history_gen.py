@@ -166,7 +166,23 @@ def broken_sessions(draw: st.DrawFn) -> Session:
         for m in messages
     ]
     source: Any = SessionSource(format=fmt)
-    return Session(messages=tuple(messages), source=source)
+    model = draw(st.sampled_from(MODELS))
+    request: dict[str, Any] = {"model": model} if model else {}
+    if model and draw(st.booleans()):
+        request["thinking"] = {"type": "enabled", "budget_tokens": 1024}
+    return Session(messages=tuple(messages), source=source, request=request)
+
+
+MODELS = [
+    None,
+    "gpt-4.1",
+    "deepseek-reasoner",
+    "kimi-k2-thinking",
+    "gemini-3-pro-preview",
+    "gemini-3.5-flash",
+    "claude-sonnet-4-5",
+]
+"""Models whose rules differ: DeepSeek and Kimi thinking, Gemini 3 signatures, Gemini 3.5 trailing turns."""
 
 
 ROLES = {

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any, cast
+
 import pytest
 from builders import ai, call, human, result, session, tool
 
@@ -28,7 +32,7 @@ def shape(messages: tuple[Message, ...]) -> list[tuple[str, list[str]]]:
                 parts.append(f"result:{b.raw_call_id or '?'}")
             else:
                 parts.append(b.type)
-        out.append((m.speaker, parts))
+        out.append((str(m.speaker), parts))
     return out
 
 
@@ -47,7 +51,7 @@ def test_a_valid_history_only_gets_canonical_ids() -> None:
         ("rewrite_id", {"old_id": "call_1", "new_id": new}),
     ]
     assert c.session.messages[0] is s.messages[0]  # untouched messages are the same objects
-    body = render(s, "openai-chat", strategy="toolhist").body
+    body: Any = render(s, "openai-chat", strategy="toolhist").body
     assert body["messages"][1]["tool_calls"][0]["id"] == "call_" + new.removeprefix("hist_tool_")
 
 
@@ -105,13 +109,13 @@ def test_duplicate_results_keep_one_and_report_a_conflict_with_both_contents() -
     c = curate(s, "openai-chat")
     kept = [b.result for m in c.session.messages for b in m.tool_responses()]
     assert kept == ["first"]
-    dedupes = [
+    dedupes: list[Any] = [
         (ch.action, ch.before, ch.dropped, ch.detail) for ch in c.changes if ch.pass_ == "dedupe_results"
     ]
     assert [d[0] for d in dedupes] == ["dedupe", "conflict"]
     assert dedupes[1][1] == Position(message=4, block=0)
-    assert dedupes[1][2]["result"] == "second"  # type: ignore[index]
-    assert dedupes[1][3]["kept"]["result"] == "first"  # type: ignore[index]
+    assert dedupes[1][2]["result"] == "second"
+    assert dedupes[1][3]["kept"]["result"] == "first"
 
 
 def test_a_result_whose_call_was_compacted_away_gets_its_call_back() -> None:
@@ -186,7 +190,7 @@ def test_mistral_gets_a_bridge_and_a_prefix_instead_of_losing_turns() -> None:
         ("human", ["text:and now?"]),
         ("ai", ["text:Let me think"]),
     ]
-    body = render(s, "mistral", strategy="toolhist").body
+    body: Any = render(s, "mistral", strategy="toolhist").body
     assert body["messages"][-1] == {"role": "assistant", "content": "Let me think", "prefix": True}
     assert validate(s, "mistral", strategy="toolhist") == []
 
@@ -218,7 +222,7 @@ def test_foreign_thinking_is_dropped_with_its_text_in_the_change() -> None:
     dropped = curate(s, "gemini")
     assert not any(isinstance(b, ThinkingBlock) for b in dropped.session.messages[1].blocks)
     [change] = [ch for ch in dropped.changes if ch.pass_ == "drop_foreign_thinking"]
-    assert change.dropped["text"] == "plan: read then fix"  # type: ignore[index]
+    assert cast("Any", change.dropped)["text"] == "plan: read then fix"
     assert "cannot be replayed to gemini" in change.reason
 
 
@@ -266,4 +270,60 @@ def test_a_result_is_never_silently_lost() -> None:
     )
     c = curate(s, "openai-chat")
     [conflict] = [ch for ch in c.changes if ch.action == "conflict"]
-    assert conflict.dropped["result"] == "y"  # type: ignore[index]
+    assert cast("Any", conflict.dropped)["result"] == "y"
+
+
+def test_responses_calls_lose_item_ids_their_reasoning_cannot_back() -> None:
+    body = json.loads(Path("sample_logs/openai_responses_input.json").read_text())
+    body["input"] = [item for item in body["input"] if item.get("type") != "reasoning"]
+    s = toolhist.load(body, name="no-reasoning.json")
+    assert [v.rule for v in validate(s, "openai-responses")] == ["resp.fc_needs_reasoning"] * 3
+    c = curate(s, "openai-responses")
+    assert [(ch.pass_, ch.action, ch.dropped) for ch in c.changes if ch.action != "rewrite_id"] == [
+        ("drop_item_ids", "strip", {"id": "fc_68a1f0c3a0d4819da1b2c3d4e5f60718"}),
+        ("drop_item_ids", "strip", {"id": "fc_68a1f0c3a0e8819db2c3d4e5f6071829"}),
+        ("drop_item_ids", "strip", {"id": "fc_68a1f0d2e3f4819e9a8b7c6d5e4f3021"}),
+    ]
+    assert validate(s, "openai-responses", strategy="toolhist") == []
+
+
+def test_deepseek_thinking_gets_an_empty_reasoning_content() -> None:
+    s = session(human("go"), ai(call("a")), tool(result("a"))).model_copy(
+        update={"request": {"model": "deepseek-reasoner"}}
+    )
+    assert [v.rule for v in validate(s, "openai-chat")] == ["ds.reasoning_required"]
+    body: Any = render(s, "openai-chat", strategy="toolhist").body
+    assert body["messages"][1]["reasoning_content"] == ""
+    assert validate(s, "openai-chat", strategy="toolhist") == []
+    assert [ch.pass_ for ch in curate(s, "openai-chat").changes if ch.action == "fill"] == [
+        "fill_reasoning_content"
+    ]
+
+
+def test_gemini_3_calls_of_the_current_turn_get_the_documented_sentinel() -> None:
+    s = session(human("go"), ai(call("a")), tool(result("a")), ai(call("b")), tool(result("b"))).model_copy(
+        update={"request": {"model": "gemini-3-pro-preview"}}
+    )
+    assert [v.rule for v in validate(s, "gemini")] == ["gem.thought_sig", "gem.thought_sig"]
+    body: Any = render(s, "gemini", strategy="toolhist").body
+    signatures = [
+        p.get("thoughtSignature") for c in body["contents"] for p in c["parts"] if "functionCall" in p
+    ]
+    assert signatures == ["skip_thought_signature_validator"] * 2
+    assert validate(s, "gemini", strategy="toolhist") == []
+
+
+def test_anthropic_thinking_is_disabled_when_the_open_round_lost_its_signature() -> None:
+    request: dict[str, Any] = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 2048,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+    }
+    s = session(human("go"), ai(call("a")), tool(result("a"))).model_copy(update={"request": request})
+    s = s.model_copy(update={"source": s.source.model_copy(update={"format": "anthropic"})})
+    assert "ant.thinking_first" in [v.rule for v in validate(s, "anthropic")]
+    c = curate(s, "anthropic")
+    assert c.changes[0].pass_ == "disable_thinking"
+    assert c.changes[0].dropped == {"thinking": {"type": "enabled", "budget_tokens": 1024}}
+    assert "thinking" not in render(s, "anthropic", strategy="toolhist").body
+    assert validate(s, "anthropic", strategy="toolhist") == []

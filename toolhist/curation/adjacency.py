@@ -47,7 +47,9 @@ def move_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mes
             kept: list[Block] = [b for b in message.blocks if id(b) not in moved]
             if len(kept) != len(message.blocks):
                 if kept:
-                    new = message.model_copy(update={"blocks": tuple(kept)})
+                    # Text left behind once its results moved away is the user's, not a tool's.
+                    speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in kept) else "human"
+                    new = message.model_copy(update={"blocks": tuple(kept), "speaker": speaker})
                     trace.derive(new, message)
                     message = new  # noqa: PLW2901
                 else:

@@ -26,7 +26,11 @@ def fill_empty_content(
         for block in message.blocks:
             blank_text = isinstance(block, TextBlock) and not block.text.strip()
             empty_thinking = (
-                isinstance(block, ThinkingBlock) and not block.text and not block.signature and not block.data
+                isinstance(block, ThinkingBlock)
+                and not block.text
+                and not block.signature
+                and not block.data
+                and block.provider_data.get("field") != "reasoning_content"  # an accepted empty replay
             )
             if blank_text or empty_thinking:
                 changes.append(

@@ -13,9 +13,14 @@ synthesis, rename and id rewrite is a Change with its reason. The passes, in ord
 8. ``move_results``       results in the tool turn right after their call
 9. ``close_orphans``      a synthetic result for every unanswered call (orphaned or pending)
 10. ``sanitize_tool_names`` names the provider's pattern accepts (declarations renamed alike)
-11. ``merge_turns``       the provider's turn order (Bedrock alternation, Gemini, Mistral)
-12. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
-13. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
+11. ``drop_item_ids``     Responses call ids whose reasoning item is gone
+12. ``merge_turns``       the provider's turn order (Bedrock alternation, Gemini, Mistral)
+13. ``model_requirements`` model-specific needs: DeepSeek/Kimi reasoning_content, Gemini 3 signatures
+14. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
+15. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
+
+Before all that, if Anthropic thinking is on and the open tool round has no signed thinking block
+to replay, ``disable_thinking`` removes ``thinking`` from the request (the repair the 400 names).
 
 Ids are canonical in the curated history and mapped to the provider's own form only when the
 payload is rendered (`toolhist.providers.idmap.map_ids`).
@@ -29,8 +34,11 @@ from toolhist.curation.close import close_orphans
 from toolhist.curation.content import fill_empty_content
 from toolhist.curation.declarations import add_tool_declarations
 from toolhist.curation.dedupe import dedupe_results
+from toolhist.curation.items import drop_item_ids
 from toolhist.curation.names import rename_declarations, sanitize_tool_names
 from toolhist.curation.pairing import dedupe_calls, map_ids
+from toolhist.curation.reasoning import model_requirements
+from toolhist.curation.request import disable_thinking
 from toolhist.curation.split import split_tool_calls
 from toolhist.curation.strategies import StrategyDef
 from toolhist.curation.synthesize import synthesize_calls
@@ -54,7 +62,9 @@ def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pas
         move_results,
         close_orphans,
         sanitize_tool_names(provider, renamed),
+        drop_item_ids(provider),
         merge_turns(provider),
+        model_requirements(provider, session.request),
         drop_final_thinking(provider, session.request),
     ]
 
@@ -63,6 +73,11 @@ def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curati
     """Repair ``session`` (+ ``tail``) for ``provider``."""
     renamed: dict[str, str] = {}
     curation = run_passes(session, provider, "toolhist", passes(session, provider, renamed), tail)
+    adjusted, disabled = disable_thinking(session, curation.session.messages, provider)
+    if disabled is not None:  # the request changes what the passes must do (final-turn thinking)
+        renamed = {}
+        curation = run_passes(adjusted, provider, "toolhist", passes(adjusted, provider, renamed), tail)
+        curation = curation.model_copy(update={"original": session, "changes": (disabled, *curation.changes)})
     tools = rename_declarations(session.tools, provider, renamed) if session.tools is not None else None
     if tools != session.tools:
         curated = curation.session.model_copy(update={"tools": tools})

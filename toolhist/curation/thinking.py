@@ -18,6 +18,7 @@ from __future__ import annotations
 from pydantic import JsonValue
 
 from toolhist.curation.base import Change, Pass, Trace, block_json
+from toolhist.curation.request import thinking_enabled
 from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock
 
 PASS = "drop_foreign_thinking"
@@ -43,11 +44,6 @@ def _why_not(block: ThinkingBlock, provider: str, origin: str | None) -> str | N
     return None
 
 
-def _thinking_enabled(request: dict[str, JsonValue]) -> bool:
-    thinking = request.get("thinking")
-    return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
-
-
 def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
     """Anthropic without thinking enabled: no thinking in the final assistant turn.
 
@@ -58,7 +54,7 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         if (
             provider != "anthropic"
-            or _thinking_enabled(request)
+            or thinking_enabled(request)
             or not messages
             or messages[-1].speaker != "ai"
         ):
@@ -86,7 +82,11 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
 
 
 def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
-    """The pass for ``provider``; a block without ``source_provider`` counts as ``source_format``'s."""
+    """The pass for ``provider``; a block that does not name its ``source_provider`` counts as foreign.
+
+    (The renderers send back only blocks that name the target as their source; ``source_format``
+    is kept in the signature for strategies that want to trust the session's format instead.)
+    """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         out: list[Message] = []
@@ -128,7 +128,7 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
                     carry = block
                     continue
                 if isinstance(block, ThinkingBlock):
-                    why = _why_not(block, provider, block.source_provider or source_format)
+                    why = _why_not(block, provider, block.source_provider)
                     if why:
                         changes.append(
                             Change(

@@ -32,8 +32,8 @@ def _side(message: Message) -> str:
 
 
 def _merge(a: Message, b: Message, trace: Trace) -> Message:
-    speaker = "tool" if "tool" in (a.speaker, b.speaker) else a.speaker
     blocks = (*a.blocks, *b.blocks)
+    speaker = "tool" if any(isinstance(x, ToolResponseBlock) for x in blocks) else a.speaker
     if speaker == "tool":  # results first, then the text (Converse's own shape for a user turn)
         blocks = (
             *(x for x in blocks if isinstance(x, ToolResponseBlock)),

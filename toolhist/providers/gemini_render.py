@@ -149,7 +149,11 @@ class _Renderer:
                 fc["args"] = block.parameters
             for key, value in block.provider_data.items():
                 (fc if key in FC_FIELDS else part)[key] = value
-        elif isinstance(block.parameters, dict):
+            return {self.k("functionCall"): fc, **self._data(part)}
+        signature = block.provider_data.get("thoughtSignature")
+        if isinstance(signature, str):  # kept by llxprt, moved or set (the sentinel) by curation
+            part["thoughtSignature"] = signature
+        if isinstance(block.parameters, dict):
             fc["args"] = block.parameters
         else:
             fc["args"] = {} if block.parameters is None else {"value": block.parameters}
