@@ -1,0 +1,284 @@
+"""Strategy ``vercel-ai``: what the Vercel AI SDK (``ai`` v6) sends for a history.
+
+The pipeline is ``streamText({messages: await convertToModelMessages(uiMessages,
+{ignoreIncompleteToolCalls: true})})``, read in the public ``vercel/ai`` repository:
+
+- ``packages/ai/src/ui/convert-to-model-messages.ts`` ``convertToModelMessages``: with
+  ``ignoreIncompleteToolCalls`` it removes tool parts still in state ``input-streaming`` or
+  ``input-available`` (a call with no output yet); an assistant message left with nothing is not
+  emitted (`ignore_incomplete_tool_calls`).
+- ``packages/ai/src/prompt/convert-to-language-model-prompt.ts`` ``convertToLanguageModelPrompt``
+  (the prompt standardisation every call goes through): ``convertToLanguageModelMessage`` removes
+  empty text parts (`remove_empty_text_parts`); consecutive ``tool`` messages are combined into one
+  (`combine_tool_messages`); a walk adds the ids of non-provider-executed calls and removes those of
+  results, and **throws** ``MissingToolResultsError`` before a user or system message, or at the
+  end, while any id is left (`missing_tool_results`); empty tool messages are filtered out
+  (`filter_empty_tool_messages`).
+- ``packages/ai/src/error/missing-tool-result-error.ts``: the error's name
+  ``AI_MissingToolResultsError`` and its message, reproduced by `missing_results_message`.
+
+How toolhist reads a history as AI SDK messages: as the persisted messages an app hands to
+``convertToModelMessages``, where a call is *incomplete* (``input-available``) when no result for
+its id comes after it anywhere in the history. The AI SDK has no tool approvals here and no
+provider-executed calls beyond Anthropic ``server_tool_use`` (treated as ``providerExecuted``).
+
+A throw is represented so a user can see it: the Curation keeps the history exactly as given (the
+AI SDK sends nothing, so there is no repaired request to show) and holds one Change, pass
+``missing_tool_results``, action ``keep``, whose reason carries the exact error text (also in
+``detail["error_text"]``, with ``detail["error"] = "AI_MissingToolResultsError"`` and the ids).
+``validate(..., strategy="vercel-ai")`` therefore reports the history as given when the AI SDK
+would throw.
+
+Not reproduced: tool approvals (``tool-approval-request`` / ``tool-approval-response`` parts, which
+a history does not carry) and the provider adapters' own reshaping (e.g. ``@ai-sdk/anthropic``
+moving tool-use blocks to the end of a message), which toolhist's renderers stand for.
+"""
+
+from __future__ import annotations
+
+from toolhist.curation.base import Change, Curation, Position, Trace, block_json, run_passes
+from toolhist.curation.libraries_common import unchanged
+from toolhist.model import Message, Session, TextBlock, ToolCallBlock, ToolResponseBlock
+
+NAME = "vercel-ai"
+ERROR_NAME = "AI_MissingToolResultsError"
+
+
+def missing_results_message(call_ids: list[str]) -> str:
+    """``MissingToolResultsError``'s message, as missing-tool-result-error.ts builds it."""
+    many = len(call_ids) > 1
+    return (
+        f"Tool result{'s are' if many else ' is'} missing for tool call{'s' if many else ''} "
+        f"{', '.join(call_ids)}."
+    )
+
+
+class MissingToolResults(Exception):
+    """The AI SDK's ``MissingToolResultsError``, raised inside a pass and turned into a Change."""
+
+    def __init__(self, call_ids: list[str], at: Position | None) -> None:
+        super().__init__(missing_results_message(call_ids))
+        self.call_ids = call_ids
+        self.at = at
+        """Where the user or system message the AI SDK threw before was in the input; ``None`` at the end."""
+
+
+def ignore_incomplete_tool_calls(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``convertToModelMessages(…, {ignoreIncompleteToolCalls: true})``: drop calls without a result.
+
+    Source: vercel/ai, ``packages/ai/src/ui/convert-to-model-messages.ts``.
+
+    A tool part whose state is ``input-available`` (no output) is filtered out before conversion;
+    an assistant message whose parts are all gone produces no model message at all.
+    """
+    answered: set[str] = set()
+    incomplete: set[tuple[int, int]] = set()
+    for mi in range(len(messages) - 1, -1, -1):
+        for bi in range(len(messages[mi].blocks) - 1, -1, -1):
+            block = messages[mi].blocks[bi]
+            if isinstance(block, ToolResponseBlock):
+                answered.add(block.call_id)
+            elif isinstance(block, ToolCallBlock) and block.id not in answered:
+                incomplete.add((mi, bi))
+    if not incomplete:
+        return messages, []
+    out: list[Message] = []
+    changes: list[Change] = []
+    for mi, message in enumerate(messages):
+        kept = tuple(b for bi, b in enumerate(message.blocks) if (mi, bi) not in incomplete)
+        for bi, block in enumerate(message.blocks):
+            if isinstance(block, ToolCallBlock) and (mi, bi) in incomplete:
+                changes.append(
+                    Change(
+                        pass_="ignore_incomplete_tool_calls",
+                        action="drop",
+                        reason=f"call {block.id} ({block.name}) has no result, so its tool part is still "
+                        "'input-available'; convertToModelMessages with ignoreIncompleteToolCalls leaves "
+                        "it out",
+                        call_id=block.id,
+                        before=trace.origin(block),
+                        dropped=block_json(block),
+                    )
+                )
+        if len(kept) == len(message.blocks):
+            out.append(message)
+        elif kept:
+            rebuilt = message.model_copy(update={"blocks": kept})
+            trace.derive(rebuilt, message)
+            out.append(rebuilt)
+    return tuple(out), changes
+
+
+def remove_empty_text_parts(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``convertToLanguageModelMessage``: empty text parts of user and assistant messages are removed.
+
+    Source: vercel/ai, ``packages/ai/src/prompt/convert-to-language-model-prompt.ts``.
+
+    Only ``text === ''`` counts (whitespace stays), and an assistant text part that carries provider
+    options is kept. The message itself stays even when nothing is left in it.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        if message.speaker not in ("human", "ai"):
+            out.append(message)
+            continue
+        empty = [
+            bi
+            for bi, b in enumerate(message.blocks)
+            if isinstance(b, TextBlock)
+            and b.text == ""
+            and (message.speaker == "human" or not b.provider_data)
+        ]
+        if not empty:
+            out.append(message)
+            continue
+        for bi in empty:
+            block = message.blocks[bi]
+            changes.append(
+                Change(
+                    pass_="remove_empty_text_parts",
+                    action="drop",
+                    reason="the AI SDK removes empty text parts from user and assistant messages",
+                    before=trace.origin(block),
+                    dropped=block_json(block),
+                )
+            )
+        rebuilt = message.model_copy(
+            update={"blocks": tuple(b for bi, b in enumerate(message.blocks) if bi not in empty)}
+        )
+        trace.derive(rebuilt, message)
+        out.append(rebuilt)
+    return tuple(out), changes
+
+
+def combine_tool_messages(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``convertToLanguageModelPrompt``: consecutive tool messages become one tool message.
+
+    Source: vercel/ai, ``packages/ai/src/prompt/convert-to-language-model-prompt.ts``. Providers that
+    take results in one user turn (Anthropic, Bedrock, Gemini) then see all of them together.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    run: list[Change] = []  # this run's Changes, all about the message the run ends up as
+    for message in messages:
+        previous = out[-1] if out else None
+        if message.speaker != "tool" or previous is None or previous.speaker != "tool":
+            out.append(message)
+            run = []
+            continue
+        merged = previous.model_copy(update={"blocks": (*previous.blocks, *message.blocks)})
+        trace.derive(merged, previous)
+        out[-1] = merged
+        run.append(
+            Change(
+                pass_="combine_tool_messages",
+                action="merge",
+                reason="the AI SDK combines consecutive tool messages into one",
+                before=trace.origin(message),
+            )
+        )
+        for change in run:
+            change.with_subject(merged)
+        changes.append(run[-1])
+    return tuple(out), changes
+
+
+def _provider_executed(block: ToolCallBlock) -> bool:
+    return block.provider_data.get("type") == "server_tool_use"
+
+
+def missing_tool_results(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """The ``MissingToolResultsError`` walk of ``convertToLanguageModelPrompt``.
+
+    Source: vercel/ai, ``packages/ai/src/prompt/convert-to-language-model-prompt.ts`` and
+    ``packages/ai/src/error/missing-tool-result-error.ts``.
+
+    Assistant messages add the ids of their (non-provider-executed) calls, tool messages remove the
+    ids they answer, and a user or system message, or the end of the prompt, with ids left throws.
+    The ids are listed in the order the calls were added (a JavaScript ``Set``).
+    """
+    pending: dict[str, None] = {}
+    for message in messages:
+        if message.speaker == "ai":
+            for call in message.tool_calls():
+                if not _provider_executed(call):
+                    pending[call.id] = None
+        elif message.speaker == "tool":
+            for response in message.tool_responses():
+                pending.pop(response.call_id, None)
+        elif pending:
+            raise MissingToolResults(list(pending), trace.origin(message))
+    if pending:
+        raise MissingToolResults(list(pending), None)
+    return messages, []
+
+
+def filter_empty_tool_messages(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``convertToLanguageModelPrompt``'s last step: tool messages with no content are not sent.
+
+    Source: vercel/ai, ``packages/ai/src/prompt/convert-to-language-model-prompt.ts`` (the filter is
+    there for tool messages that held only approval responses).
+    """
+    kept = tuple(m for m in messages if m.speaker != "tool" or m.blocks)
+    changes = [
+        Change(
+            pass_="filter_empty_tool_messages",
+            action="drop",
+            reason="the AI SDK does not send a tool message with no content",
+            before=trace.origin(m),
+            dropped=block_json(m),
+        )
+        for m in messages
+        if m.speaker == "tool" and not m.blocks
+    ]
+    return kept, changes
+
+
+PASSES = (
+    ignore_incomplete_tool_calls,
+    remove_empty_text_parts,
+    combine_tool_messages,
+    missing_tool_results,
+    filter_empty_tool_messages,
+)
+
+
+def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+    """What the AI SDK sends to ``provider`` (the same for every provider), or why it throws instead."""
+    try:
+        return run_passes(session, provider, NAME, PASSES, tail)
+    except MissingToolResults as error:
+        messages = (*session.messages, *tail)
+        trace = Trace.of(messages)
+        first = next(
+            (b for m in messages for b in m.tool_calls() if b.id == error.call_ids[0]),
+            None,
+        )
+        text = str(error)
+        change = Change(
+            pass_="missing_tool_results",
+            action="keep",
+            reason=f"the AI SDK throws {ERROR_NAME} and sends nothing: {text}",
+            call_id=error.call_ids[0],
+            before=trace.origin(first) if first is not None else None,
+            after=trace.origin(first) if first is not None else None,
+            detail={
+                "error": ERROR_NAME,
+                "error_text": text,
+                "tool_call_ids": list(error.call_ids),
+                "at_message": error.at.message if error.at is not None else None,
+            },
+        )
+        kept = unchanged(session, provider, NAME, tail)
+        return kept.model_copy(update={"changes": (change,)})
