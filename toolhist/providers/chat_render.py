@@ -157,6 +157,7 @@ class _Renderer:
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         thinking: ThinkingBlock | None = None
+        thinking_at = 0
         responses = [(bi, b) for bi, b in enumerate(message.blocks) if isinstance(b, ToolResponseBlock)]
         for bi, block in enumerate(message.blocks):
             if isinstance(block, TextBlock | MediaBlock):
@@ -165,7 +166,7 @@ class _Renderer:
                 calls.append((bi, block))
             elif isinstance(block, ThinkingBlock):
                 if block.provider_data.get("field") == "reasoning_content" and thinking is None:
-                    thinking = block
+                    thinking, thinking_at = block, bi
                 else:
                     self.omitted.append(
                         f"message {mi} block {bi}: thinking from {block.source_provider} has no place in {self.fmt}"
@@ -196,6 +197,8 @@ class _Renderer:
             return
         if message.speaker == "ai" or calls:
             self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
+            if thinking is not None:
+                self.map.add(self.path("reasoning_content"), mi, thinking_at)
             return
         role = (
             message.metadata.source_role
