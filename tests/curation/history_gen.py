@@ -119,7 +119,10 @@ def _damage(draw: st.DrawFn, messages: list[Message]) -> list[Message]:
         result = next(messages[i].tool_responses(), None)
         if result is None:
             return messages
-        copy = result if kind == "dup_result" else result.model_copy(update={"result": "different"})
+        # A stored copy is its own object (readers never share blocks between positions).
+        copy = (
+            result.model_copy() if kind == "dup_result" else result.model_copy(update={"result": "different"})
+        )
         where = draw(st.integers(i + 1, len(messages)))
         messages.insert(where, Message(speaker="tool", blocks=(copy,)))
     elif kind == "move_early" and tool_at:

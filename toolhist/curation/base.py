@@ -106,6 +106,7 @@ class Trace:
 
     _origin: dict[int, Position] = field(default_factory=dict)
     _alive: list[object] = field(default_factory=list)  # keeps ids from being reused
+    _next: dict[int, object] = field(default_factory=dict)  # old object → what a later pass made of it
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> Trace:
@@ -132,14 +133,28 @@ class Trace:
             self._note(new, position)
         else:
             self._alive.append(new)
+        self._next[id(old)] = new
+
+    def latest(self, obj: object) -> object:
+        """What ``obj`` became after every later rewrite (itself when none)."""
+        seen = 0
+        while id(obj) in self._next and seen < 1000:  # a chain, never a cycle; bounded anyway
+            obj = self._next[id(obj)]
+            seen += 1
+        return obj
 
 
 Pass = Callable[[tuple[Message, ...], Trace], tuple[tuple[Message, ...], list[Change]]]
 """A curation pass: pure; returns the new messages and the changes it made."""
 
 
-def locate(messages: Sequence[Message], changes: Sequence[Change]) -> tuple[Change, ...]:
-    """Fill each Change's ``after`` with where its subject sits in ``messages`` (identity lookup)."""
+def locate(
+    messages: Sequence[Message], changes: Sequence[Change], trace: Trace | None = None
+) -> tuple[Change, ...]:
+    """Fill each Change's ``after`` with where its subject sits in ``messages`` (identity lookup).
+
+    With ``trace``, a subject a later pass rewrote is followed to its latest form first.
+    """
     where: dict[int, Position] = {}
     for m, message in enumerate(messages):
         where.setdefault(id(message), Position(message=m))
@@ -148,6 +163,8 @@ def locate(messages: Sequence[Message], changes: Sequence[Change]) -> tuple[Chan
     located = []
     for change in changes:
         subject = change._subject
+        if subject is not None and trace is not None:
+            subject = trace.latest(subject)
         if subject is not None and change.after is None and id(subject) in where:
             change = change.model_copy(update={"after": where[id(subject)]})  # noqa: PLW2901
         located.append(change)
@@ -188,7 +205,7 @@ def run_passes(
     curated = session.model_copy(update={"messages": messages})
     return Curation(
         session=curated,
-        changes=locate(messages, changes),
+        changes=locate(messages, changes, trace),
         strategy=strategy,
         provider=provider,
         original=session,
