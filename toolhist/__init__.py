@@ -1,11 +1,15 @@
 """toolhist: inspect, validate and repair LLM tool-call histories.
 
-The public API (DESIGN §5) grows issue by issue; what exists is exported here.
+The public API (DESIGN §5) grows issue by issue; what exists is exported here. ``toolhist.diff`` and
+``toolhist.explain`` are the functions; ``from toolhist.diff import Diff`` still reaches the module.
 """
 
 from __future__ import annotations
 
+from toolhist.curation import STRATEGIES, Change, Curation, curate
+from toolhist.diff import Diff, diff
 from toolhist.errors import LoadError, RenderError, ToolhistError, UsageError
+from toolhist.explain import Explanation, explain
 from toolhist.formats import FORMATS, load
 from toolhist.model import (
     Block,
@@ -20,18 +24,26 @@ from toolhist.model import (
     ToolResponseBlock,
     ToolSpec,
 )
+from toolhist.providers import PROVIDERS, Payload, Violation, render, validate, validate_payload
 from toolhist.summary import Summary, summarize
 
 __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS",
+    "PROVIDERS",
+    "STRATEGIES",
     "Block",
+    "Change",
+    "Curation",
+    "Diff",
+    "Explanation",
     "LoadError",
     "MediaBlock",
     "Message",
     "MessageMetadata",
     "OpaqueBlock",
+    "Payload",
     "RenderError",
     "Session",
     "Summary",
@@ -42,7 +54,14 @@ __all__ = [
     "ToolSpec",
     "ToolhistError",
     "UsageError",
+    "Violation",
     "__version__",
+    "curate",
+    "diff",
+    "explain",
     "load",
+    "render",
     "summarize",
+    "validate",
+    "validate_payload",
 ]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +20,10 @@ from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.formats import READERS, load
 from toolhist.model import json_schema
 from toolhist.summary import Summary, summarize
+
+if TYPE_CHECKING:
+    from toolhist.curation.base import Position
+    from toolhist.providers import Violation
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -100,9 +106,28 @@ def providers_cmd(as_json: bool) -> None:
 
 
 @cli.command("strategies")
-def strategies_cmd() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
+def strategies_cmd(as_json: bool) -> None:
     """List the curation strategies (--strategy)."""
-    click.echo("none  no repair: the history as the source had it, ids untouched")
+    from toolhist.curation.strategies import STRATEGY_REGISTRY
+
+    rows = [{"name": s.name, "summary": s.summary} for s in STRATEGY_REGISTRY.values()]
+    if as_json:
+        _emit_json(rows)
+        return
+    width = max(len(row["name"]) for row in rows)
+    for row in rows:
+        click.echo(f"{row['name']:<{width}}  {row['summary']}")
+
+
+def _strategy(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Check ``--strategy`` names against the registry (a UsageError listing the choices)."""
+    from toolhist.curation.strategies import strategy_for
+
+    for name in value if isinstance(value, tuple) else (value,):
+        if name is not None:
+            strategy_for(name)
+    return value
 
 
 @cli.command("rules")
@@ -139,7 +164,11 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
 @click.option(
-    "--strategy", default="none", show_default=True, help="Curation strategy applied before checking."
+    "--strategy",
+    default="none",
+    show_default=True,
+    callback=_strategy,
+    help="Curation strategy applied before checking (see `toolhist strategies`).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
@@ -163,18 +192,29 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
             how = " (the body as sent)" if name in result.as_sent else ""
             verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
             click.echo(f"{name:<17} {verdict}{how}")
-            for v in found:
-                where = f" (message {v.message_index})" if v.message_index is not None else ""
-                click.echo(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
-                click.echo(f"          {v.error_text}")
+            _echo_violations(found)
     if result.errors():
         raise click.exceptions.Exit(1)
+
+
+def _echo_violations(found: Sequence[Violation]) -> None:
+    """One indented entry per violation: severity, rule, path and message, then the provider's text."""
+    for v in found:
+        where = f" (message {v.message_index})" if v.message_index is not None else ""
+        click.echo(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
+        click.echo(f"          {v.error_text}")
 
 
 @cli.command("render")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", required=True, help="The provider whose request body to print.")
-@click.option("--strategy", default="none", show_default=True, help="Curation strategy applied first.")
+@click.option(
+    "--strategy",
+    default="none",
+    show_default=True,
+    callback=_strategy,
+    help="Curation strategy applied first (see `toolhist strategies`).",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
 )
@@ -190,6 +230,122 @@ def render_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
     _emit_json(payload.body)
     for note in payload.omitted:
         click.echo(f"toolhist: omitted: {note}", err=True)
+
+
+@cli.command("curate")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--provider", required=True, help="The provider to curate for.")
+@click.option(
+    "--strategy",
+    default="toolhist",
+    show_default=True,
+    callback=_strategy,
+    help="Curation strategy (see `toolhist strategies`).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
+def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
+    """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
+
+    Exit 0 when the curated history has no error-level violation for PROVIDER, 1 when it has.
+    """
+    from toolhist.curation import curate
+    from toolhist.diff import diff
+    from toolhist.providers import provider_for, validate
+
+    provider = provider_for(provider).name
+    session = load(file, format=fmt)
+    curation = curate(session, provider, strategy=strategy)
+    left = validate(session, provider, strategy=strategy)
+    if as_json:
+        data = curation.to_json()
+        data["violations"] = [v.model_dump(mode="json") for v in left]
+        _emit_json(data)
+    else:
+        before, after = len(session.messages), len(curation.session.messages)
+        click.echo(f"{file}: {session.source.format}, {before} messages")
+        counts = diff(session, curation.session, curation.changes).counts()
+        rows = ", ".join(f"{n} {status}" for status, n in counts.items())
+        click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")
+        actions = Counter(change.action for change in curation.changes)
+        by_action = ", ".join(f"{action} {n}" for action, n in sorted(actions.items()))
+        click.echo(f"changes  {len(curation.changes)}" + (f" ({by_action})" if by_action else ""))
+        for change in curation.changes:
+            call = f" {change.call_id}" if change.call_id else ""
+            where = f"@{_position(change.before)} → {_position(change.after)}"
+            click.echo(f"  {change.pass_} {change.action} {where}{call}: {change.reason}")
+        errors = sum(v.severity == "error" for v in left)
+        verdict = "ok" if not left else f"{errors} error(s), {len(left) - errors} warning(s)"
+        click.echo(f"left     {verdict}")
+        _echo_violations(left)
+    if any(v.severity == "error" for v in left):
+        raise click.exceptions.Exit(1)
+
+
+def _position(position: Position | None) -> str:
+    if position is None:
+        return "-"
+    return str(position.message) if position.block is None else f"{position.message}.{position.block}"
+
+
+@cli.command("compare")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--provider", required=True, help="The provider to curate for.")
+@click.option(
+    "--strategy",
+    "strategies",
+    multiple=True,
+    callback=_strategy,
+    help="A strategy to compare (repeatable; default: every registered one).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
+def compare_cmd(
+    file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool
+) -> None:
+    """Compare strategies on FILE for PROVIDER: changes made by action, violations left by rule.
+
+    Informational: exit 0 whatever the strategies leave (use `curate` or `check` to gate on it).
+    """
+    from toolhist.curation import STRATEGIES, curate
+    from toolhist.providers import provider_for, validate
+
+    provider = provider_for(provider).name
+    session = load(file, format=fmt)
+    results: dict[str, dict[str, Any]] = {}
+    for strategy in strategies or STRATEGIES:
+        curation = curate(session, provider, strategy=strategy)
+        left = validate(session, provider, strategy=strategy)
+        errors = sum(v.severity == "error" for v in left)
+        results[strategy] = {
+            "messages": len(curation.session.messages),
+            "changes": len(curation.changes),
+            "actions": dict(sorted(Counter(c.action for c in curation.changes).items())),
+            "errors": errors,
+            "warnings": len(left) - errors,
+            "rules": {
+                severity: dict(sorted(Counter(v.rule for v in left if v.severity == severity).items()))
+                for severity in ("error", "warning")
+            },
+            "violations": [v.model_dump(mode="json") for v in left],
+        }
+    if as_json:
+        _emit_json(results)
+        return
+    click.echo(f"{file}: {session.source.format}, {len(session.messages)} messages, for {provider}")
+    width = max(len("strategy"), *(len(name) for name in results))
+    click.echo(f"{'strategy':<{width}}  {'changes':>7}  {'errors':>6}  {'warnings':>8}  actions; rules left")
+    for name, r in results.items():
+        actions = ", ".join(f"{a} {n}" for a, n in r["actions"].items()) or "-"
+        failing = [f"{rule} {n}" for rule, n in r["rules"]["error"].items()]
+        warned = [f"{rule} {n} (warning)" for rule, n in r["rules"]["warning"].items()]
+        rules = ", ".join(failing + warned) or "-"
+        counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
+        click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}")
 
 
 @cli.command("explain")

@@ -91,7 +91,7 @@ class Curation(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """DESIGN §6 ``curate --json``: ``{"session": {"messages": [...]}, "changes": [...]}`` plus context."""
-        session = self.session.to_json()
+        session = self.session.model_dump(mode="json")
         return {
             "strategy": self.strategy,
             "provider": self.provider,
