@@ -311,28 +311,23 @@ def compare_cmd(
 
     Informational: exit 0 whatever the strategies leave (use `curate` or `check` to gate on it).
     """
-    from toolhist.curation import STRATEGIES, curate
-    from toolhist.providers import provider_for, validate
+    from toolhist.curation.compare import compare
+    from toolhist.providers import provider_for
 
     provider = provider_for(provider).name
     session = load(file, format=fmt)
-    results: dict[str, dict[str, Any]] = {}
-    for strategy in strategies or STRATEGIES:
-        curation = curate(session, provider, strategy=strategy)
-        left = validate(session, provider, strategy=strategy)
-        errors = sum(v.severity == "error" for v in left)
-        results[strategy] = {
-            "messages": len(curation.session.messages),
-            "changes": len(curation.changes),
-            "actions": dict(sorted(Counter(c.action for c in curation.changes).items())),
-            "errors": errors,
-            "warnings": len(left) - errors,
-            "rules": {
-                severity: dict(sorted(Counter(v.rule for v in left if v.severity == severity).items()))
-                for severity in ("error", "warning")
-            },
-            "violations": [v.model_dump(mode="json") for v in left],
+    results: dict[str, dict[str, Any]] = {
+        name: {
+            "messages": r.messages,
+            "changes": r.changes,
+            "actions": r.actions,
+            "errors": sum(r.errors.values()),
+            "warnings": sum(r.warnings.values()),
+            "rules": {"error": r.errors, "warning": r.warnings},
+            "violations": [v.model_dump(mode="json") for v in r.violations],
         }
+        for name, r in compare(session, provider, strategies or None).items()
+    }
     if as_json:
         _emit_json(results)
         return

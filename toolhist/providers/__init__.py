@@ -7,10 +7,13 @@ registry order is the order pages and tables show providers in.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolhist.errors import UsageError
 from toolhist.model import Session
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from toolhist.curation.base import Curation
 from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, violations
 from toolhist.providers.idmap import map_ids
 
@@ -69,6 +72,18 @@ def render(session: Session, provider: str, *, strategy: str = "none", ids: IdMo
     chosen = strategy_for(strategy)
     if strategy != "none":
         session = chosen.curate(session, target.name, ()).session
+    return _render_ids(session, target, strategy, ids)
+
+
+def render_curation(curation: Curation, *, ids: IdMode | None = None) -> Payload:
+    """The payload of an existing Curation (ids written as its strategy writes them), without curating again."""
+    return _render_ids(curation.session, provider_for(curation.provider), curation.strategy, ids)
+
+
+def _render_ids(session: Session, target: Provider, strategy: str, ids: IdMode | None) -> Payload:
+    from toolhist.curation.strategies import strategy_for
+
+    chosen = strategy_for(strategy)
     if ids == "source":
         return target.render(session)
     if ids == "provider":
@@ -109,6 +124,7 @@ __all__ = [
     "all_rules",
     "provider_for",
     "render",
+    "render_curation",
     "validate",
     "validate_payload",
 ]

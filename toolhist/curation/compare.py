@@ -1,0 +1,87 @@
+"""Strategies side by side on one history and provider: what each changed, what each leaves.
+
+The question a user asks before picking a repair (or reviewing one): "if my client did what
+LiteLLM / llxprt / the AI SDK does, would this history still get a 400 from P?" Shared by the CLI
+(`toolhist compare`), the Curation page and Jupyter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from toolhist.curation.strategies import STRATEGIES, strategy_for
+from toolhist.model import Session
+from toolhist.providers.base import Violation
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import pandas as pd
+
+
+class StrategyResult(BaseModel):
+    """One strategy's outcome on one history for one provider."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    strategy: str
+    messages: int
+    """Messages in the curated history."""
+    changes: int
+    """Changes the strategy made."""
+    actions: dict[str, int]
+    """Changes by action (``close``, ``move``, ``drop``…)."""
+    errors: dict[str, int]
+    """Error-level rules left (the provider still answers 400), by rule id."""
+    warnings: dict[str, int]
+    """Warning-level rules left, by rule id."""
+    violations: tuple[Violation, ...]
+    """Every violation left, located in the curated history."""
+
+    @property
+    def passes(self) -> bool:
+        """Whether the provider accepts the curated request."""
+        return not self.errors
+
+
+def compare(
+    session: Session, provider: str, strategies: Sequence[str] | None = None
+) -> dict[str, StrategyResult]:
+    """Each strategy's curation of ``session`` for ``provider`` (all registered ones by default)."""
+    from toolhist.providers import provider_for, render_curation
+    from toolhist.providers.base import violations
+
+    target = provider_for(provider)
+    out: dict[str, StrategyResult] = {}
+    for name in strategies or STRATEGIES:
+        curation = strategy_for(name).curate(session, target.name, ())
+        payload = render_curation(curation)
+        left = violations(target, payload.body, payload.source_map)
+        out[name] = StrategyResult(
+            strategy=name,
+            messages=len(curation.session.messages),
+            changes=len(curation.changes),
+            actions=dict(sorted(Counter(c.action for c in curation.changes).items())),
+            errors=dict(sorted(Counter(v.rule for v in left if v.severity == "error").items())),
+            warnings=dict(sorted(Counter(v.rule for v in left if v.severity == "warning").items())),
+            violations=tuple(left),
+        )
+    return out
+
+
+def compare_frame(
+    session: Session, providers: Sequence[str], strategies: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Strategy by provider → error rules left (empty string when the provider accepts it)."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for provider in providers:
+        for name, result in compare(session, provider, strategies).items():
+            rows.append({"strategy": name, "provider": provider, "left": ", ".join(result.errors)})
+    frame = pd.DataFrame(rows, columns=["strategy", "provider", "left"])
+    return frame.pivot(index="strategy", columns="provider", values="left").reindex(
+        index=list(strategies or STRATEGIES), columns=list(providers)
+    )
