@@ -109,3 +109,30 @@ def test_id_table_shows_each_provider_id() -> None:
     assert row["kimi"] == "functions.read:0"
     assert len(row["mistral"]) == 9
     assert row["mistral"].isalnum()
+
+
+def test_canonical_ids_survive_compaction_and_re_reads() -> None:
+    from toolhist.model import ToolCallBlock
+
+    empty = ToolCallBlock(id="", name="glob", parameters={"pattern": "*.py"})
+    full = Session(
+        messages=(
+            human("first"),
+            ai(call("call_old", "read")),
+            tool(result("call_old", "x", name="read")),
+            human("second"),
+            ai(call("call_keep", "read"), empty),
+            tool(result("call_keep", "y", name="read")),
+        ),
+        source=SessionSource(format="openai-chat"),
+    )
+    compacted = full.model_copy(update={"messages": full.messages[3:]})
+    ids_full = [b.id for m in toolhist.curate(full, "anthropic").session.messages for b in m.tool_calls()]
+    ids_compacted = [
+        b.id for m in toolhist.curate(compacted, "anthropic").session.messages for b in m.tool_calls()
+    ]
+    assert ids_full[1:] == ids_compacted  # the kept calls, including the id-less one, keep their ids
+    reread = toolhist.load(full.to_json())
+    assert [
+        b.id for m in toolhist.curate(reread, "anthropic").session.messages for b in m.tool_calls()
+    ] == ids_full
