@@ -9,53 +9,34 @@ is shown through Streamlit's escaping elements (tables, text, code); nothing is 
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 import toolhist
-from toolhist.check import CheckResult, check
+from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
 from toolhist.model import Session
-from toolhist.views.summary import list_samples, messages_table, summary_rows, verdict_rows, violation_rows
+from toolhist.views import state
+from toolhist.views.matrix import provider_totals, violation_matrix
+from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
+from toolhist.views.summary import messages_table, summary_rows, verdict_rows
+from toolhist.views.widgets import PAGES
 
-SAMPLES_DIR = Path(__file__).parent / "sample_logs"
-DEFAULT_SAMPLE = "openai_chat_request.json"
-MAX_UPLOAD_MB = 50
 SOURCES = ("Sample", "Upload", "Paste", "Path")
 
 
-def alert(kind: str, title: str, detail: str) -> None:
-    """A message box whose title is ours and whose detail (user-derived text) is shown literally.
-
-    Streamlit renders alert bodies as Markdown; a file name or a role value in an error could
-    otherwise inject links or images (and make the browser fetch a URL). ``st.code`` is literal.
-    """
-    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
-    box(
-        title,
-        icon={"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}[kind],
-    )
-    st.code(detail, language=None, wrap_lines=True)
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def load_cached(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Session, CheckResult]:
-    """Parse and check once per content digest and format (the bytes themselves are not hashed again)."""
-    session = toolhist.load(_data, format=fmt, name=name)
-    return session, check(_data, format=fmt, name=name)
-
-
-def pick_source() -> tuple[str, bytes] | None:
-    """The chosen input as (display name, bytes), or None when nothing is chosen yet."""
-    samples = list_samples(SAMPLES_DIR)
-    names = [p.name for p in samples]
+def pick_source(fmt: str | None) -> Input | None:
+    """The chosen input, or None when nothing is chosen yet."""
+    names = state.sample_names()
+    held = state.current_input()
     wanted = st.query_params.get("sample")
     if wanted is not None and wanted not in names:
         alert("warning", f"There is no bundled sample by that name; showing {DEFAULT_SAMPLE}.", wanted)
+    if wanted is None and held is not None and held.sample in names:
+        wanted = held.sample  # the sample another page had open
     default = (
         names.index(wanted)
         if wanted in names
@@ -64,7 +45,14 @@ def pick_source() -> tuple[str, bytes] | None:
         else 0
     )
 
+    linked_path = st.query_params.get("path")
+    if linked_path and "sample" not in st.query_params and "source" not in st.session_state:
+        st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
     source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
+    # the URL names the input only when a link can reopen it: a sample or a path, never an upload
+    for param in ("sample", "path"):
+        if param in st.query_params and param != {"Sample": "sample", "Path": "path"}.get(str(source)):
+            del st.query_params[param]
     if source == "Upload":
         upload = st.file_uploader(
             f"A session file (JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB)",
@@ -72,10 +60,10 @@ def pick_source() -> tuple[str, bytes] | None:
             key="upload",
             max_upload_size=MAX_UPLOAD_MB,
         )
-        return (upload.name, upload.getvalue()) if upload is not None else None
+        return Input(name=upload.name, data=upload.getvalue(), fmt=fmt) if upload is not None else None
     if source == "Paste":
         text = st.text_area("Paste a request body, a message list or a session log", key="paste", height=200)
-        return ("<pasted text>", text.encode("utf-8")) if text.strip() else None
+        return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
     if source == "Path":
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
@@ -93,12 +81,13 @@ def pick_source() -> tuple[str, bytes] | None:
                 f"{path}: {size} bytes",
             )
             return None
-        return str(path), path.read_bytes()
+        st.query_params["path"] = raw.strip()
+        return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
     choice = st.selectbox("Sample session", names, index=default, key="sample")
     if choice is None:
         return None
     st.query_params["sample"] = choice
-    return choice, (SAMPLES_DIR / choice).read_bytes()
+    return state.sample_input(choice, fmt)
 
 
 def show(session: Session, result: CheckResult) -> None:
@@ -122,9 +111,35 @@ def show(session: Session, result: CheckResult) -> None:
 
     st.subheader("Would a provider accept it?")
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
-    found = violation_rows(result)
-    if found:
-        st.dataframe(pd.DataFrame(found), hide_index=True, key="violations")
+    matrix = violation_matrix(result.results)
+    if len(matrix):
+        st.caption("Violations per rule and provider: select a count to list those violations")
+        picked = st.dataframe(matrix, key="matrix", on_select="rerun", selection_mode="single-cell")
+        cells = picked["selection"]["cells"] if isinstance(picked, dict) else picked.selection.cells
+        if cells:
+            row, name = cells[0]
+            params = {"provider": str(name), "rule": str(matrix.index[int(row)])}
+            if name not in result.results:  # the severity column: every provider with that rule
+                params = {"rule": params["rule"]}
+            st.switch_page(PAGES["violations"], query_params=params)
+        links = st.columns(len(result.results))
+        for column, (provider, (errors, warnings)) in zip(
+            links, provider_totals(result.results).items(), strict=True
+        ):
+            if errors or warnings:
+                column.page_link(
+                    PAGES["violations"],
+                    label=f"{provider} ({errors + warnings})",
+                    help=f"{errors} error(s), {warnings} warning(s) for {provider}",
+                    query_params={"provider": provider},
+                )
+    nav = st.columns(6)
+    nav[0].page_link(PAGES["timeline"], label="Timeline", icon=":material/timeline:")
+    nav[1].page_link(PAGES["violations"], label="Violations", icon=":material/rule:")
+    nav[2].page_link(PAGES["curation"], label="Curation", icon=":material/difference:")
+    nav[3].page_link(PAGES["payloads"], label="Payloads", icon=":material/data_object:")
+    nav[4].page_link(PAGES["explain"], label="Explain a 400", icon=":material/help:")
+    nav[5].page_link(PAGES["compaction"], label="Compaction", icon=":material/compress:")
 
     st.subheader("Messages")
     st.dataframe(
@@ -164,15 +179,13 @@ def main() -> None:
     )
     fmt_choice = st.sidebar.selectbox("Format", ["detect", *FORMATS], key="format")
     fmt = None if fmt_choice == "detect" else fmt_choice
-    picked = pick_source()
+    picked = pick_source(fmt)
     if picked is None:
         st.info("Choose a sample, upload a file, paste JSON or give a path.")
         return
-    name, data = picked
-    digest = hashlib.sha256(data).hexdigest()
+    name = picked.name
     try:
-        with st.spinner(f"Reading {name}…"):
-            session, result = load_cached(digest, fmt, name, data)
+        opened = state.read(picked)
     except ToolhistError as exc:
         alert("error", "This input cannot be read as a session.", str(exc))
         return
@@ -180,7 +193,7 @@ def main() -> None:
         alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
-    show(session, result)
+    show(opened.session, opened.result)
 
 
 main()

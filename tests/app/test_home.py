@@ -8,7 +8,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
-SAMPLES = sorted(p.name for p in (Path(APP).parent / "sample_logs").glob("*.json"))
+SAMPLES = sorted(
+    p.name for pattern in ("*.json", "*.jsonl") for p in (Path(APP).parent / "sample_logs").glob(pattern)
+)
 
 
 def start() -> AppTest:

@@ -27,8 +27,8 @@ Row = dict[str, str | int | None]
 
 
 def list_samples(directory: Path) -> list[Path]:
-    """The bundled sample sessions, sorted by name."""
-    return sorted(p for p in directory.glob("*.json") if p.is_file())
+    """The bundled sample sessions (JSON and JSON Lines), sorted by name."""
+    return sorted(p for pattern in ("*.json", "*.jsonl") for p in directory.glob(pattern) if p.is_file())
 
 
 def summary_rows(summary: Summary) -> list[Row]:

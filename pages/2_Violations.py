@@ -1,0 +1,90 @@
+"""Violations: per provider and rule, the provider's exact error text, the payload path, the message.
+
+Layout and state only: the tables come from `toolhist.views.violations`. Deep link:
+``?sample=…&provider=…&rule=…``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from toolhist.providers import PROVIDERS
+from toolhist.views import state
+from toolhist.views.violations import rule_counts, violations_frame
+from toolhist.views.widgets import PAGES
+
+ALL = "all providers"
+
+st.set_page_config(page_title="toolhist · Violations", layout="wide")
+st.title("Violations")
+opened = state.open_session()
+result = opened.result
+st.caption(
+    "Each provider's verdict on this history as it is (strategy none): a body in the provider's own "
+    "format is checked exactly as it was sent, every other provider sees the body toolhist renders for it."
+)
+
+provider = state.pick("provider", "Provider", [ALL, *PROVIDERS], ALL, key="vi_provider")
+results = result.results if provider == ALL else {provider: result.results.get(provider, [])}
+if provider == ALL:
+    state.remember("provider", None)
+
+counts = rule_counts(results)
+if counts.empty:
+    st.success(f"No violation: {provider if provider != ALL else 'every provider'} accepts this history.")
+    st.stop()
+
+st.subheader("Per provider and rule")
+st.dataframe(counts, hide_index=True, key="vi_counts")
+
+frame = violations_frame(results)
+rules = sorted(frame["rule"].unique())
+wanted_rule = st.query_params.get("rule")
+if "vi_rule" not in st.session_state or (
+    wanted_rule in rules and st.session_state.get("vi_rule_link") != wanted_rule
+):
+    st.session_state["vi_rule"] = [wanted_rule] if wanted_rule in rules else []
+    st.session_state["vi_rule_link"] = wanted_rule
+picked_rules: list[str] = st.multiselect("Rules", rules, key="vi_rule")
+if picked_rules:
+    frame = frame[frame["rule"].isin(picked_rules)]
+    if len(picked_rules) == 1:
+        state.remember("rule", picked_rules[0])
+elif "rule" in st.query_params:
+    del st.query_params["rule"]
+
+st.subheader(f"{len(frame)} violation{'s' if len(frame) != 1 else ''}")
+table = st.dataframe(
+    frame,
+    hide_index=True,
+    key="vi_table",
+    on_select="rerun",
+    selection_mode="single-row",
+    column_order=("provider", "rule", "severity", "message", "block", "path", "error text"),
+)
+selection = table["selection"] if isinstance(table, dict) else table.selection
+rows = selection["rows"] if isinstance(selection, dict) else selection.rows
+row = frame.iloc[rows[0] if rows else 0]
+st.subheader("Selected violation")
+st.text(f"{row['provider']} · {row['rule']} · {row['severity']} · {row['path']}")
+st.caption("The provider's error text")
+st.code(str(row["error text"]), language=None, wrap_lines=True)
+st.caption("Fix")
+st.text(str(row["fix"]))
+st.caption("Source")
+st.text(str(row["source"]))
+if row["call ids"]:
+    st.text(f"Call ids: {row['call ids']}")
+message = row["message"]
+if message is not None and str(message) != "<NA>":
+    links = st.columns(3)
+    params = {"provider": str(row["provider"]), "msg": str(int(message))}
+    if opened.input.sample is not None:
+        params["sample"] = opened.input.sample
+    links[0].page_link(
+        PAGES["timeline"], label=f"Message {int(message)} in the timeline", query_params=params
+    )
+    links[1].page_link(PAGES["payloads"], label="The payload", query_params=params)
+    links[2].page_link(PAGES["curation"], label="Repair it", query_params=params)
+else:
+    st.caption("This path maps to no message of the history (a request field outside it).")

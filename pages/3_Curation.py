@@ -1,0 +1,114 @@
+"""Curation: what a strategy does to the history for a provider, before and after, side by side.
+
+Layout and state only: `toolhist.curate` repairs, `toolhist.diff.diff` aligns, `toolhist.views.diffs`
+makes the tables. Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from toolhist.curation import STRATEGIES
+from toolhist.diff import diff
+from toolhist.providers import PROVIDERS
+from toolhist.views import state
+from toolhist.views.diffs import STATUS_COLORS, aligned_frame, changes_frame, focus_row
+from toolhist.views.violations import violations_frame
+from toolhist.views.widgets import show_message
+
+STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
+
+st.set_page_config(page_title="toolhist · Curation", layout="wide")
+st.title("Curation")
+opened = state.open_session()
+session = opened.session
+
+objecting = next((p for p in PROVIDERS if opened.result.results.get(p)), PROVIDERS[0])
+provider = state.pick("provider", "Provider", list(PROVIDERS), objecting, key="cu_provider")
+default_strategy = "toolhist" if "toolhist" in STRATEGIES else STRATEGIES[0]
+strategy = state.pick("strategy", "Strategy", list(STRATEGIES), default_strategy, key="cu_strategy")
+
+curation = state.curated(opened.key, provider, strategy, session)
+aligned = diff(curation.original, curation.session, curation.changes)
+left = state.violations(opened.key, provider, strategy, session)
+before = opened.result.results.get(provider, [])
+counts = aligned.counts()
+
+cols = st.columns(5)
+cols[0].metric("Changes", len(curation.changes))
+cols[1].metric(
+    "Messages", len(curation.session.messages), delta=len(curation.session.messages) - len(session.messages)
+)
+cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
+cols[3].metric("Errors before", sum(v.severity == "error" for v in before))
+cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
+st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
+
+st.subheader("Before and after")
+frame = aligned_frame(aligned)
+only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(frame) > 200)
+shown = frame[frame["status"] != "same"] if only_changed else frame
+picked = st.dataframe(
+    # colouring is per cell in the browser: only for a table of a size a person scrolls
+    shown.style.apply(lambda row: [STATUS_COLORS[row["status"]]] * len(row), axis=1)
+    if len(shown) <= STYLED_ROWS
+    else shown,
+    hide_index=True,
+    key="cu_aligned",
+    column_config={
+        "before #": st.column_config.NumberColumn(width="small"),
+        "after #": st.column_config.NumberColumn(width="small"),
+        "before": st.column_config.TextColumn(width="large"),
+        "status": st.column_config.TextColumn(width="small"),
+        "after": st.column_config.TextColumn(width="large"),
+        "changes": st.column_config.TextColumn(width="small"),
+    },
+    on_select="rerun",
+    selection_mode="single-row",
+)
+selection = picked["selection"] if isinstance(picked, dict) else picked.selection
+rows = selection["rows"] if isinstance(selection, dict) else selection.rows
+position = rows[0] if rows else focus_row(shown, state.message_param(len(session.messages)))
+if position is not None:
+    row = shown.iloc[position]
+    b, a = row["before #"], row["after #"]
+    if b is not pd.NA:
+        state.remember("msg", str(int(b)))
+    st.caption(f"Row {position}: {row['status']}" + (f", changes {row['changes']}" if row["changes"] else ""))
+    sides = st.columns(2)
+    with sides[0]:
+        st.markdown("**Before**")
+        if b is pd.NA:
+            st.caption("(not in the history given: inserted by the strategy)")
+        else:
+            show_message(session, int(b), before)
+    with sides[1]:
+        st.markdown(f"**After ({strategy})**")
+        if a is pd.NA:
+            st.caption("(dropped by the strategy: see the change log)")
+        else:
+            show_message(curation.session, int(a), left, located=False)
+
+st.subheader("Change log")
+if curation.changes:
+    st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
+else:
+    st.caption(f"Strategy {strategy} changed nothing.")
+
+st.subheader(f"Violations left for {provider}")
+if left:
+    st.dataframe(
+        violations_frame({provider: left}),
+        hide_index=True,
+        key="cu_left",
+        column_order=("rule", "severity", "message", "path", "error text"),
+    )
+else:
+    st.success(f"{provider} accepts the history curated by {strategy}.")
+
+st.subheader("Strategies compared")
+with st.spinner("Curating with every strategy…"):
+    st.dataframe(
+        state.compared(opened.key, provider, tuple(STRATEGIES), session), hide_index=True, key="cu_compare"
+    )

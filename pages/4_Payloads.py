@@ -1,0 +1,121 @@
+"""Payloads: the exact request bodies two to four providers would receive, side by side.
+
+As-is (strategy none) or curated; the lines a violation points at are marked; the id map; each body
+downloads as JSON. Layout and state only: the line view comes from `toolhist.views.payloads`.
+Deep link: ``?sample=…&provider=…&strategy=…``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from toolhist.curation import STRATEGIES
+from toolhist.providers import PROVIDERS, Payload
+from toolhist.views import state
+from toolhist.views.payloads import id_map_frame, offending_lines, verdict
+from toolhist.views.sdk import SdkRequestView, sdk_request
+
+FULL_VIEW_LINES = 4000  # above this many lines a body shows only its marked lines (with context)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRequestView:
+    """The payload through the provider's official SDK (`toolhist.views.sdk`), cached like the payload."""
+    return sdk_request(_payload.body, provider, _payload.source_map)
+
+
+st.set_page_config(page_title="toolhist · Payloads", layout="wide")
+st.title("Payloads")
+opened = state.open_session()
+session = opened.session
+
+strategy = state.pick("strategy", "Strategy", list(STRATEGIES), "none", key="pl_strategy")
+linked = st.query_params.get("provider")
+if "pl_providers" not in st.session_state or (
+    linked in PROVIDERS and st.session_state.get("pl_linked") != linked
+):
+    first = linked if linked in PROVIDERS else session.source.format
+    others = [p for p in ("openai-chat", "anthropic", "gemini") if p != first]
+    st.session_state["pl_providers"] = ([first] if first in PROVIDERS else []) + others[
+        : 3 - (first in PROVIDERS)
+    ]
+    st.session_state["pl_linked"] = linked
+chosen: list[str] = st.sidebar.multiselect(
+    "Providers (two to four)", PROVIDERS, key="pl_providers", max_selections=4
+)
+if len(chosen) < 2:
+    st.info("Choose at least two providers to compare.")
+if not chosen:
+    st.stop()
+if len(chosen) == 1:
+    state.remember("provider", chosen[0])
+only_marked = st.toggle("Marked lines only", key="pl_only_marked")
+st.caption(
+    f"Strategy {strategy}: "
+    + (
+        "the history as it is."
+        if strategy == "none"
+        else "the history curated for each provider, ids as the strategy writes them."
+    )
+    + " The rules column names the violations a line is part of."
+)
+
+columns = st.columns(len(chosen))
+for column, provider in zip(columns, chosen, strict=True):
+    payload = state.payload(opened.key, provider, strategy, session)
+    found = (
+        opened.result.results.get(provider, [])
+        if strategy == "none"
+        else state.violations(opened.key, provider, strategy, session)
+    )
+    with column:
+        st.subheader(provider)
+        st.text(verdict(found))
+        if payload.omitted:
+            st.caption("What this format cannot carry")
+            st.text("\n".join(payload.omitted))
+        if payload.id_map:
+            st.caption("Id map (original → sent)")
+            st.dataframe(id_map_frame(payload.id_map), hide_index=True, key=f"pl_ids_{provider}")
+        text = json.dumps(payload.body, indent=2, ensure_ascii=False)
+        st.download_button(
+            "Download JSON",
+            text,
+            file_name=f"{provider}-{strategy}.json",
+            mime="application/json",
+            key=f"pl_dl_{provider}",
+        )
+        lines = state.lines(opened.key, provider, strategy, payload, found)
+        if only_marked or len(lines) > FULL_VIEW_LINES:
+            lines = offending_lines(lines)
+        st.dataframe(
+            lines.style.apply(
+                lambda row: ["background-color: #f8d7da" if row["rules"] else ""] * len(row), axis=1
+            )
+            if len(lines) <= FULL_VIEW_LINES
+            else lines,
+            hide_index=True,
+            key=f"pl_lines_{provider}",
+            column_order=("line", "text", "rules"),
+            height=420,
+            column_config={
+                "line": st.column_config.NumberColumn(width=50),
+                "text": st.column_config.TextColumn(width="large"),
+                "rules": st.column_config.TextColumn(width="small"),
+            },
+        )
+        with st.expander("Body as JSON"):
+            st.json(payload.body, expanded=2)
+        with st.expander("As the SDK sends it"):
+            sent = sdk_view(opened.key, provider, strategy, payload)
+            st.caption(f"{sent.label}: {sent.status}")
+            if sent.status == "unavailable":
+                st.info(sent.text)
+            else:
+                st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
+            for note in sent.notes:
+                st.caption(note)
+            if sent.violations:
+                st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))

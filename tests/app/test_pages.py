@@ -1,0 +1,362 @@
+"""Every page on every sample under AppTest, with the key numbers checked against the library itself."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import toolhist
+from toolhist.check import check
+from toolhist.curation import STRATEGIES, curate
+from toolhist.curation.compare import compare
+from toolhist.diff import diff
+from toolhist.explain import explain
+from toolhist.providers import PROVIDERS, render, validate
+
+ROOT = Path(__file__).parent.parent.parent
+APP = str(ROOT / "app.py")
+SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
+PAGES = [
+    "pages/1_Timeline.py",
+    "pages/2_Violations.py",
+    "pages/3_Curation.py",
+    "pages/4_Payloads.py",
+    "pages/5_Explain.py",
+]
+
+
+def open_page(page: str | None, **params: str) -> AppTest:
+    """The app with ``params`` in the URL, switched to ``page`` (None: the home page)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    if page is not None:
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+    return at
+
+
+def array(value: Any) -> list[Any]:
+    """A figure array as plotly serialises it: a list, or a base64 typed array."""
+    if isinstance(value, dict) and "bdata" in value:
+        return list(np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]))
+    return list(value)
+
+
+def frame_with(at: AppTest, column: str) -> Any:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def texts(at: AppTest) -> list[str]:
+    return [t.value for t in at.text]
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_every_page_runs_on_every_sample(page: str, sample: str) -> None:
+    at = open_page(page, sample=sample)
+    assert not at.error, [e.value for e in at.error]
+    assert at.query_params["sample"] == sample  # the address bar reopens this view
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_home_matrix_counts_are_the_checks(sample: str) -> None:
+    at = open_page(None, sample=sample)
+    result = check(ROOT / "sample_logs" / sample)
+    expected = Counter((v.rule, p) for p, found in result.results.items() for v in found)
+    if not expected:
+        assert not any("severity" in d.value.columns for d in at.dataframe)
+        return
+    matrix = next(
+        d.value for d in at.dataframe if "severity" in d.value.columns and "anthropic" in d.value.columns
+    )
+    assert list(matrix.columns[:-1]) == list(PROVIDERS)
+    seen = {(rule, p): int(matrix.loc[rule, p]) for rule in matrix.index for p in PROVIDERS}
+    assert {k: n for k, n in seen.items() if n} == dict(expected)
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_timeline_counts_and_rings_every_violation(sample: str) -> None:
+    at = open_page("pages/1_Timeline.py", sample=sample)
+    session = toolhist.load(ROOT / "sample_logs" / sample)
+    summary = toolhist.summarize(session)
+    got = metrics(at)
+    assert got["Messages"] == str(summary.messages)
+    assert got["Tool calls"] == str(summary.tool_calls)
+    assert got["Tool results"] == str(summary.tool_results)
+    table = frame_with(at, "call_id")
+    assert (table["kind"] == "call").sum() == summary.tool_calls
+    assert (table["kind"] == "result").sum() == summary.tool_results
+    result = check(ROOT / "sample_logs" / sample)
+    located = {
+        v.message_index for found in result.results.values() for v in found if v.message_index is not None
+    }
+    if not len(table):  # no call, no result, no violation: nothing to draw
+        assert not located
+        assert not at.get("plotly_chart")
+        return
+    traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    assert {trace["type"] for trace in traces} == {"scattergl"}  # WebGL only: 10,000 messages stay fast
+    ringed = next(t for t in traces if t["name"] == "violations")
+    assert {int(x) for x in array(ringed["x"])} == located
+
+
+def test_timeline_selection_opens_the_message() -> None:
+    at = open_page("pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
+    assert "Message 9 · ai · messages[9]" in texts(at)  # the first message with a violation
+    assert "openai-chat · oai.call_unanswered · error · messages[9].role" in texts(at)
+    at.session_state["tl_chart"] = {
+        "selection": {
+            "points": [{"customdata": [2, 3, "result", "ok", "call_8fJx2LmQ0pV4tR7wN1sYb3Kd", ""]}],
+            "point_indices": [2],
+            "box": [],
+            "lasso": [],
+        }
+    }
+    at.run()
+    assert "Message 3 · tool · messages[3]" in texts(at)
+    assert at.query_params["msg"] == "3"
+    at.session_state["tl_table"] = {"selection": {"rows": [4], "columns": [], "cells": []}}
+    at.run()
+    assert "Message 5 · ai · messages[5]" in texts(at)
+
+
+def test_timeline_deep_link_message_and_provider() -> None:
+    at = open_page("pages/1_Timeline.py", sample="llxprt_icontent.json", provider="anthropic", msg="4")
+    assert at.multiselect(key="tl_providers").value == ["anthropic"]
+    assert "Message 4 · tool · [4]" in texts(at)
+    expected = [
+        v.error_text for v in check(ROOT / "sample_logs" / "llxprt_icontent.json").results["anthropic"]
+    ]
+    assert set(expected) <= {c.value for c in at.code}
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_violations_table_is_every_violation(sample: str) -> None:
+    at = open_page("pages/2_Violations.py", sample=sample)
+    result = check(ROOT / "sample_logs" / sample)
+    found = [v for vs in result.results.values() for v in vs]
+    if not found:
+        assert at.success
+        return
+    table = frame_with(at, "error text")
+    assert len(table) == len(found)
+    assert list(table["error text"]) == [v.error_text for v in found]
+    assert list(table["path"]) == [v.path for v in found]
+    assert [None if m is None or str(m) == "<NA>" else int(m) for m in table["message"]] == [
+        v.message_index for v in found
+    ]
+
+
+def test_violations_filter_by_provider_and_link_to_the_message() -> None:
+    at = open_page("pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
+    table = frame_with(at, "error text")
+    assert set(table["provider"]) == {"anthropic"}
+    link = next(p for p in at.get("page_link") if "timeline" in p.proto.label)
+    assert link.proto.label == "Message 9 in the timeline"
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_curation_counts_are_the_library_s(sample: str, strategy: str) -> None:
+    at = open_page("pages/3_Curation.py", sample=sample, provider="anthropic", strategy=strategy)
+    session = toolhist.load(ROOT / "sample_logs" / sample)
+    curation = curate(session, "anthropic", strategy=strategy)
+    aligned = diff(curation.original, curation.session, curation.changes)
+    got = metrics(at)
+    assert got["Changes"] == str(len(curation.changes))
+    left = validate(session, "anthropic", strategy=strategy)
+    assert got["Errors left"] == str(sum(v.severity == "error" for v in left))
+    table = frame_with(at, "after #")
+    assert len(table) == len(aligned.rows)
+    assert list(table["status"]) == [row.status for row in aligned.rows]
+    if curation.changes:
+        log = frame_with(at, "reason")
+        assert list(log["reason"]) == [c.reason for c in curation.changes]
+    compared = frame_with(at, "errors left")
+    assert list(compared["strategy"]) == list(STRATEGIES)
+    library = compare(session, "anthropic")
+    assert list(compared["changes"]) == [library[name].changes for name in STRATEGIES]
+    assert list(compared["errors left"]) == [sum(library[name].errors.values()) for name in STRATEGIES]
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_payloads_are_the_rendered_bodies(sample: str) -> None:
+    at = open_page("pages/4_Payloads.py", sample=sample, strategy="none")
+    session = toolhist.load(ROOT / "sample_logs" / sample)
+    chosen = at.multiselect(key="pl_providers").value
+    assert 2 <= len(chosen) <= 4
+    bodies = [json.loads(j.value) for j in at.json]
+    assert bodies == [render(session, p).body for p in chosen]
+
+
+def test_payloads_mark_the_offending_lines_and_show_the_id_map() -> None:
+    at = open_page(
+        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", strategy="toolhist"
+    )
+    at.multiselect(key="pl_providers").set_value(["openai-chat", "mistral"]).run()
+    assert not at.exception
+    assert any("original" in d.value.columns for d in at.dataframe)  # Mistral's 9-character ids
+    at.selectbox(key="pl_strategy").set_value("none").run()
+    lines = [d.value for d in at.dataframe if "rules" in d.value.columns]
+    marked = lines[0][lines[0]["rules"] != ""]
+    assert set(marked["rules"]) == {"oai.call_unanswered"}
+    assert marked["path"].iloc[0] == "messages[9].role"
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_explain_names_the_rule_and_the_culprit(sample: str) -> None:
+    result = check(ROOT / "sample_logs" / sample)
+    errors = [v for vs in result.results.values() for v in vs if v.severity == "error"]
+    if not errors:
+        pytest.skip(f"{sample}: no provider rejects it")
+    at = open_page("pages/5_Explain.py", sample=sample)
+    at.text_area(key="ex_text").input(errors[0].error_text).run()
+    assert not at.exception
+    expected = explain(errors[0].error_text, toolhist.load(ROOT / "sample_logs" / sample))
+    got = metrics(at)
+    assert got["Rule"] == expected.rule
+    culprit = "unknown" if expected.message_index is None else str(expected.message_index)
+    assert got["Culprit message"] == culprit
+
+
+def test_explain_unknown_text_is_an_answer() -> None:
+    at = open_page("pages/5_Explain.py", sample="openai_chat_request.json")
+    at.text_area(key="ex_text").input("something else went wrong").run()
+    assert not at.exception
+    assert at.warning[0].value == "No known provider rule matches this text."
+
+
+def test_an_upload_is_shared_with_the_other_pages() -> None:
+    body = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "tool_call_id": "c1", "content": "x"},
+        ]
+    }
+    at = open_page(None)
+    at.segmented_control(key="source").set_value("Upload").run()
+    at.file_uploader(key="upload").upload("mine.json", json.dumps(body).encode(), "application/json").run()
+    assert not at.exception
+    assert "sample" not in at.query_params  # an upload is not a sample: the other pages must not reopen one
+    at.switch_page("pages/1_Timeline.py").run()
+    assert not at.exception
+    assert "mine.json" in texts(at)
+    events = frame_with(at, "call_id")
+    assert events[events["kind"] == "result"]["status"].tolist() == ["unmatched"]
+
+
+def test_bad_deep_links_are_messages_not_tracebacks(tmp_path: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=60)
+    at.query_params["sample"] = "nope.json"
+    at.query_params["msg"] = "99999"
+    at.run()
+    assert not at.exception
+    assert at.warning[0].value == "There is no bundled sample by that name; showing openai_chat_request.json."
+    result = check(ROOT / "sample_logs" / "openai_chat_request.json")
+    first = min(v.message_index for vs in result.results.values() for v in vs if v.message_index is not None)
+    assert at.number_input(key="tl_msg").value == first  # out of range: the first message with a violation
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"messages": [')
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=60)
+    at.query_params["path"] = str(broken)
+    at.run()
+    assert not at.exception
+    assert at.error[0].value == "This input cannot be read as a session."
+
+
+def test_script_in_a_tool_result_is_text() -> None:
+    at = open_page("pages/1_Timeline.py", sample="xss_tool_result.json", msg="3")
+    shown = "\n".join(c.value for c in at.code)
+    assert "<script>window.__toolhist_xss = 'script'; alert('xss')</script>" in shown
+    assert not any("<script>" in m.value for m in at.markdown)
+    assert not at.get("html")
+
+
+def test_a_matrix_cell_opens_those_violations() -> None:
+    at = open_page(None, sample="openai_chat_request.json")
+    matrix = next(d.value for d in at.dataframe if "severity" in d.value.columns)
+    row = list(matrix.index).index("mis.id_format")
+    at.session_state["matrix"] = {"selection": {"rows": [], "columns": [], "cells": [[row, "mistral"]]}}
+    at.run()
+    assert not at.exception
+    table = frame_with(at, "error text")
+    assert set(table["provider"]) == {"mistral"}
+    assert set(table["rule"]) == {"mis.id_format"}
+    found = check(ROOT / "sample_logs" / "openai_chat_request.json").results["mistral"]
+    assert len(table) == sum(v.rule == "mis.id_format" for v in found)
+
+
+def test_a_path_deep_link_opens_the_file_on_every_page(tmp_path: Path) -> None:
+    f = tmp_path / "body.json"
+    f.write_text((ROOT / "sample_logs" / "llxprt_icontent.json").read_text())
+    at = open_page(None, path=str(f))
+    assert at.segmented_control(key="source").value == "Path"
+    assert f"Session: {f}" in texts(at)
+    at.switch_page("pages/1_Timeline.py").run()
+    assert not at.exception
+    assert at.query_params["path"] == str(f)
+    assert metrics(at)["Messages"] == "7"
+    at.switch_page("app.py").run()
+    at.segmented_control(key="source").set_value("Upload").run()
+    assert "path" not in at.query_params  # an upload cannot be linked to
+
+
+def test_curation_row_shows_before_and_after_side_by_side() -> None:
+    at = open_page(
+        "pages/3_Curation.py",
+        sample="llxprt_icontent.json",
+        provider="anthropic",
+        strategy="toolhist",
+        msg="4",
+    )
+    shown = texts(at)
+    assert "Message 4 · tool · [4]" in shown  # before: the deep link's message
+    assert "anthropic · ant.result_missing · error · messages.5" in shown  # what Anthropic said about it
+    table = frame_with(at, "after #")
+    row = next(r for _, r in table.iterrows() if r["before #"] is not pd.NA and int(r["before #"]) == 4)
+    assert f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "ai") in shown
+    at.session_state["cu_aligned"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert "Message 0 · human · [0]" in texts(at)
+    assert at.query_params["msg"] == "0"
+
+
+def test_a_long_history_is_charted_one_window_at_a_time(tmp_path: Path) -> None:
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "go"}]
+    for k in range(2000):  # 6,001 messages, one unanswered call at message 4,000
+        call = {"id": f"call_{k:05d}", "type": "function", "function": {"name": "grep", "arguments": "{}"}}
+        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        if k != 1333:
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": "ok"})
+        messages.append({"role": "user", "content": f"next {k}"})
+    f = tmp_path / "long.json"
+    f.write_text(json.dumps({"model": "gpt-4.1", "messages": messages}))
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=120)
+    at.query_params["path"] = str(f)
+    at.query_params["provider"] = "openai-chat"
+    at.run()
+    assert not at.exception
+    assert metrics(at)["Messages"] == str(len(messages))
+    assert at.number_input(key="tl_window").value == 2  # the window holding the first violation
+    traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    xs = [x for t in traces if t.get("x") is not None for x in array(t["x"]) if x is not None]
+    assert min(xs) >= 2500
+    assert max(xs) < 5000
+    at.number_input(key="tl_window").set_value(1).run()
+    traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    assert max(x for t in traces if t.get("x") is not None for x in array(t["x"]) if x is not None) < 2500

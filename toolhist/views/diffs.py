@@ -1,0 +1,118 @@
+"""Curation views: the aligned before/after table, the change log, and strategies compared.
+
+`aligned_frame` turns a `toolhist.diff.Diff` into one row per aligned pair, the before message on
+the left and the after message on the right (a blank side for an inserted or deleted message), so
+a page can show them side by side and colour the rows that changed. Pure: sessions in, frames out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from toolhist.curation import Change
+from toolhist.curation.compare import compare
+from toolhist.diff import Diff, summarize_message
+from toolhist.model import Session
+
+STATUS_COLORS = {
+    "same": "",
+    "changed": "background-color: #fff3cd",
+    "inserted": "background-color: #d4edda",
+    "deleted": "background-color: #f8d7da",
+    "moved": "background-color: #d1ecf1",
+}
+"""Row background per diff status (light, so the text stays readable in both themes' tables)."""
+
+
+def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
+    """One row per diff row: ``before #``, ``before``, ``status``, ``after #``, ``after``, ``changes``.
+
+    ``changes`` lists the Change numbers (positions in the change log) that concern the row.
+    """
+    records = []
+    for row in d.rows:
+        records.append(
+            {
+                "before #": row.before,
+                "before": summarize_message(d.before.messages[row.before], width)
+                if row.before is not None
+                else "",
+                "status": row.status,
+                "after #": row.after,
+                "after": summarize_message(d.after.messages[row.after], width)
+                if row.after is not None
+                else "",
+                "changes": ", ".join(str(c) for c in row.changes),
+            }
+        )
+    frame = pd.DataFrame.from_records(
+        records, columns=["before #", "before", "status", "after #", "after", "changes"]
+    )
+    for column in ("before #", "after #"):
+        frame[column] = frame[column].astype("Int64")
+    return frame
+
+
+def changes_frame(changes: Sequence[Change]) -> pd.DataFrame:
+    """The change log: one row per Change, numbered as `aligned_frame` refers to them."""
+    records = [
+        {
+            "#": n,
+            "pass": c.pass_,
+            "action": c.action,
+            "call id": c.call_id or "",
+            "before": _where(c.before),
+            "after": _where(c.after),
+            "reason": c.reason,
+        }
+        for n, c in enumerate(changes)
+    ]
+    return pd.DataFrame.from_records(
+        records, columns=["#", "pass", "action", "call id", "before", "after", "reason"]
+    )
+
+
+def _where(position: object) -> str:
+    message = getattr(position, "message", None)
+    if message is None:
+        return ""
+    block = getattr(position, "block", None)
+    return f"message {message}" + (f", block {block}" if block is not None else "")
+
+
+def compare_strategies(session: Session, provider: str, strategies: Sequence[str]) -> pd.DataFrame:
+    """`toolhist.curation.compare.compare` as a table: one row per strategy.
+
+    Columns: ``strategy``, ``changes``, ``messages`` (after), ``errors left``, ``warnings left``,
+    ``actions`` (changes by action) and ``rules left`` (the error rules still broken).
+    """
+    records = [
+        {
+            "strategy": name,
+            "changes": result.changes,
+            "messages": result.messages,
+            "errors left": sum(result.errors.values()),
+            "warnings left": sum(result.warnings.values()),
+            "actions": ", ".join(f"{action} {n}" for action, n in result.actions.items()),
+            "rules left": ", ".join(result.errors),
+        }
+        for name, result in compare(session, provider, strategies).items()
+    ]
+    columns = ["strategy", "changes", "messages", "errors left", "warnings left", "actions", "rules left"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def focus_row(frame: pd.DataFrame, message: int | None) -> int | None:
+    """Which row of an `aligned_frame` (position) to open first.
+
+    The row holding ``message`` on the before side (a deep link's ``msg``), else the first row that
+    is not ``same``, else None.
+    """
+    if message is not None:
+        hits = [n for n, b in enumerate(frame["before #"]) if b is not pd.NA and int(b) == message]
+        if hits:
+            return hits[0]
+    changed = [n for n, status in enumerate(frame["status"]) if status != "same"]
+    return changed[0] if changed else None

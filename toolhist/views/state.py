@@ -1,0 +1,268 @@
+"""The app's shared state: which session is open, the cached work on it, and the deep-link parameters.
+
+Every page calls `open_session` first. The open input is kept in ``st.session_state`` (bytes, name,
+format), so it survives moving between pages; parsing, checking, curating and rendering are cached
+with ``st.cache_resource`` keyed by the content digest (never by model objects or widget state), so
+a page switch costs nothing. The objects returned are shared between reruns: treat them as
+immutable (the model is frozen anyway).
+
+A deep link names everything a reviewer needs to see the same view (a full page load is a new
+Streamlit session, so nothing can come from session state): ``?sample=…`` (a bundled sample) or
+``?path=…`` (a file on this machine), ``provider=…``, ``strategy=…``, ``msg=…``. Pages write the
+current choices back to the URL, so the address bar is always a link to what is on screen.
+
+This module is the only one that knows the ``session_state`` keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+import streamlit as st
+
+import toolhist
+from toolhist.check import CheckResult, check
+from toolhist.curation import Curation, curate
+from toolhist.errors import ToolhistError
+from toolhist.model import Session
+from toolhist.providers import Payload, Violation, provider_for, render, validate
+from toolhist.views.diffs import compare_strategies
+from toolhist.views.payloads import lines_frame
+from toolhist.views.summary import list_samples
+from toolhist.views.timeline import events_frame
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLES_DIR = ROOT / "sample_logs"
+DEFAULT_SAMPLE = "openai_chat_request.json"
+MAX_UPLOAD_MB = 50
+_INPUT = "toolhist.input"
+_PREFS = "toolhist.prefs"
+
+
+@dataclass(frozen=True)
+class Input:
+    """What the user opened: its bytes and how to read them."""
+
+    name: str
+    """Display name: the sample or file name, ``<pasted text>``, or a path."""
+    data: bytes
+    """The content."""
+    fmt: str | None
+    """A forced reader format, or None to detect."""
+    sample: str | None = None
+    """The bundled sample's file name, when it came from the gallery (deep-linkable)."""
+    path: str | None = None
+    """The path on this machine, when it came from one (deep-linkable)."""
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 of the content: the cache key."""
+        return hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An input read and checked."""
+
+    input: Input
+    key: str
+    """Cache key for everything derived from this session (digest and format)."""
+    session: Session
+    result: CheckResult
+
+
+def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
+    """A message box whose title is ours and whose detail (user-derived text) is shown literally.
+
+    Streamlit renders alert bodies as Markdown; a file name or a value from the session could
+    otherwise inject links or images (and make the browser fetch a URL). ``st.code`` is literal.
+    """
+    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
+    box(
+        title,
+        icon={"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}[kind],
+    )
+    st.code(detail, language=None, wrap_lines=True)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Session, CheckResult]:
+    """Parse and check once per content digest and format (the bytes themselves are not hashed again)."""
+    session = toolhist.load(_data, format=fmt, name=name)
+    return session, check(_data, format=fmt, name=name)
+
+
+def read(source: Input) -> Opened:
+    """Read and check ``source`` (cached), and make it the open session for every page.
+
+    Raises `ToolhistError` for input that is not a session; the caller shows it.
+    """
+    digest = source.digest
+    with st.spinner(f"Reading {source.name}…"):
+        session, result = _load(digest, source.fmt, source.name, source.data)
+    st.session_state[_INPUT] = source
+    return Opened(input=source, key=f"{digest}:{source.fmt or ''}", session=session, result=result)
+
+
+def sample_names() -> list[str]:
+    """The bundled samples' file names."""
+    return [p.name for p in list_samples(SAMPLES_DIR)]
+
+
+def sample_input(name: str, fmt: str | None = None) -> Input:
+    """A bundled sample as an Input."""
+    return Input(name=name, data=(SAMPLES_DIR / name).read_bytes(), fmt=fmt, sample=name)
+
+
+def path_input(raw: str, fmt: str | None = None) -> Input:
+    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big)."""
+    path = Path(raw.strip()).expanduser()
+    size = path.stat().st_size
+    if size > MAX_UPLOAD_MB * 1024 * 1024:
+        raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
+    return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+
+
+def current_input() -> Input | None:
+    """The input opened earlier in this browser session, if any."""
+    found = st.session_state.get(_INPUT)
+    return found if isinstance(found, Input) else None
+
+
+def open_session() -> Opened:
+    """The session every page other than the home page shows (stops the page when there is none).
+
+    A ``?sample=`` or ``?path=`` deep link wins; then what the home page (or an earlier page) opened;
+    then the default sample, so a page opened directly still shows something.
+    """
+    wanted = st.query_params.get("sample")
+    raw_path = st.query_params.get("path")
+    held = current_input()
+    try:
+        if wanted is not None and wanted in sample_names():
+            source = held if held is not None and held.sample == wanted else sample_input(wanted)
+        elif raw_path:
+            source = held if held is not None and held.path == raw_path else path_input(raw_path)
+        elif held is not None:
+            source = held
+        else:
+            source = sample_input(DEFAULT_SAMPLE)
+        if wanted is not None and wanted not in sample_names():
+            alert("warning", f"There is no bundled sample by that name; showing {source.name}.", wanted)
+        opened = read(source)
+    except (OSError, ValueError) as exc:
+        alert("error", "Cannot read that path.", f"{raw_path}: {exc}")
+        st.stop()
+    except ToolhistError as exc:
+        alert("error", "This input cannot be read as a session.", str(exc))
+        st.stop()
+    except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
+        alert("error", "Internal error (please report it).", f"{type(exc).__name__}: {exc}")
+        st.stop()
+    if opened.input.sample is not None:
+        st.query_params["sample"] = opened.input.sample
+    elif opened.input.path is not None:
+        st.query_params["path"] = opened.input.path
+    st.sidebar.caption("Session")
+    st.sidebar.text(opened.input.name)
+    return opened
+
+
+def pick(
+    param: str,
+    label: str,
+    options: Sequence[str],
+    default: str,
+    *,
+    key: str,
+    sidebar: bool = True,
+) -> str:
+    """A select box whose choice comes from ``?param=`` (a deep link), else the last choice on any page.
+
+    The choice is written back to the URL and remembered for the other pages.
+    """
+    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
+    wanted = st.query_params.get(param)
+    if wanted in options:
+        initial = wanted
+    elif prefs.get(param) in options:
+        initial = prefs[param]
+    else:
+        initial = default if default in options else options[0]
+    link = f"{key}__link"  # the URL value last applied: only a new link overrides the widget
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    if key not in st.session_state or (wanted in options and wanted != st.session_state.get(link)):
+        st.session_state[key] = initial
+    where = st.sidebar if sidebar else st
+    chosen = str(where.selectbox(label, options, key=key))
+    prefs[param] = chosen
+    st.query_params[param] = chosen
+    st.session_state[link] = chosen
+    return chosen
+
+
+def remember(param: str, value: str | None) -> None:
+    """Write a choice to the URL (``None`` removes it) and remember it for the other pages."""
+    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
+    if value is None:
+        prefs.pop(param, None)
+        if param in st.query_params:
+            del st.query_params[param]
+    else:
+        prefs[param] = value
+        st.query_params[param] = value
+
+
+def message_param(count: int) -> int | None:
+    """``?msg=`` as a valid message index, else the last one picked on any page, else None."""
+    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
+    for raw in (st.query_params.get("msg"), prefs.get("msg")):
+        if raw is not None and raw.isdigit() and int(raw) < count:
+            return int(raw)
+    return None
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
+    """`toolhist.curate`, cached per session key, provider and strategy."""
+    return curate(_session, provider, strategy=strategy)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def payload(key: str, provider: str, strategy: str, _session: Session) -> Payload:
+    """`toolhist.providers.render`, cached per session key, provider and strategy."""
+    return render(_session, provider, strategy=strategy)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def violations(key: str, provider: str, strategy: str, _session: Session) -> list[Violation]:
+    """`toolhist.providers.validate`, cached per session key, provider and strategy."""
+    return validate(_session, provider, strategy=strategy)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFrame:
+    """The timeline's event frame with the chosen providers' violations (as checked), cached."""
+    found = [v for p in providers for v in _opened.result.results.get(p, [])]
+    return events_frame(_opened.session, found)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def compared(key: str, provider: str, strategies: tuple[str, ...], _session: Session) -> pd.DataFrame:
+    """`toolhist.views.diffs.compare_strategies`, cached per session key and provider."""
+    return compare_strategies(_session, provider, list(strategies))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def lines(
+    key: str, provider: str, strategy: str, _payload: Payload, _found: Sequence[Violation]
+) -> pd.DataFrame:
+    """`toolhist.views.payloads.lines_frame` of a payload, cached per session key, provider and strategy."""
+    return lines_frame(_payload.body, provider_for(provider).path_format, _found)
