@@ -8,6 +8,7 @@ import pytest
 
 import toolhist
 from toolhist.errors import LoadError, UsageError
+from toolhist.formats import FORMATS
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> str:
@@ -64,7 +65,7 @@ def test_wrong_shape_when_sniffing_names_the_closest_format(tmp_path: Path) -> N
         toolhist.load(f)
     assert str(info.value) == (
         f"{f}:2:11: at messages[1].role: unknown format: a JSON object with keys messages; no reader recognises it "
-        "(formats: openai-chat, openai-responses, anthropic, gemini, bedrock, icontent, toolhist). "
+        f"(formats: {', '.join(FORMATS)}). "
         "Closest: openai-chat (also anthropic), which stops here: unknown role 'robot'; "
         "expected one of system, developer, user, assistant, tool, function"
     )
@@ -76,8 +77,16 @@ def test_unknown_format(tmp_path: Path) -> None:
         toolhist.load(f)
     assert str(info.value) == (
         f"{f}: unknown format: a JSON object with keys bar, foo; no reader recognises it "
-        "(formats: openai-chat, openai-responses, anthropic, gemini, bedrock, icontent, toolhist)"
+        f"(formats: {', '.join(FORMATS)})"
     )
+
+
+def test_every_format_of_the_design_is_registered() -> None:
+    # DESIGN §6 reader ids (contracts), plus toolhist's own canonical JSON.
+    assert set(FORMATS) == {
+        "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "icontent", "llxprt-debug",
+        "llxprt-checkpoint", "kilo", "claude-code", "codex", "gemini-cli", "vscode", "otel-genai", "toolhist",
+    }  # fmt: skip
 
 
 def test_ambiguous_content_asks_for_format() -> None:

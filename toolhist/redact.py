@@ -30,10 +30,11 @@ _KEY_SHAPES: tuple[tuple[str, bytes], ...] = (
     ("slack-token", rb"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
 )
 _BEARER = rb"\b((?i:bearer))(\s+)[A-Za-z0-9._~+/=\-]{12,}"
-_FIELD = (
-    rb"(\\?[\"']?(?i:x-api-key|x-goog-api-key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key)"
-    rb"\\?[\"']?\s*[:=]\s*\\?[\"']?)([A-Za-z0-9._~+/=\-]{12,})"
+_FIELD_NAMES = (
+    rb"(?i:x-api-key|x-goog-api-key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key)"
 )
+_FIELD_VALUE = rb"[A-Za-z0-9._~+/=\-]{12,}"
+_FIELD = rb"(\\?[\"']?" + _FIELD_NAMES + rb"\\?[\"']?\s*[:=]\s*\\?[\"']?)(" + _FIELD_VALUE + rb")"
 _COMBINED = re.compile(
     b"|".join(b"(?P<k%d>%s)" % (i, pattern) for i, (_, pattern) in enumerate(_KEY_SHAPES))
     + b"|(?P<bearer>"
@@ -43,6 +44,8 @@ _COMBINED = re.compile(
     + b")"
 )
 _BEARER_RE = re.compile(_BEARER)
+_FIELD_NAME_RE = re.compile(_FIELD_NAMES.decode())
+_FIELD_VALUE_RE = re.compile(_FIELD_VALUE.decode())
 _FIELD_RE = re.compile(_FIELD)
 _SHAPE_RES = tuple((kind, re.compile(pattern)) for kind, pattern in _KEY_SHAPES)
 _FRAGMENTS = re.compile(
@@ -108,8 +111,22 @@ def redact_value(value: Any, counts: Counter[str] | None = None) -> tuple[Any, C
         if isinstance(v, list):
             return [walk(x) for x in v]
         if isinstance(v, dict):
-            return {walk(k): walk(x) for k, x in v.items()}
+            return {walk(k): field(k, x) for k, x in v.items()}
         return v
+
+    def field(key: Any, v: Any) -> Any:
+        # Parsed input has no ``key: value`` text for _FIELD to see: a credential-named key (a
+        # header dict's ``x-api-key``, ``MISTRAL_API_KEY`` in an env dump) marks its value here.
+        if (
+            isinstance(v, str)
+            and isinstance(key, str)
+            and _FIELD_NAME_RE.search(key)
+            and _FIELD_VALUE_RE.fullmatch(v)
+        ):
+            kind = next((k for k, r in _SHAPE_RES if r.fullmatch(v.encode())), "credential")
+            counts[kind] += 1
+            return f"[REDACTED:{kind}]"
+        return walk(v)
 
     return walk(value), counts
 

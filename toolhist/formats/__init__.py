@@ -7,6 +7,7 @@ with ``--format``.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from toolhist.errors import LoadError, UsageError
@@ -14,11 +15,20 @@ from toolhist.formats.anthropic import AnthropicReader
 from toolhist.formats.base import Reader, ShapeError
 from toolhist.formats.bedrock import BedrockReader
 from toolhist.formats.canonical import CanonicalReader
+from toolhist.formats.claude_code import ClaudeCodeReader
+from toolhist.formats.codex import CodexReader
 from toolhist.formats.document import Document, json_path, read_input
 from toolhist.formats.gemini import GeminiReader
+from toolhist.formats.gemini_cli import GeminiCliReader
 from toolhist.formats.icontent import IContentReader
+from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
+from toolhist.formats.kilo import KiloReader
+from toolhist.formats.llxprt_checkpoint import LlxprtCheckpointReader
+from toolhist.formats.llxprt_debug import LlxprtDebugReader
 from toolhist.formats.openai_chat import OpenAIChatReader
 from toolhist.formats.openai_responses import OpenAIResponsesReader
+from toolhist.formats.otel_genai import OtelGenAIReader
+from toolhist.formats.vscode import VSCodeReader
 from toolhist.model import Session
 
 READERS: dict[str, Reader] = {
@@ -30,6 +40,14 @@ READERS: dict[str, Reader] = {
         GeminiReader(),
         BedrockReader(),
         IContentReader(),
+        KiloReader(),
+        GeminiCliReader(),
+        VSCodeReader(),
+        OtelGenAIReader(),
+        LlxprtDebugReader(),
+        LlxprtCheckpointReader(),
+        ClaudeCodeReader(),
+        CodexReader(),
         CanonicalReader(),
     )
 }
@@ -111,20 +129,62 @@ def reader_for(format: str) -> Reader:
         raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
 
 
-def load(source: Any, format: str | None = None, *, name: str | None = None) -> Session:
+def load(
+    source: Any, format: str | None = None, *, name: str | None = None, progress: Progress | None = None
+) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
 
     ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
+    ``progress(bytes_read, total)`` is called while a file is read (agent logs: as they stream).
     """
-    return load_document(source, format, name=name)[1]
+    return load_document(source, format, name=name, progress=progress)[1]
+
+
+def _streamer(source: Any, reader: Reader | None) -> tuple[str, StreamReader] | None:
+    """The path and reader to stream ``source`` with, when it is a file in a line-oriented log format.
+
+    Without ``format``, the first lines decide, scored by every reader exactly as `detect` would
+    score the whole file; anything not certain falls back to reading the whole document.
+    """
+    if not isinstance(source, str | os.PathLike) or (isinstance(source, str) and not _is_file(source)):
+        return None
+    path = os.fspath(source)
+    if reader is not None:
+        return (path, reader) if isinstance(reader, StreamReader) else None
+    head = head_of_path(path)
+    if head is None:
+        return None
+    scores = {rid: r.recognise(head) for rid, r in READERS.items()}
+    top = [rid for rid, s in scores.items() if s == 2]
+    best = READERS[top[0]] if len(top) == 1 else None
+    return (path, best) if isinstance(best, StreamReader) else None
+
+
+def _is_file(text: str) -> bool:
+    return (
+        "\n" not in text
+        and len(text) < 4096
+        and not text.lstrip().startswith(("{", "["))
+        and os.path.isfile(text)
+    )
 
 
 def load_document(
-    source: Any, format: str | None = None, *, name: str | None = None
+    source: Any, format: str | None = None, *, name: str | None = None, progress: Progress | None = None
 ) -> tuple[Document, Session]:
-    """Like `load`, also returning the parsed document (to validate a captured body as it was sent)."""
+    """Like `load`, also returning the parsed document (to validate a captured body as it was sent).
+
+    A streamed agent log returns a Document without ``value``: the file was never held whole.
+    """
     reader = reader_for(format) if format is not None else None
+    streamed = _streamer(source, reader)
+    if streamed is not None:
+        path, streamer = streamed
+        return Document(value=None, name=path, path=path), streamer.stream(path, progress)
     doc = read_input(source, name=name)
+    if progress is not None and doc.path is not None:
+        size = os.path.getsize(doc.path)
+        progress(size, size)
     if reader is None:
         reader = detect(doc)
     try:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, rest, text
+from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, rest, tag, text
 from toolhist.formats.document import Document, json_path
 from toolhist.model import (
     Block,
@@ -66,6 +66,9 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
             extra["type"] = kind
         if "input" not in block:
             extra["_input"] = "absent"
+        elif not isinstance(block["input"], dict):
+            # The Messages API types ``input`` as an object; anything else is not a body it sent.
+            obj(block["input"], (*ptr, "input"))
         return ToolCallBlock(
             id=call_id,
             name=text(block.get("name", ""), (*ptr, "name")),
@@ -175,12 +178,12 @@ def looks_anthropic(messages: Any) -> int:
         if isinstance(content, list):
             for b in content:
                 if not isinstance(b, dict) or (
-                    b.get("type") not in BLOCK_TYPES and not str(b.get("type")).endswith("_tool_result")
+                    tag(b.get("type")) not in BLOCK_TYPES and not str(b.get("type")).endswith("_tool_result")
                 ):
                     return 0
                 marker = (
                     marker
-                    or b.get("type") in MARKER_TYPES
+                    or tag(b.get("type")) in MARKER_TYPES
                     or (b.get("type") == "image" and "source" in b)
                     or "cache_control" in b
                 )

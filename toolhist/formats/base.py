@@ -39,6 +39,15 @@ def _kind(value: Any) -> str:
     )
 
 
+def tag(value: Any) -> str | None:
+    """``value`` when it is a string, else None: safe to test against a set of known tags.
+
+    A ``role`` or ``type`` that is a list or object in malformed input must read as "not a known
+    tag" (a ShapeError later), never raise ``TypeError: unhashable type`` from a set lookup.
+    """
+    return value if isinstance(value, str) else None
+
+
 def obj(value: Any, ptr: Pointer) -> dict[str, Any]:
     """``value`` as a JSON object, or a ShapeError naming what it was instead."""
     if not isinstance(value, dict):

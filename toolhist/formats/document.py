@@ -11,6 +11,7 @@ list of those values, and each element remembers its line.
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,13 @@ _SLICE = re.compile(r"^\d+:\d+$")
 
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 """Inputs larger than this are refused up front rather than exhausting memory."""
+
+MAX_MAPPED_CHARS = 16 * 1024 * 1024
+"""Texts longer than this get no line/column in errors (the JSON path still names the place).
+
+Mapping every value's position is pure Python and costs about 0.2 s per MB; on a 50 MB file that
+would turn a clear error into what looks like a hang.
+"""
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ class Document:
             if pointer and isinstance(pointer[0], int) and 0 <= pointer[0] < len(self.jsonl_lines):
                 return self.jsonl_lines[pointer[0]], None
             return None, None
-        if self.text is None:
+        if self.text is None or len(self.text) > MAX_MAPPED_CHARS:
             return None, None
         try:
             from json_source_map import calculate
@@ -135,6 +143,15 @@ def parse_bytes(data: bytes, *, name: str, path: str | None = None) -> Document:
         raise LoadError(f"input is {len(data)} bytes; the limit is {MAX_INPUT_BYTES}", file=name)
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
+    utf16 = _utf16(data)
+    if utf16 is not None:
+        raise LoadError(
+            f"the file is {utf16} text; toolhist reads UTF-8 (re-save it as UTF-8, e.g. with iconv)",
+            file=name,
+            line=1,
+            column=1,
+            offset=0,
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -148,6 +165,24 @@ def parse_bytes(data: bytes, *, name: str, path: str | None = None) -> Document:
             offset=exc.start,
         ) from None
     return parse_text(text, name=name, path=path)
+
+
+def _utf16(data: bytes) -> str | None:
+    """``UTF-16LE``/``UTF-16BE`` when the bytes are UTF-16 (a BOM, or JSON's ASCII start with NULs).
+
+    PowerShell's ``>`` and some Windows editors write UTF-16; without this the user would read
+    "not valid UTF-8" or "contains a NUL character" and not know why.
+    """
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return "UTF-16LE"
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return "UTF-16BE"
+    head = data[:64]
+    if len(head) >= 4 and head[0:1] in (b"{", b"[") and head[1::2].count(0) == len(head[1::2]):
+        return "UTF-16LE"
+    if len(head) >= 4 and head[1:2] in (b"{", b"[") and head[0::2].count(0) == len(head[0::2]):
+        return "UTF-16BE"
+    return None
 
 
 def parse_text(text: str, *, name: str, path: str | None = None) -> Document:
@@ -168,11 +203,15 @@ def parse_text(text: str, *, name: str, path: str | None = None) -> Document:
     note = describe(counts)
     notes = (note,) if note else ()
     try:
-        return Document(value=orjson.loads(text), name=name, path=path, text=text, notes=notes)
+        value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         first_error = exc
     except RecursionError:
         raise LoadError("JSON nesting is too deep", file=name) from None
+    else:
+        doc = Document(value=value, name=name, path=path, text=text, notes=notes)
+        _refuse_duplicate_keys(doc, text)
+        return doc
     jsonl = _try_jsonl(text, name=name, path=path)
     if jsonl is not None:
         return Document(
@@ -213,7 +252,78 @@ def _try_jsonl(text: str, *, name: str, path: str | None) -> Document | None:
         line_numbers.append(number)
     if len(values) < 2:
         return None
+    for index, line in enumerate(ln for ln in lines if ln.strip()):
+        duplicate = _first_duplicate_key(line)
+        if duplicate is not None:
+            pointer, key = duplicate
+            raise LoadError(
+                _duplicate_reason(key),
+                file=name,
+                line=line_numbers[index],
+                json_path=json_path((index, *pointer, key)),
+            )
     return Document(value=values, name=name, path=path, text=text, jsonl_lines=tuple(line_numbers))
+
+
+class _Duplicated(dict[str, Any]):
+    """An object in which a key occurs more than once (``key`` is the first such key)."""
+
+    key: str = ""
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            marked = _Duplicated(pairs)
+            marked.key = key
+            return marked
+        seen[key] = value
+    return seen
+
+
+def _first_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
+    """The pointer of the first object (document order) that repeats a key, and the key.
+
+    JSON parsers keep the last of two equal keys, so the earlier value would be dropped silently
+    (a ``role`` given twice, a ``tool_call_id`` overwritten by a merge tool). The stdlib parser is
+    the only one that shows every pair; it costs about a third of the whole load. Nesting too deep
+    for it (beyond ~900 levels) is left unchecked rather than failing a valid file.
+    """
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs_hook)
+    except (RecursionError, ValueError):
+        return None
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, _Duplicated):
+            return pointer, node.key
+        if isinstance(node, dict):
+            stack.extend(reversed([((*pointer, k), v) for k, v in node.items()]))
+        elif isinstance(node, list):
+            stack.extend(reversed([((*pointer, i), v) for i, v in enumerate(node)]))
+    return None
+
+
+def _duplicate_reason(key: str) -> str:
+    return f"the key {key!r} occurs twice in one object; JSON readers keep only one of the values"
+
+
+def _refuse_duplicate_keys(doc: Document, text: str) -> None:
+    """A LoadError at the repeated key when an object of ``text`` has one key twice."""
+    duplicate = _first_duplicate_key(text)
+    if duplicate is None:
+        return
+    pointer, key = duplicate
+    line, column = doc.line_of((*pointer, key))
+    raise LoadError(
+        _duplicate_reason(key),
+        file=doc.name,
+        line=line,
+        column=column,
+        json_path=json_path((*pointer, key)),
+    )
 
 
 def _plain(msg: str) -> str:

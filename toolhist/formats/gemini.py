@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, rest, text
+from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, required, rest, text
 from toolhist.formats.document import Document, json_path
 from toolhist.model import (
     Block,
@@ -96,9 +96,11 @@ def read_part(raw: Any, ptr: Pointer, msg_index: int, fmt: str, notes: list[str]
         cptr = (*ptr, _key(part, "functionCall"))
         fc = obj(call, cptr)
         raw_id = opt_text(fc.get("id"), (*cptr, "id"))
+        if fc.get("args") is not None:
+            obj(fc["args"], (*cptr, "args"))  # a protobuf Struct: always an object
         return ToolCallBlock(
             id=raw_id or f"gemini-{msg_index}-{ptr[-1]}",
-            name=text(fc.get("name", ""), (*cptr, "name")),
+            name=text(required(fc, "name", cptr), (*cptr, "name")),
             parameters=fc.get("args"),
             raw_id=raw_id,
             provider_data={

@@ -22,6 +22,7 @@ from toolhist.formats.base import (
     opt_text,
     parse_arguments,
     rest,
+    tag,
     text,
 )
 from toolhist.formats.document import Document
@@ -156,7 +157,7 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
     """One chat message as a canonical Message."""
     msg = obj(raw, ptr)
     role = msg.get("role")
-    if role not in ROLES:
+    if not isinstance(role, str) or role not in ROLES:
         raise ShapeError((*ptr, "role"), f"unknown role {role!r}; expected one of {', '.join(ROLES)}")
     extra: dict[str, JsonValue] = rest(
         msg, "role", "content", "tool_calls", "tool_call_id", "reasoning_content", "function_call"
@@ -228,7 +229,7 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
 
 
 def _is_chat_message(m: Any) -> bool:
-    return isinstance(m, dict) and m.get("role") in ROLES and "type" not in m and "parts" not in m
+    return isinstance(m, dict) and tag(m.get("role")) in ROLES and "type" not in m and "parts" not in m
 
 
 def _chat_markers(messages: list[Any]) -> bool:
@@ -243,7 +244,7 @@ def _chat_markers(messages: list[Any]) -> bool:
         if content is None:
             return True
         if isinstance(content, list) and any(
-            isinstance(p, dict) and p.get("type") in CHAT_PART_TYPES - {"text"} for p in content
+            isinstance(p, dict) and tag(p.get("type")) in CHAT_PART_TYPES - {"text"} for p in content
         ):
             return True
     return False
@@ -263,7 +264,7 @@ class OpenAIChatReader(Reader):
             return 0
         if any(
             isinstance(m.get("content"), list)
-            and any(isinstance(p, dict) and p.get("type") not in CHAT_PART_TYPES for p in m["content"])
+            and any(isinstance(p, dict) and tag(p.get("type")) not in CHAT_PART_TYPES for p in m["content"])
             for m in messages
         ):
             return 0

@@ -23,6 +23,7 @@ from toolhist.formats.base import (
     opt_text,
     parse_arguments,
     rest,
+    tag,
     text,
 )
 from toolhist.formats.document import Document
@@ -200,11 +201,11 @@ class OpenAIResponsesReader(Reader):
                 return False
             kind = _kind(item)
             if kind == "message":
-                if item.get("role") not in ROLES or "parts" in item:
+                if tag(item.get("role")) not in ROLES or "parts" in item:
                     return False
                 content = item.get("content")
                 if isinstance(content, list) and any(
-                    isinstance(p, dict) and p.get("type") not in PART_TYPES for p in content
+                    isinstance(p, dict) and tag(p.get("type")) not in PART_TYPES for p in content
                 ):
                     return False
                 if not isinstance(content, str | list):
@@ -219,7 +220,7 @@ class OpenAIResponsesReader(Reader):
             return True
         content = item.get("content")
         return isinstance(content, list) and any(
-            isinstance(p, dict) and p.get("type") in PART_TYPES for p in content
+            isinstance(p, dict) and tag(p.get("type")) in PART_TYPES for p in content
         )
 
     def read(self, doc: Document) -> Session:
@@ -303,7 +304,7 @@ class OpenAIResponsesReader(Reader):
             if kind == "message" and item.get("role") != "assistant":
                 flush()
                 role = item.get("role")
-                if role not in ROLES:
+                if not isinstance(role, str) or role not in ROLES:
                     raise ShapeError(
                         (*iptr, "role"),
                         f"unknown role {role!r}; expected user, system, developer or assistant",

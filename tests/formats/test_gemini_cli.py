@@ -1,0 +1,138 @@
+"""The ``gemini-cli`` reader: checkpoints, session JSONL (rewind, $set, UI-only records), errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toolhist
+from toolhist.errors import LoadError
+from toolhist.model import TextBlock, ToolCallBlock, ToolResponseBlock
+
+META = {"sessionId": "s1", "projectHash": "h", "startTime": "2025-12-02T08:00:00.000Z", "lastUpdated": "x"}
+USER = {"id": "m1", "timestamp": "2025-12-02T08:00:01.000Z", "type": "user", "content": [{"text": "ls"}]}
+CALL = {
+    "id": "ls-1",
+    "name": "list_directory",
+    "args": {"path": "."},
+    "status": "success",
+    "timestamp": "2025-12-02T08:00:02.000Z",
+    "result": [
+        {"functionResponse": {"id": "ls-1", "name": "list_directory", "response": {"output": "a.ts"}}}
+    ],
+}
+GEMINI = {
+    "id": "m2",
+    "timestamp": "2025-12-02T08:00:02.000Z",
+    "type": "gemini",
+    "content": "Listing.",
+    "model": "gemini-2.5-pro",
+    "toolCalls": [CALL],
+    "thoughts": [{"subject": "s", "description": "d", "timestamp": "t"}],
+}
+
+
+def _jsonl(*lines: object) -> str:
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_session_records_become_call_and_result_turns() -> None:
+    s = toolhist.load(_jsonl(META, USER, GEMINI))
+    assert s.source.format == "gemini-cli"
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert s.messages[1].blocks == (
+        TextBlock(text="Listing."),
+        ToolCallBlock(
+            id="ls-1",
+            name="list_directory",
+            parameters={"path": "."},
+            raw_id="ls-1",
+            provider_data={"status": "success", "timestamp": "2025-12-02T08:00:02.000Z"},
+        ),
+    )
+    assert s.messages[2].blocks == (
+        ToolResponseBlock(
+            call_id="ls-1", tool_name="list_directory", result={"output": "a.ts"}, raw_call_id="ls-1"
+        ),
+    )
+    meta = s.messages[1].metadata
+    assert (meta.model, meta.turn_id, meta.timestamp) == ("gemini-2.5-pro", "m2", 1764662402.0)
+    assert meta.extra == {"thoughts": [{"subject": "s", "description": "d", "timestamp": "t"}]}
+    assert s.metadata["sessionId"] == "s1"
+    assert [loc.line for loc in s.source.locations] == [2, 3, 3]
+
+
+def test_cancelled_call_is_an_incomplete_error_result() -> None:
+    denied = {"error": "[Operation Cancelled] Reason: User denied execution."}
+    call = {
+        **CALL,
+        "status": "cancelled",
+        "result": [{"functionResponse": {"id": "ls-1", "name": "list_directory", "response": denied}}],
+    }
+    s = toolhist.load(_jsonl(META, USER, {**GEMINI, "toolCalls": [call]}))
+    result = s.messages[2].blocks[0]
+    assert isinstance(result, ToolResponseBlock)
+    assert (result.error, result.is_complete) == (denied["error"], False)
+
+
+def test_rewind_set_and_ui_records() -> None:
+    info = {"id": "m3", "timestamp": "t", "type": "info", "content": "Request cancelled."}
+    later = {"id": "m4", "timestamp": "t", "type": "user", "content": "oops"}
+    s = toolhist.load(
+        _jsonl(META, USER, GEMINI, info, later, {"$rewindTo": "m4"}, {"$set": {"summary": "ls"}})
+    )
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert s.metadata["summary"] == "ls"
+    assert s.source.notes == (
+        "line 6: $rewindTo 'm4' removed 1 record(s) (they are not part of the history any more)",
+        "1 info/error/warning record(s) are shown to the user only and never sent to the model: not made messages",
+    )
+
+
+def test_legacy_json_conversation_record() -> None:
+    s = toolhist.load({**META, "messages": [USER, GEMINI]})
+    assert s.source.format == "gemini-cli"
+    assert len(s.messages) == 3
+
+
+def test_checkpoint_history_reads_as_gemini_contents() -> None:
+    checkpoint = {
+        "history": [
+            {"role": "user", "parts": [{"text": "ls"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "ls", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "ls", "response": {"output": "a"}}}]},
+        ],
+        "authType": "oauth-personal",
+    }
+    s = toolhist.load(checkpoint)
+    assert s.source.format == "gemini-cli"
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert s.metadata == {"kind": "checkpoint", "authType": "oauth-personal"}
+    call, result = s.messages[1].blocks[0], s.messages[2].blocks[0]
+    assert isinstance(call, ToolCallBlock)
+    assert isinstance(result, ToolResponseBlock)
+    assert result.call_id == call.id == "gemini-1-0"
+
+
+def test_llxprt_checkpoint_with_context_is_not_claimed() -> None:
+    from toolhist.formats.gemini_cli import GeminiCliReader
+
+    value = {"history": [{"role": "user", "parts": [{"text": "x"}]}], "context": []}
+    assert GeminiCliReader().recognise(value) == 0
+
+
+def test_rewind_to_unknown_record_is_an_error() -> None:
+    message = "<text>:3: at [2].$rewindTo: not a valid gemini-cli session: rewinds to 'nope', which no earlier record has"
+    with pytest.raises(LoadError) as err:
+        toolhist.load(_jsonl(META, USER, {"$rewindTo": "nope"}), format="gemini-cli")
+    assert str(err.value) == message
+
+
+def test_tool_call_without_name_names_the_field() -> None:
+    bad = {**GEMINI, "toolCalls": [{"id": "x", "args": {}}]}
+    with pytest.raises(LoadError) as err:
+        toolhist.load(_jsonl(META, USER, bad), format="gemini-cli")
+    assert str(err.value) == (
+        "<text>:3: at [2].toolCalls[0].name: not a valid gemini-cli session: expected a string, got null"
+    )

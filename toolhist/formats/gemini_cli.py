@@ -1,0 +1,223 @@
+"""Gemini CLI: ``/chat save`` checkpoints and the recorded session files.
+
+Two kinds of file (``research/kilo_rfc_vscode.md`` §4.3, ``anchors.md`` §3.3; gemini-cli
+``chatRecordingService.ts``):
+
+- a checkpoint ``checkpoint-<tag>.json`` = ``{"history": Content[], "authType"?}`` (the Gemini
+  API history as sent), or a ``/restore`` checkpoint with ``clientHistory``. A legacy checkpoint
+  that is a bare ``Content[]`` is plain Gemini and reads as ``gemini``.
+- a session ``chats/session-….jsonl``: a metadata line ``{sessionId, projectHash, startTime…}``,
+  then ``MessageRecord`` lines (``type`` user / gemini / info / error / warning), ``{"$set": …}``
+  metadata updates and ``{"$rewindTo": id}`` (drops that message and everything after it).
+  The older ``.json`` form is one ``ConversationRecord`` with a ``messages`` array.
+
+A ``gemini`` record becomes an ai message (its text, then one call per ``toolCalls`` entry) and,
+when the calls have results, a tool message with the ``functionResponse`` parts of their
+``result``: the model turn and the function-response turn Gemini CLI sends back. ``info``,
+``error`` and ``warning`` records are shown to the user only; they are counted in a note.
+Thought summaries are not replayed to the model; they stay in the message's ``extra``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import JsonValue
+
+from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, rest, text
+from toolhist.formats.document import Document
+from toolhist.formats.gemini import looks_gemini, read_contents, read_part
+from toolhist.model import (
+    Block,
+    Message,
+    MessageMetadata,
+    Session,
+    TextBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+
+RECORD_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
+UI_ONLY = frozenset({"info", "error", "warning"})
+CANCELLED = "[Operation Cancelled]"
+"""How Gemini CLI starts the error of a cancelled call's ``functionResponse``."""
+
+
+def _is_record(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("type") in RECORD_TYPES and "id" in value
+
+
+def _is_meta(value: Any) -> bool:
+    return isinstance(value, dict) and ("$set" in value or "$rewindTo" in value or "sessionId" in value)
+
+
+def _epoch(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+class GeminiCliReader(Reader):
+    """``gemini-cli``: Gemini CLI checkpoints and session recordings."""
+
+    id = "gemini-cli"
+    description = "Gemini CLI /chat save checkpoint or session recording (.jsonl, or legacy .json)"
+
+    def recognise(self, value: Any) -> int:
+        """Certain on a checkpoint's ``history``/``clientHistory`` or a session's records.
+
+        llxprt-code (a Gemini CLI fork) writes ``{history, context}``; that one is its reader's.
+        """
+        if isinstance(value, dict):
+            if "context" in value or "contents" in value:
+                return 0  # llxprt-code's checkpoint (``context``) or a Gemini request body
+            for key in ("history", "clientHistory"):
+                if key in value and looks_gemini(value[key]):
+                    return 2
+            if "sessionId" in value and isinstance(value.get("messages"), list):
+                return 2 if all(_is_record(m) for m in value["messages"]) else 0
+            return 0
+        if isinstance(value, list) and value and all(_is_record(v) or _is_meta(v) for v in value):
+            return 2 if any(_is_record(v) for v in value) or "projectHash" in value[0] else 0
+        return 0
+
+    def read(self, doc: Document) -> Session:
+        """Read a checkpoint or a session (JSONL lines or one ConversationRecord)."""
+        value = doc.value
+        built = Built(doc)
+        if isinstance(value, dict) and "messages" not in value:
+            key = "history" if "history" in value else "clientHistory"
+            read_contents(arr(value.get(key), (key,)), (key,), built, "gemini")
+            meta: dict[str, JsonValue] = {"kind": "checkpoint", **rest(value, key)}
+            return built.session(self.id, tools=None, request={}, metadata=meta)
+        if isinstance(value, dict):
+            ptr: Pointer = ("messages",)
+            entries = list(enumerate(arr(value["messages"], ptr)))
+            session_meta: dict[str, JsonValue] = rest(value, "messages")
+        else:
+            ptr = ()
+            entries = list(enumerate(arr(value, ptr)))
+            session_meta = {}
+        records: list[tuple[int, dict[str, Any]]] = []
+        for i, raw in entries:
+            entry = obj(raw, (*ptr, i))
+            if "$rewindTo" in entry:
+                target = entry["$rewindTo"]
+                cut = next((k for k, (_, r) in enumerate(records) if r.get("id") == target), None)
+                if cut is None:
+                    raise ShapeError(
+                        (*ptr, i, "$rewindTo"), f"rewinds to {target!r}, which no earlier record has"
+                    )
+                built.notes.append(
+                    f"line {i + 1}: $rewindTo {target!r} removed {len(records) - cut} record(s) "
+                    "(they are not part of the history any more)"
+                )
+                del records[cut:]
+            elif "$set" in entry:
+                session_meta.update(obj(entry["$set"], (*ptr, i, "$set")))
+            elif _is_record(entry):
+                records.append((i, entry))
+            elif "sessionId" in entry:
+                session_meta.update(entry)
+            else:
+                raise ShapeError((*ptr, i), "expected a message record, a metadata line, $set or $rewindTo")
+        ui_only = 0
+        for i, record in records:
+            if record["type"] in UI_ONLY:
+                ui_only += 1
+                continue
+            self._record(record, (*ptr, i), i, built)
+        if ui_only:
+            built.notes.append(
+                f"{ui_only} info/error/warning record(s) are shown to the user only and never sent "
+                "to the model: not made messages"
+            )
+        session_meta["kind"] = "session"
+        return built.session(self.id, tools=None, request={}, metadata=session_meta)
+
+    def _record(self, record: dict[str, Any], ptr: Pointer, index: int, built: Built) -> None:
+        """One user or gemini record as one message, or an ai message plus its results."""
+        content = record.get("content")
+        blocks = self._content(content, (*ptr, "content"), len(built.messages), built)
+        extra: dict[str, JsonValue] = rest(record, "type", "content", "toolCalls", "timestamp", "model", "id")
+        metadata = MessageMetadata(
+            source_role=record["type"],
+            turn_id=record["id"] if isinstance(record["id"], str) else None,
+            timestamp=_epoch(record.get("timestamp")),
+            model=record.get("model") if isinstance(record.get("model"), str) else None,
+            provider="gemini" if record["type"] == "gemini" else None,
+            extra=extra,
+        )
+        if record["type"] == "user":
+            built.add(Message(speaker="human", blocks=tuple(blocks), metadata=metadata), index, ptr)
+            return
+        results: list[Block] = []
+        for j, raw in enumerate(arr(record.get("toolCalls", []), (*ptr, "toolCalls"))):
+            cptr = (*ptr, "toolCalls", j)
+            tc = obj(raw, cptr)
+            call_id = text(tc.get("id"), (*cptr, "id"))
+            name = text(tc.get("name"), (*cptr, "name"))
+            blocks.append(
+                ToolCallBlock(
+                    id=call_id,
+                    name=name,
+                    parameters=tc.get("args"),
+                    raw_id=call_id,
+                    provider_data=rest(tc, "id", "name", "args", "result"),
+                )
+            )
+            results += self._results(tc.get("result"), (*cptr, "result"), call_id, name, built)
+        built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=metadata), index, ptr)
+        if results:
+            built.add(
+                Message(
+                    speaker="tool",
+                    blocks=tuple(results),
+                    metadata=MessageMetadata(source_role="user", turn_id=metadata.turn_id),
+                ),
+                index,
+                (*ptr, "toolCalls"),
+            )
+
+    def _content(self, content: Any, ptr: Pointer, msg_index: int, built: Built) -> list[Block]:
+        """A ``PartListUnion``: a string, one part, or a list of strings and parts."""
+        if content is None:
+            return []
+        if isinstance(content, str):
+            return [TextBlock(text=content)] if content else []
+        items = content if isinstance(content, list) else [content]
+        out: list[Block] = []
+        for j, item in enumerate(items):
+            where = (*ptr, j) if isinstance(content, list) else ptr
+            if isinstance(item, str):
+                out.append(TextBlock(text=item))
+            else:
+                out.append(read_part(item, where, msg_index, "gemini", built.notes))
+        return out
+
+    def _results(self, result: Any, ptr: Pointer, call_id: str, name: str, built: Built) -> list[Block]:
+        """The ``functionResponse`` parts of a call's result, answering ``call_id``."""
+        if result is None:
+            return []
+        out: list[Block] = []
+        for block in self._content(result, ptr, len(built.messages) + 1, built):
+            if isinstance(block, ToolResponseBlock):
+                response = block.result
+                error = response.get("error") if isinstance(response, dict) else None
+                out.append(
+                    block.model_copy(
+                        update={
+                            "call_id": block.raw_call_id or call_id,
+                            "tool_name": block.tool_name or name,
+                            "error": error if isinstance(error, str) else None,
+                            "is_complete": not (isinstance(error, str) and error.startswith(CANCELLED)),
+                        }
+                    )
+                )
+            else:
+                out.append(block)
+        return out

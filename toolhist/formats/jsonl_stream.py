@@ -1,0 +1,252 @@
+"""Reading agent logs (JSON Lines) one line at a time, so a 200 MB debug log never sits in memory.
+
+The agent-log readers (llxprt debug logs, llxprt session recordings, Claude Code, Codex) work on
+``(line number, parsed line)`` pairs. Two sources feed them the same pairs:
+
+- `lines_of_document`: an already parsed `Document` (bytes, text, an upload), line numbers from
+  ``Document.jsonl_lines``;
+- `lines_of_path`: a file read line by line, each line redacted (API keys, bearer tokens) and parsed
+  with orjson on its own, progress reported as bytes read out of the file size.
+
+So the readers are written once, and `StreamReader.stream` is what ``toolhist.load(path)`` uses for
+these formats. Errors name the file, the line and the field (`LineError` → `LoadError`).
+"""
+
+from __future__ import annotations
+
+import os
+from abc import abstractmethod
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+import orjson
+from pydantic import JsonValue
+
+from toolhist.errors import LoadError
+from toolhist.formats.base import Pointer, Reader, ShapeError, fill_tool_names
+from toolhist.formats.document import Document, json_path
+from toolhist.model import Location, Message, Session, SessionSource, ToolSpec
+from toolhist.redact import describe, redact_text
+
+Progress = Callable[[int, int], None]
+"""Called with (bytes read, total bytes) while a file is streamed."""
+
+Lines = Iterable[tuple[int | None, Any]]
+"""``(1-based line number or None, parsed JSON value)`` for each non-blank line, in file order."""
+
+HEAD_LINES = 12
+"""How many lines `head_of_path` parses to sniff a file's format."""
+HEAD_BYTES = 8 * 1024 * 1024
+"""Sniffing stops after this many bytes even when fewer lines were read (huge single lines)."""
+PROGRESS_EVERY = 4 * 1024 * 1024
+"""Report progress about this often (bytes), plus once at the start and once at the end."""
+
+
+def lines_of_document(doc: Document) -> Iterator[tuple[int | None, Any]]:
+    """The lines of a parsed document: JSON Lines element by element; a single value as line 1."""
+    value = doc.value
+    if isinstance(value, list) and doc.jsonl_lines is not None:
+        yield from zip(doc.jsonl_lines, value, strict=True)
+    elif isinstance(value, list):
+        yield from ((None, v) for v in value)
+    else:
+        yield (1 if doc.text is not None and "\n" not in doc.text.strip() else None), value
+
+
+def lines_of_path(
+    path: str, *, progress: Progress | None = None, redactions: Counter[str] | None = None
+) -> Iterator[tuple[int, Any]]:
+    """Parse ``path`` line by line; a line that is not JSON is a LoadError naming it.
+
+    Secrets are redacted line by line before parsing (counts go into ``redactions``), exactly as
+    `parse_text` does for a whole document.
+    """
+    total = _size(path)
+    counts = redactions if redactions is not None else Counter()
+    done = 0
+    reported = 0
+    if progress is not None:
+        progress(0, total)
+    with open(path, "rb") as fh:
+        for number, chunk in enumerate(fh, start=1):
+            done += len(chunk)
+            if progress is not None and done - reported >= PROGRESS_EVERY:
+                progress(done, total)
+                reported = done
+            raw = chunk[3:] if number == 1 and chunk.startswith(b"\xef\xbb\xbf") else chunk
+            if not raw.strip():
+                continue
+            yield number, _parse_line(raw, path, number, counts)
+    if progress is not None:
+        progress(total, total)
+
+
+def _size(path: str) -> int:
+    try:
+        if os.path.isdir(path):
+            raise LoadError("is a directory, not a session file", file=path)
+        return os.path.getsize(path)
+    except FileNotFoundError:
+        raise LoadError("no such file", file=path) from None
+    except PermissionError:
+        raise LoadError("permission denied", file=path) from None
+
+
+def _parse_line(raw: bytes, name: str, number: int, counts: Counter[str]) -> Any:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LoadError(
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", file=name, line=number, column=exc.start + 1
+        ) from None
+    if "\x00" in line:
+        raise LoadError("contains a NUL character: not a JSON Lines file", file=name, line=number)
+    line, _ = redact_text(line, counts)
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        raise LoadError(
+            f"not valid JSON Lines: {exc.msg.rstrip('.')}", file=name, line=number, column=exc.colno
+        ) from None
+    except RecursionError:
+        raise LoadError("JSON nesting is too deep", file=name, line=number) from None
+
+
+def head_of_path(path: str) -> list[Any] | None:
+    """The first few parsed lines of a JSON Lines file, or None when it does not start like one.
+
+    Cheap by design (a few lines, a bounded number of bytes): it only decides whether the file can
+    be streamed; anything unusual falls back to reading the whole document.
+    """
+    values: list[Any] = []
+    read = 0
+    try:
+        with open(path, "rb") as fh:
+            for raw in fh:
+                read += len(raw)
+                if raw.strip():
+                    try:
+                        values.append(orjson.loads(raw))
+                    except orjson.JSONDecodeError:
+                        return None
+                    if not isinstance(values[0], dict):
+                        return None
+                if len(values) >= HEAD_LINES or read >= HEAD_BYTES:
+                    break
+    except OSError:
+        return None
+    return values if len(values) >= 2 else None
+
+
+def iso_seconds(value: Any) -> float | None:
+    """An ISO-8601 timestamp (``2025-12-19T10:45:15.123Z``) as epoch seconds, or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+class LineError(Exception):
+    """Bad content on one line: becomes a LoadError with the file, line and field."""
+
+    def __init__(self, line: int | None, pointer: Pointer, reason: str) -> None:
+        self.line = line
+        self.pointer = pointer
+        self.reason = reason
+        super().__init__(f"line {line}: {json_path(pointer)}: {reason}")
+
+
+class Collector:
+    """Messages with their source lines, and notes, as a stream reader walks a log."""
+
+    def __init__(self, notes: list[str] | None = None) -> None:
+        self.messages: list[Message] = []
+        self.locations: list[Location] = []
+        self.notes: list[str] = list(notes or ())
+
+    def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
+        """Append a message read from source entry ``index`` (on ``line``)."""
+        self.messages.append(message)
+        self.locations.append(Location(index=index, line=line, json_path=path or f"[{index}]"))
+
+    def session(
+        self,
+        fmt: str,
+        *,
+        path: str | None,
+        request: dict[str, JsonValue] | None = None,
+        metadata: dict[str, JsonValue] | None = None,
+        tools: tuple[ToolSpec, ...] | None = None,
+    ) -> Session:
+        """The finished Session, with tool names filled on results."""
+        return Session(
+            messages=tuple(fill_tool_names(self.messages)),
+            tools=tools,
+            request=request or {},
+            source=SessionSource(
+                format=fmt, path=path, locations=tuple(self.locations), notes=tuple(self.notes)
+            ),
+            metadata=metadata or {},
+        )
+
+
+class StreamReader(Reader):
+    """A JSON Lines agent log: read from a parsed document or streamed from a file, same result."""
+
+    @abstractmethod
+    def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
+        """Build the Session from ``(line, value)`` pairs; raise LineError for bad content."""
+
+    def read(self, doc: Document) -> Session:
+        """Read an already parsed document (bytes, text, upload)."""
+        return self._guard(
+            lambda: self.read_lines(
+                lines_of_document(doc), name=doc.name, path=doc.path, notes=list(doc.notes)
+            ),
+            doc.name,
+        )
+
+    def stream(self, path: str, progress: Progress | None = None) -> Session:
+        """Read ``path`` line by line; memory holds the Session, never the file."""
+        counts: Counter[str] = Counter()
+        notes: list[str] = []
+        session = self._guard(
+            lambda: self.read_lines(
+                lines_of_path(path, progress=progress, redactions=counts), name=path, path=path, notes=notes
+            ),
+            path,
+        )
+        note = describe(counts)
+        if note:
+            source = session.source.model_copy(update={"notes": (note, *session.source.notes)})
+            session = session.model_copy(update={"source": source})
+        return session
+
+    def _guard(self, read: Callable[[], Session], name: str) -> Session:
+        try:
+            return read()
+        except LineError as exc:
+            raise LoadError(
+                f"not a valid {self.id} log: {exc.reason}",
+                file=name,
+                line=exc.line,
+                json_path=json_path(exc.pointer),
+            ) from None
+        except ShapeError as exc:  # a shared block reader stopped: its pointer starts at the line
+            raise LoadError(
+                f"not a valid {self.id} log: {exc.reason}", file=name, json_path=json_path(exc.pointer)
+            ) from None
+
+
+def at_line(line: int | None, pointer: Pointer, reason: str) -> LineError:
+    """Shorthand for raising a LineError."""
+    return LineError(line, pointer, reason)
+
+
+def shape_on_line(line: int | None, exc: ShapeError) -> LineError:
+    """A ShapeError from a shared block reader, placed on its line."""
+    return LineError(line, exc.pointer, exc.reason)

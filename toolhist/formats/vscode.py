@@ -1,0 +1,238 @@
+"""VS Code chat sessions: ``workspaceStorage/<hash>/chatSessions/<session>.json``.
+
+The session holds ``requests``, each with the user's ``message``, the ``response`` parts the chat
+view showed (markdown, ``toolInvocationSerialized``…) and a ``result``. Tool calls and results
+are not in the response parts as the model saw them: Copilot Chat keeps them in
+``result.metadata.toolCallRounds`` (``{response, toolCalls: [{id, name, arguments}]}``) and
+``result.metadata.toolCallResults`` (call id → ``{content: [{value}]}``), and builds the next
+request's history from those (``research/kilo_rfc_vscode.md`` §3.2, ``anchors.md`` §3.3).
+
+This reader therefore gives what the model sees next:
+
+- a request with tool rounds: the prompt, then per round an ai message (its text and calls) and a
+  tool message with the results the metadata kept;
+- a request that was cancelled, or whose tool call the user rejected (seed 002, microsoft/vscode
+  #241039): the confirmation threw, the participant returned no metadata, so the model sees the
+  prompt and at most the text streamed before the call. The tool invocations shown in the chat
+  view are not sent; they are listed in the prompt message's ``extra``
+  (``unsent_tool_invocations``) and in a note, never dropped silently;
+- Copilot's own cancellation result (``The user cancelled the tool call.``) is an incomplete result.
+
+The append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from pydantic import JsonValue
+
+from toolhist.formats.base import Built, Pointer, Reader, arr, obj, opt_text, parse_arguments, rest, text
+from toolhist.formats.document import Document
+from toolhist.model import (
+    Block,
+    Message,
+    MessageMetadata,
+    Session,
+    TextBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+
+CANCELLED_RESULT: Final = "The user cancelled the tool call."
+"""Copilot Chat's result text for a cancelled call (``toolCallErrorToResult``)."""
+
+
+def _markdown(part: dict[str, Any]) -> str | None:
+    """The text of a markdown response part (a bare MarkdownString or ``markdownContent``)."""
+    if "kind" not in part and isinstance(part.get("value"), str):
+        return str(part["value"])
+    if part.get("kind") == "markdownContent":
+        content = part.get("content")
+        if isinstance(content, dict) and isinstance(content.get("value"), str):
+            return str(content["value"])
+    return None
+
+
+def _message_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        label = value.get("value")
+        return label if isinstance(label, str) else ""
+    return ""
+
+
+def _result_value(raw: Any) -> tuple[JsonValue, str | None]:
+    """A ``LanguageModelToolResult`` as (result, text): text parts joined when all parts are text."""
+    content = raw.get("content") if isinstance(raw, dict) else raw
+    if isinstance(content, list) and all(
+        isinstance(p, dict) and isinstance(p.get("value"), str) for p in content
+    ):
+        joined = "\n".join(str(p["value"]) for p in content)
+        return joined, joined
+    if isinstance(content, str):
+        return content, content
+    return raw, None
+
+
+class VSCodeReader(Reader):
+    """``vscode``: VS Code (Copilot Chat) chat session JSON."""
+
+    id = "vscode"
+    description = (
+        "VS Code chat session (chatSessions/*.json): what the model sees, rejected tool turns included"
+    )
+
+    def recognise(self, value: Any) -> int:
+        """Certain on an object whose ``requests`` carry ``message`` and ``response``."""
+        if not isinstance(value, dict) or not isinstance(value.get("requests"), list):
+            return 0
+        requests = value["requests"]
+        if not all(isinstance(r, dict) and "message" in r for r in requests):
+            return 0
+        return 2 if "sessionId" in value or "requesterUsername" in value or not requests else 1
+
+    def read(self, doc: Document) -> Session:
+        """Read every request as the messages the next request's history holds."""
+        value = obj(doc.value, ())
+        built = Built(doc)
+        for i, raw in enumerate(arr(value.get("requests"), ("requests",))):
+            self._request(obj(raw, ("requests", i)), ("requests", i), i, built)
+        return built.session(self.id, tools=None, request={}, metadata=rest(value, "requests"))
+
+    def _request(self, req: dict[str, Any], ptr: Pointer, index: int, built: Built) -> None:
+        message = req["message"]
+        prompt = text(message.get("text"), (*ptr, "message", "text")) if isinstance(message, dict) else ""
+        if isinstance(message, str):
+            prompt = message
+        ts = req.get("timestamp")
+        stamp = ts / 1000 if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        request_id = opt_text(req.get("requestId"), (*ptr, "requestId"))
+        model = req.get("modelId") if isinstance(req.get("modelId"), str) else None
+        result = req.get("result")
+        meta = result.get("metadata") if isinstance(result, dict) else None
+        rounds = meta.get("toolCallRounds") if isinstance(meta, dict) else None
+        parts = [p for p in arr(req.get("response", []), (*ptr, "response")) if isinstance(p, dict)]
+        invocations: list[JsonValue] = []
+        if not isinstance(rounds, list):
+            invocations = [
+                {
+                    "toolCallId": p.get("toolCallId"),
+                    "toolId": p.get("toolId"),
+                    "isConfirmed": p.get("isConfirmed"),
+                    "invocationMessage": _message_text(p.get("invocationMessage")),
+                }
+                for p in parts
+                if p.get("kind") in ("toolInvocationSerialized", "toolInvocation")
+            ]
+        extra: dict[str, JsonValue] = {"unsent_tool_invocations": invocations} if invocations else {}
+        if req.get("isCanceled"):
+            extra["isCanceled"] = True
+        built.add(
+            Message(
+                speaker="human",
+                blocks=(TextBlock(text=prompt),),
+                metadata=MessageMetadata(
+                    source_role="user", turn_id=request_id, timestamp=stamp, extra=extra
+                ),
+            ),
+            index,
+            (*ptr, "message"),
+        )
+        ai_meta = MessageMetadata(source_role="assistant", turn_id=request_id, model=model)
+        if isinstance(rounds, list):
+            results = meta.get("toolCallResults") if isinstance(meta, dict) else None
+            self._rounds(
+                rounds=rounds,
+                results=results if isinstance(results, dict) else {},
+                ptr=(*ptr, "result", "metadata"),
+                index=index,
+                built=built,
+                ai_meta=ai_meta,
+            )
+            return
+        if invocations:
+            why = "was cancelled" if req.get("isCanceled") else "returned no tool-round metadata"
+            ids = ", ".join(str(v["toolCallId"]) for v in invocations if isinstance(v, dict))
+            built.notes.append(
+                f"requests[{index}]: the turn {why}; its tool invocation(s) {ids} were shown in the chat "
+                "but are not in the history the model sees next"
+            )
+        streamed = "".join(t for p in parts if (t := _markdown(p)) is not None)
+        if streamed:
+            built.add(
+                Message(speaker="ai", blocks=(TextBlock(text=streamed),), metadata=ai_meta),
+                index,
+                (*ptr, "response"),
+            )
+
+    def _rounds(
+        self,
+        *,
+        rounds: list[Any],
+        results: dict[str, Any],
+        ptr: Pointer,
+        index: int,
+        built: Built,
+        ai_meta: MessageMetadata,
+    ) -> None:
+        """One ai message per tool round, each followed by the results the metadata kept for it."""
+        for r, raw in enumerate(rounds):
+            rptr = (*ptr, "toolCallRounds", r)
+            round_ = obj(raw, rptr)
+            blocks: list[Block] = []
+            response = round_.get("response")
+            if isinstance(response, str) and response:
+                blocks.append(TextBlock(text=response))
+            calls: list[ToolCallBlock] = []
+            for c, call_raw in enumerate(arr(round_.get("toolCalls", []), (*rptr, "toolCalls"))):
+                cptr = (*rptr, "toolCalls", c)
+                entry = obj(call_raw, cptr)
+                call_id = text(entry.get("id"), (*cptr, "id"))
+                arguments = entry.get("arguments")
+                if isinstance(arguments, str):
+                    params, error = parse_arguments(arguments)
+                    raw_args: str | None = arguments
+                else:
+                    params, error, raw_args = arguments, None, None
+                calls.append(
+                    ToolCallBlock(
+                        id=call_id,
+                        name=text(entry.get("name"), (*cptr, "name")),
+                        parameters=params,
+                        raw_id=call_id,
+                        raw_arguments=raw_args,
+                        arguments_error=error,
+                        provider_data=rest(entry, "id", "name", "arguments"),
+                    )
+                )
+            built.add(
+                Message(speaker="ai", blocks=(*blocks, *calls), metadata=ai_meta),
+                index,
+                rptr,
+            )
+            answers: list[Block] = []
+            for call in calls:
+                if call.id not in results:
+                    continue
+                value, as_text = _result_value(results[call.id])
+                cancelled = as_text == CANCELLED_RESULT
+                answers.append(
+                    ToolResponseBlock(
+                        call_id=call.id,
+                        tool_name=call.name,
+                        result=value,
+                        error=as_text if cancelled else None,
+                        is_complete=not cancelled,
+                        raw_call_id=call.id,
+                    )
+                )
+            if answers:
+                built.add(
+                    Message(
+                        speaker="tool", blocks=tuple(answers), metadata=MessageMetadata(source_role="user")
+                    ),
+                    index,
+                    (*ptr, "toolCallResults"),
+                )
