@@ -1,0 +1,96 @@
+"""Compaction: RFC 026 tiers, tokens before and after per tier, and what each summary replaced.
+
+Layout and state only: `toolhist.compaction.compact` compacts, `toolhist.views.compaction` makes
+the tables. Session content is shown only through escaping elements (tables, ``st.code``,
+``st.text``). Deep link: ``?sample=…&provider=…``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from toolhist.compaction import (
+    RECENT_CALLS_TO_KEEP,
+    RENDERINGS,
+    TRUNCATION_THRESHOLD,
+    Compaction,
+    Rendering,
+    compact,
+)
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS
+from toolhist.views import state
+from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def compacted(
+    key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _session: Session
+) -> Compaction:
+    """`toolhist.compaction.compact`, cached per session key and settings."""
+    return compact(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
+
+
+st.set_page_config(page_title="toolhist · Compaction", layout="wide")
+st.title("Compaction")
+opened = state.open_session()
+session = opened.session
+st.caption(
+    "RFC 026 tool-history compaction: the system prompt and original request (tier 1), the last N tool "
+    "call/result pairs (tier 3) and the current turn (tier 4) stay verbatim; older pairs (tier 2) are "
+    "replaced by summaries that keep paths, line ranges, commands, exit codes and every error in full."
+)
+
+native = session.source.format if session.source.format in PROVIDERS else "openai-chat"
+provider = state.pick("provider", "Provider", list(PROVIDERS), native, key="co_provider")
+cols = st.columns(3)
+keep = int(
+    cols[0].number_input("Recent pairs kept", min_value=0, value=RECENT_CALLS_TO_KEEP, step=1, key="co_keep")
+)
+threshold = int(
+    cols[1].number_input(
+        "Threshold (tool tokens)", min_value=0, value=TRUNCATION_THRESHOLD, step=1000, key="co_threshold"
+    )
+)
+chosen = cols[2].radio("Rendering", RENDERINGS, horizontal=True, key="co_rendering")
+rendering: Rendering = "text-embed" if chosen == "text-embed" else "native"
+
+result = compacted(opened.key, provider, keep, threshold, rendering, session)
+
+metrics = st.columns(5)
+metrics[0].metric("Tokens before", result.tokens_before)
+metrics[1].metric("Tokens after", result.tokens_after, delta=result.tokens_after - result.tokens_before)
+metrics[2].metric("Tool pairs", result.pair_count)
+metrics[3].metric("Tool tokens", result.tool_tokens)
+metrics[4].metric("Pairs replaced", len(result.replacements))
+st.text(f"Token counts: {result.token_label}")
+if not result.exact:
+    st.caption(
+        f"{provider} has no offline tokenizer: figures are o200k_base counts, an estimate. "
+        "OpenAI models named in the request are counted exactly."
+    )
+st.text(result.reason)
+
+st.subheader("Tokens per tier")
+st.dataframe(tiers_frame(result), hide_index=True, key="co_tiers")
+
+st.subheader("What each summary replaced")
+if result.replacements:
+    st.dataframe(replacements_frame(result), hide_index=True, key="co_replacements")
+else:
+    st.caption("Nothing was replaced with these settings.")
+
+if result.summary:
+    st.subheader("Historical summary (tier 2)")
+    st.code(result.summary, language=None, wrap_lines=True)
+
+if result.notes:
+    st.subheader("Text-embed notes")
+    st.code("\n".join(result.notes), language=None, wrap_lines=True)
+
+st.subheader("Tokens per message")
+left, right = st.columns(2)
+left.caption("Before")
+left.dataframe(messages_frame(result), hide_index=True, key="co_messages_before")
+right.caption("After")
+right.dataframe(messages_frame(result, after=True), hide_index=True, key="co_messages_after")

