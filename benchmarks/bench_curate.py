@@ -37,6 +37,7 @@ def damaged(n: int) -> dict[str, Any]:
 
 
 def median(fn: Callable[[], object], runs: int) -> float:
+    """Median wall time of ``runs`` calls of ``fn``."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -46,6 +47,7 @@ def median(fn: Callable[[], object], runs: int) -> float:
 
 
 def main() -> None:
+    """Print the figures for each size."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 5000, 10000])
@@ -56,8 +58,8 @@ def main() -> None:
         session = toolhist.load(body)
         print(f"{len(session.messages):>6} messages  load {load * 1000:8.1f} ms")
         for provider in PROVIDERS:
-            cur = median(lambda p=provider: toolhist.curate(session, p), args.runs)  # type: ignore[misc]
-            ren = median(lambda p=provider: render(session, p, strategy="toolhist"), args.runs)  # type: ignore[misc]
+            cur = median(lambda p=provider, s=session: toolhist.curate(s, p), args.runs)  # type: ignore[misc]
+            ren = median(lambda p=provider, s=session: render(s, p, strategy="toolhist"), args.runs)  # type: ignore[misc]
             print(
                 f"        {provider:<17} curate {cur * 1000:8.1f} ms ({cur / load:5.1f}x load)"
                 f"   curate+render {ren * 1000:8.1f} ms ({ren / load:5.1f}x load)"

@@ -219,17 +219,59 @@ def _echo_violations(found: Sequence[Violation]) -> None:
     "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
 )
 @click.option("--json", "as_json", is_flag=True, help="Also print the source map and what was omitted.")
-def render_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
+@click.option(
+    "--sdk",
+    "via_sdk",
+    is_flag=True,
+    help="Print the HTTP request the provider's official SDK sends for the body (mock transport, offline).",
+)
+def render_cmd(
+    file: str, provider: str, strategy: str, fmt: str | None, as_json: bool, *, via_sdk: bool
+) -> None:
     """Print the exact request body PROVIDER would receive for FILE."""
     from toolhist.providers import render
 
     payload = render(load(file, format=fmt), provider, strategy=strategy)
+    if via_sdk:
+        _render_sdk(payload.body, provider, payload.source_map, as_json)
+        return
     if as_json:
         _emit_json(payload.model_dump(mode="json"))
         return
     _emit_json(payload.body)
     for note in payload.omitted:
         click.echo(f"toolhist: omitted: {note}", err=True)
+
+
+def _render_sdk(
+    body: dict[str, Any], provider: str, source_map: dict[str, tuple[int, int | None]], as_json: bool
+) -> None:
+    """``render --sdk``: the captured request on stdout; SDK type violations and notes on stderr."""
+    from toolhist import sdk
+
+    found = sdk.check(body, provider, source_map, fill_model=True)
+    for v in found:  # first, so they are on screen even when the SDK then refuses the body
+        click.echo(f"toolhist: sdk: {v.rule} {v.path}: {v.error_text}", err=True)
+    captured = sdk.capture(body, provider)
+    if as_json:
+        _emit_json(
+            {
+                "sdk": captured.sdk,
+                "version": captured.version,
+                "method": captured.method,
+                "url": captured.url,
+                "headers": captured.headers,
+                "dropped_headers": list(captured.dropped_headers),
+                "body": captured.body,
+                "model_filled": captured.model_filled,
+                "violations": [v.model_dump(mode="json") for v in found],
+            }
+        )
+    else:
+        click.echo(captured.as_text())
+    click.echo(f"toolhist: sdk: {captured.sdk} {captured.version}", err=True)
+    if captured.model_filled:
+        click.echo(f"toolhist: sdk: the history names no model; sent {sdk.MODEL_PLACEHOLDER!r}", err=True)
 
 
 @cli.command("curate")
@@ -388,6 +430,10 @@ def explain_cmd(
 def schema_cmd() -> None:
     """Print the JSON Schema of the canonical Session form."""
     _emit_json(json_schema())
+
+
+cli.add_command(__import__("toolhist.cli_migrate", fromlist=["migrate_cmd"]).migrate_cmd)
+cli.add_command(__import__("toolhist.cli_compact", fromlist=["compact_cmd"]).compact_cmd)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from toolhist.curation.base import Change, Trace, block_json
@@ -89,14 +90,16 @@ def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
     calls: list[_Call],
     by_raw: dict[str, list[_Call]],
     provider: str | None,
+    positions: list[int],
 ) -> str:
     if not result.call_id:
         # Pair by position: the first unanswered call of the nearest assistant turn before it.
-        before = [c for c in calls if c.message < m]
-        if before:
-            last_turn = before[-1].message
-            for c in before:
-                if c.message == last_turn and not c.answered:
+        # ``calls`` is in message order, so bisecting ``positions`` (each call's message index)
+        # finds that turn without scanning every earlier call (quadratic on id-less histories).
+        end = bisect_left(positions, m)
+        if end:
+            for c in calls[bisect_left(positions, calls[end - 1].message) : end]:
+                if not c.answered:
                     c.answered = True
                     return c.new_id
         return canonical_id(provider, None, result.tool_name, _turn_key(messages[m]), 0)
@@ -125,6 +128,7 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         calls, by_raw = _assign_calls(messages, provider)
         new_call_id = {id(c.block): c.new_id for c in calls}
+        positions = [c.message for c in calls]
         out: list[Message] = []
         changes: list[Change] = []
         for m, message in enumerate(messages):
@@ -137,7 +141,7 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
                     if new != block.id:
                         new_block = block.model_copy(update={"id": new})
                 elif isinstance(block, ToolResponseBlock):
-                    new = _pair(m, block, messages, calls, by_raw, provider)
+                    new = _pair(m, block, messages, calls, by_raw, provider, positions)
                     if new != block.call_id:
                         new_block = block.model_copy(update={"call_id": new})
                 if new_block is not block:

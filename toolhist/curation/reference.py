@@ -65,7 +65,7 @@ def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pas
         drop_item_ids(provider),
         merge_turns(provider),
         model_requirements(provider, session.request),
-        drop_final_thinking(provider, session.request),
+        drop_final_thinking(provider, session.request if fmt == provider else {}),
     ]
 
 

@@ -51,7 +51,15 @@ def disable_thinking(
     session: Session, curated: tuple[Message, ...], provider: str
 ) -> tuple[Session, Change | None]:
     """``session`` without ``thinking`` when Anthropic would reject the curated history because of it."""
-    if provider != "anthropic" or not thinking_enabled(session.request) or not open_round_unsigned(curated):
+    # Only a body in Anthropic's own format carries the request's thinking field (the renderer sends
+    # model and max_tokens alone for other sources), so only then can it be on.
+    same = session.source.format == provider
+    if (
+        provider != "anthropic"
+        or not same
+        or not thinking_enabled(session.request)
+        or not open_round_unsigned(curated)
+    ):
         return session, None
     request = {k: v for k, v in session.request.items() if k != "thinking"}
     change = Change(
