@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolhist._gc import paused
 from toolhist.curation.base import Change, Curation, Position
 from toolhist.curation.strategies import STRATEGIES, strategy_for
 from toolhist.model import Message, Session
 
 
+@paused
 def curate(
     session: Session, provider: str, *, strategy: str = "toolhist", tail: Sequence[Message] = ()
 ) -> Curation:

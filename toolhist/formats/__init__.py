@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from toolhist._gc import paused
 from toolhist.errors import LoadError, UsageError
 from toolhist.formats.anthropic import AnthropicReader
 from toolhist.formats.base import Reader, ShapeError
@@ -129,6 +130,7 @@ def reader_for(format: str) -> Reader:
         raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
 
 
+@paused
 def load(
     source: Any, format: str | None = None, *, name: str | None = None, progress: Progress | None = None
 ) -> Session:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolhist._gc import paused
 from toolhist.errors import UsageError
 from toolhist.model import Session
 
@@ -58,6 +59,7 @@ def provider_for(name: str) -> Provider:
 IdMode = Literal["source", "provider"]
 
 
+@paused
 def render(session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None) -> Payload:
     """The exact request body ``provider`` would receive for ``session`` under ``strategy``.
 
@@ -75,6 +77,7 @@ def render(session: Session, provider: str, *, strategy: str = "none", ids: IdMo
     return _render_ids(session, target, strategy, ids)
 
 
+@paused
 def render_curation(curation: Curation, *, ids: IdMode | None = None) -> Payload:
     """The payload of an existing Curation (ids written as its strategy writes them), without curating again."""
     return _render_ids(curation.session, provider_for(curation.provider), curation.strategy, ids)
@@ -95,6 +98,7 @@ def _render_ids(session: Session, target: Provider, strategy: str, ids: IdMode |
     return payload.model_copy(update={"id_map": changed}) if changed else payload
 
 
+@paused
 def validate(
     session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None
 ) -> list[Violation]:
@@ -103,6 +107,7 @@ def validate(
     return violations(provider_for(provider), payload.body, payload.source_map)
 
 
+@paused
 def validate_payload(body: dict[str, Any], provider: str) -> list[Violation]:
     """Violations of a raw request body exactly as it was sent (no re-rendering)."""
     return violations(provider_for(provider), body)

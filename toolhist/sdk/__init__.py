@@ -53,8 +53,9 @@ class SdkUnavailable(ToolhistError):
 class Rewrite:
     """One documented way an SDK's sent body differs from the body it was given."""
 
-    kind: Literal["added", "removed"]
-    """``added``: the SDK sends a key the body did not have; ``removed``: it does not send one."""
+    kind: Literal["added", "removed", "changed"]
+    """``added``: the SDK sends a key the body did not have; ``removed``: it does not send one;
+    ``changed``: it sends the key with another JSON spelling of the value (``0`` as ``0.0``)."""
     pattern: str
     """Dotted path pattern, ``*`` for any one key or index: ``messages.*.tool_calls.*.index``."""
     note: str
@@ -336,7 +337,12 @@ def undocumented_differences(provider: str, rendered: Any, sent: Any) -> list[Di
     return [
         d
         for d in differences(rendered, sent)
-        if not any(d.kind == r.kind and matches(r.pattern, d.path) for r in rewrites)
+        if not any(
+            d.kind == r.kind
+            and matches(r.pattern, d.path)
+            and (r.kind != "changed" or d.rendered == d.sent)  # only a respelling (0 → 0.0) is documented
+            for r in rewrites
+        )
     ]
 
 
