@@ -434,6 +434,8 @@ def schema_cmd() -> None:
 
 cli.add_command(__import__("toolhist.cli_migrate", fromlist=["migrate_cmd"]).migrate_cmd)
 cli.add_command(__import__("toolhist.cli_compact", fromlist=["compact_cmd"]).compact_cmd)
+cli.add_command(__import__("toolhist.cli_scan", fromlist=["scan_cmd"]).scan_cmd)
+cli.add_command(__import__("toolhist.cli_report", fromlist=["report_cmd"]).report_cmd)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,96 @@
+"""``toolhist.report`` and ``toolhist report``: self-contained, escaped, complete."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolhist
+from toolhist.curation import curate
+from toolhist.errors import UsageError
+from toolhist.providers import PROVIDERS, validate
+from toolhist.report import report
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = ROOT / "sample_logs"
+XSS = SAMPLES / "xss_tool_result.json"
+MISTRAL = SAMPLES / "mistral_ids_after_openai.json"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("toolhist", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    return subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=120, cwd=ROOT)
+
+
+def test_tool_result_markup_is_escaped() -> None:
+    page = report(toolhist.load(XSS))
+    assert "&lt;script&gt;window.__toolhist_xss" in page
+    assert "<script" not in page.lower()
+    assert "<img" not in page.lower()
+    assert 'onerror="' not in page
+    assert "onerror=&quot;window.__toolhist_xss" in page  # shown as text
+
+
+def test_no_external_resource() -> None:
+    page = report(toolhist.load(XSS))
+    attributes = re.findall(r"""\b(?:src|href|action|srcset|on[a-z]+)\s*=\s*["']""", page, re.IGNORECASE)
+    assert attributes == []
+    styles = re.findall(r"<style>(.*?)</style>", page, re.DOTALL)
+    assert len(styles) == 1
+    assert "@import" not in styles[0]
+    assert "url(" not in styles[0]
+    assert "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"" in page
+
+
+def test_sections_and_every_violation_escaped() -> None:
+    session = toolhist.load(MISTRAL)
+    page = report(session, ["mistral", "anthropic"])
+    for section in ("summary", "timeline", "messages", "provider-mistral", "provider-anthropic"):
+        assert f'id="{section}"' in page
+    assert 'id="provider-gemini"' not in page
+    found = validate(session, "mistral")
+    assert found, "the sample is chosen because Mistral rejects it"
+    for v in found:
+        assert html.escape(v.error_text) in page
+        assert f"<td>{html.escape(v.rule)}</td>" in page
+    changes = curate(session, "mistral").changes
+    assert changes
+    for c in changes:
+        assert f"<td>{html.escape(c.reason)}</td>" in page
+    assert page.count("<details>") == 4  # two payloads (as is, curated) per provider
+    assert "<p>0 error(s) left after curation.</p>" in page
+    assert page.count("error(s) left after curation") == 2
+
+
+def test_all_providers_by_default() -> None:
+    page = report(toolhist.load(XSS))
+    assert re.findall(r'id="provider-([a-z-]+)"', page) == list(PROVIDERS)
+
+
+def test_unknown_provider_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="unknown provider 'nope'"):
+        report(toolhist.load(XSS), ["nope"])
+
+
+def test_cli_writes_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    proc = run("report", str(XSS), "-o", str(out), "--provider", "openai-chat")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote {out}\n"
+    assert out.read_text(encoding="utf-8") == report(toolhist.load(XSS), ["openai-chat"])
+
+
+def test_cli_unreadable_input_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    proc = run("report", str(bad), "-o", str(tmp_path / "r.html"))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"toolhist: error: {bad}:")
+    assert not (tmp_path / "r.html").exists()

@@ -1,0 +1,34 @@
+"""``toolhist report``: one self-contained HTML file to share a session's diagnosis.
+
+Kept out of `toolhist.cli` so the command is one registration line there. Exit 0 when the report
+is written; 2 for unreadable input or bad arguments (mapped by ``toolhist.cli.main``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolhist.formats import READERS, load
+from toolhist.report import report
+
+
+@click.command("report")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", required=True, help="The HTML file to write.")
+@click.option(
+    "--provider", "providers", multiple=True, help="Provider to include (repeatable; default: all)."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
+)
+def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None) -> None:
+    """Write FILE's report as one HTML file: summary, timeline, violations, curation, payloads.
+
+    The file has no script and loads nothing from the network; secrets are redacted on load and
+    all session content is HTML-escaped, so it is safe to open and to share.
+    """
+    text = report(load(file, format=fmt), providers or None)
+    Path(out).write_text(text, encoding="utf-8")
+    click.echo(f"wrote {out}")
