@@ -254,6 +254,12 @@ class Session(_Frozen):
         """The canonical JSON form, which ``toolhist.load`` reads back to an equal Session."""
         return self.model_dump_json()
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary and the messages, escaped (`toolhist.display`)."""
+        from toolhist.display import session_html
+
+        return session_html(self)
+
 
 BLOCK_ADAPTER: TypeAdapter[Block] = TypeAdapter(Block)
 """Validates one block from its canonical JSON form (module-level: built once)."""

@@ -89,6 +89,12 @@ class Curation(BaseModel):
     original: Session
     """The session as given (never mutated), for diffs."""
 
+    def _repr_html_(self) -> str:
+        """Jupyter: counts and the change log, escaped (`toolhist.display`)."""
+        from toolhist.display import curation_html
+
+        return curation_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """DESIGN §6 ``curate --json``: ``{"session": {"messages": [...]}, "changes": [...]}`` plus context."""
         session = self.session.model_dump(mode="json")

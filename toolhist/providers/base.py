@@ -103,6 +103,12 @@ class Payload(BaseModel):
     id_map: dict[str, str] = {}
     """Original call id → the id sent, when ids were mapped to the provider's format."""
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the body pretty-printed and what the format could not carry (`toolhist.display`)."""
+        from toolhist.display import payload_html
+
+        return payload_html(self)
+
 
 @dataclass
 class SourceMap:
