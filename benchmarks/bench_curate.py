@@ -9,12 +9,9 @@ load. Run: ``.venv/bin/python benchmarks/bench_curate.py [--runs 5]``. Figures o
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
-from bench_load import generate
+from bench_load import generate, median_time
 
 import toolhist
 from toolhist.providers import PROVIDERS, render
@@ -36,16 +33,6 @@ def damaged(n: int) -> dict[str, Any]:
     return {**body, "messages": out}
 
 
-def median(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of ``runs`` calls of ``fn``."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     """Print the figures for each size."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -54,12 +41,12 @@ def main() -> None:
     args = parser.parse_args()
     for n in args.sizes:
         body = damaged(n)
-        load = median(lambda body=body: toolhist.load(body), args.runs)  # type: ignore[misc]
+        load = median_time(lambda body=body: toolhist.load(body), args.runs)  # type: ignore[misc]
         session = toolhist.load(body)
         print(f"{len(session.messages):>6} messages  load {load * 1000:8.1f} ms")
         for provider in PROVIDERS:
-            cur = median(lambda p=provider, s=session: toolhist.curate(s, p), args.runs)  # type: ignore[misc]
-            ren = median(lambda p=provider, s=session: render(s, p, strategy="toolhist"), args.runs)  # type: ignore[misc]
+            cur = median_time(lambda p=provider, s=session: toolhist.curate(s, p), args.runs)  # type: ignore[misc]
+            ren = median_time(lambda p=provider, s=session: render(s, p, strategy="toolhist"), args.runs)  # type: ignore[misc]
             print(
                 f"        {provider:<17} curate {cur * 1000:8.1f} ms ({cur / load:5.1f}x load)"
                 f"   curate+render {ren * 1000:8.1f} ms ({ren / load:5.1f}x load)"

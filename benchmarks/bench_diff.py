@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
-from collections.abc import Callable
+
+from bench_load import median_time
 
 from toolhist.diff import diff
 from toolhist.model import (
@@ -103,16 +102,6 @@ def rewritten(session: Session) -> Session:
         )
         messages.append(message.model_copy(update={"blocks": blocks}))
     return session.model_copy(update={"messages": tuple(messages)})
-
-
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of ``runs`` calls."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
