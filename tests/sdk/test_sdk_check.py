@@ -92,11 +92,9 @@ def test_anthropic_response_models_do_not_launder_unknown_keys() -> None:
         ],
     }
     assert found(body, "anthropic") == [
-        (
-            "messages.0.content.0",
-            "Matched only the response type TextBlock (which allows any key), no request param type: "
-            "an unknown key or a wrong value type in this block",
-        ),
+        # The content union also holds the response model TextBlock, which takes any key; a JSON
+        # body is never that object, so the unknown key is reported as TextBlockParam refuses it.
+        ("messages.0.content.0.zz", EXTRA.format(1, "int")),
         (
             "messages.0.content.1.tool_use_id",
             "Field required [type=missing, input_value={'type': 'tool_result', 'content': 'x'}, input_type=dict]",
@@ -252,3 +250,64 @@ def test_every_provider_has_a_binding_and_an_installed_sdk(provider: str) -> Non
     assert sdk.available(provider)
     assert sdk.sdk_version(provider) is not None
     assert sdk.binding(provider).provider == provider
+
+
+def test_a_refused_message_still_reports_the_errors_inside_its_lists() -> None:
+    """An unknown key on a message must not hide its bad tool calls or content blocks (lazy lists)."""
+    chat = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "assistant",
+                "content": None,
+                "foo": 1,
+                "tool_calls": [
+                    {"id": "a", "type": "function", "function": {"name": "f", "arguments": {}}},
+                    {"id": "b", "type": "function", "function": {"name": "g"}},
+                ],
+            }
+        ],
+    }
+    assert found(chat, "openai-chat") == [
+        ("messages[0].foo", EXTRA.format(1, "int")),
+        (
+            "messages[0].tool_calls[0].function.arguments",
+            "Input should be a valid string [type=string_type, input_value={}, input_type=dict]",
+        ),
+        (
+            "messages[0].tool_calls[1].function.arguments",
+            "Field required [type=missing, input_value={'name': 'g'}, input_type=dict]",
+        ),
+    ]
+    anthropic = {
+        "model": "m",
+        "max_tokens": 1,
+        "messages": [
+            {
+                "role": "assistant",
+                "bar": 2,
+                "content": [
+                    {"type": "tool_use", "id": "t", "name": "f", "input": {}, "zzz": 1},
+                    {"type": "text", "text": 1},
+                ],
+            }
+        ],
+    }
+    assert found(anthropic, "anthropic") == [
+        ("messages.0.bar", EXTRA.format(2, "int")),
+        ("messages.0.content.0.zzz", EXTRA.format(1, "int")),
+        (
+            "messages.0.content.1.text",
+            "Input should be a valid string [type=string_type, input_value=1, input_type=int]",
+        ),
+    ]
+    responses = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": [{"type": "input_text", "text": "x", "q": 1}], "extra": True},
+        ],
+    }
+    assert found(responses, "openai-responses") == [
+        ("input[0].extra", EXTRA.format(True, "bool")),
+        ("input[0].content[0].q", EXTRA.format(1, "int")),
+    ]

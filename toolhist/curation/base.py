@@ -201,11 +201,17 @@ def run_passes(
     passes: Sequence[Pass],
     tail: tuple[Message, ...] = (),
 ) -> Curation:
-    """Run ``passes`` in order over ``session.messages + tail`` and assemble the Curation."""
+    """Run ``passes`` in order over ``session.messages + tail`` and assemble the Curation.
+
+    Every strategy that curates starts with `conform_to_sdk`: the repairs after it, whatever client
+    they reproduce, then send only shapes the provider's SDK request types accept.
+    """
+    from toolhist.curation.conform import conform_to_sdk  # conform builds on this module
+
     messages = (*session.messages, *tail)
     trace = Trace.of(messages)
     changes: list[Change] = []
-    for step in passes:
+    for step in (conform_to_sdk(provider), *passes):
         messages, made = step(messages, trace)
         changes.extend(made)
     curated = session.model_copy(update={"messages": messages})

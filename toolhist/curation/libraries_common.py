@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from toolhist.curation.base import Curation
+from toolhist.curation.base import Curation, run_passes
 from toolhist.model import Message, MessageMetadata, Session, TextBlock, ToolCallBlock, ToolResponseBlock
 
 
@@ -44,6 +44,9 @@ def unchanged_ids(session: Session, provider: str) -> tuple[Session, dict[str, s
 
 
 def unchanged(session: Session, provider: str, strategy: str, tail: tuple[Message, ...]) -> Curation:
-    """The Curation of a library that does nothing to this history for this provider."""
-    curated = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
-    return Curation(session=curated, changes=(), strategy=strategy, provider=provider, original=session)
+    """The Curation of a library that does nothing to this history for this provider.
+
+    Only `conform_to_sdk` runs (as it does first in every curating strategy), so the body keeps to
+    the SDK's request types.
+    """
+    return run_passes(session, provider, strategy, (), tail)

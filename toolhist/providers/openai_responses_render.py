@@ -8,7 +8,8 @@ the blocks: ``_item`` (an assistant message's own fields, on its first block), `
 
 From another format the body is built the way Responses clients build it: each canonical message
 becomes items in order: text and media as one message item (``user``, ``system``/``developer``,
-``assistant``), each call a ``function_call`` (no item ``id``: the source had none), each result a
+``assistant``; assistant text of several parts as one string item per part, as the AI SDK sends
+it and the SDK types take it), each call a ``function_call`` (no item ``id``: the source had none), each result a
 ``function_call_output`` whose ``output`` is a string (non-string results are JSON-dumped). System
 messages stay message items where they were, as the Agents SDK and the AI SDK send them, so a
 boundary is never moved. Reasoning items only replay to Responses; other formats' thinking is left
@@ -220,6 +221,11 @@ class _Renderer:
                     self._omit_opaque(mi, bi, first)
             elif not self.same and self._blank(group, message):
                 self.omitted.append(f"message {mi} block {bi}: empty text not sent (clients leave it out)")
+            elif not self.same and message.speaker == "ai" and self._texts(group):
+                # The SDK types take assistant text only as a string (EasyInputMessageParam) or in an
+                # output message with a server id; one string item per part keeps every part as it was.
+                for part in group:
+                    self.message_item(mi, [part], "assistant", {}, None)
             else:
                 head = getattr(first, "provider_data", {}) if self.same else {}
                 fields = head.get("_item")
@@ -233,6 +239,11 @@ class _Renderer:
             for bi, extra in group[1:]:
                 if isinstance(extra, ToolCallBlock | ToolResponseBlock | ThinkingBlock):
                     self.turn_block(mi, bi, extra)
+
+    @staticmethod
+    def _texts(group: Group) -> bool:
+        """Two or more text blocks and nothing else."""
+        return len(group) > 1 and all(isinstance(b, TextBlock) for _, b in group)
 
     @staticmethod
     def _blank(group: Group, message: Message) -> bool:

@@ -241,8 +241,9 @@ def check(
                 source=source,
                 fix=(
                     f"not a provider rule: the official {bound.sdk} SDK's request type refuses this value. "
-                    "In a body toolhist rendered, that is a toolhist renderer bug (please report it); "
-                    "in a captured body, correct the value."
+                    "With strategy none or in a captured body the value comes from the source: curate "
+                    "(every strategy starts with conform_to_sdk) or correct it. In a body a curating "
+                    "strategy rendered, it is a toolhist bug (please report it)."
                 ),
             )
         )

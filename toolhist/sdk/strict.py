@@ -8,7 +8,9 @@ want, but three things have to be fixed first (`research/ecosystem.md` §1-2, al
   every nested TypedDict that has no config of its own.
 - **``Iterable[...]`` fields are validated lazily** (pydantic returns a ``ValidatorIterator``; upstream
   pydantic#9467): ``tool_calls``, content-part lists, ``tools``… pass ``validate_python`` whatever they
-  hold. `materialize` consumes every iterator and keeps the errors of every item, under the outer path.
+  hold, and when anything else in the same message fails, they are never looked at. `eager` rewrites
+  the SDK types with ``list[...]`` in their place (the TypedDicts rebuilt field by field), so one
+  validation reports every error at every depth; `materialize` still consumes any iterator left.
 - **Smart unions report one error per variant** (a bad tool message gives eight errors). Top-level
   message/item unions are discriminated with `tagged_union`; what remains is pruned by
   `prune_union_noise`, which keeps the variants whose discriminator the value actually names.
@@ -27,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired, Required, Union, get_args, get_type_hints
 
+import typing_extensions
 from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter, ValidationError
 
 Loc = tuple[str | int, ...]
@@ -69,6 +72,80 @@ def tagged_union(union: Any, field: str, default: str | None = None) -> Any:
         return value.get(field, default) if isinstance(value, dict) else getattr(value, field, default)
 
     return Annotated[Union[tuple(members)], Discriminator(pick)]  # noqa: UP007 - runtime tuple
+
+
+_EAGER: dict[Any, Any] = {}
+_BUILDING: set[Any] = set()
+
+
+def eager(tp: Any) -> Any:
+    """``tp`` with every ``Iterable``/``Sequence`` replaced by ``list``, through unions and TypedDicts.
+
+    Literals, dicts of JSON and pydantic models (google-genai, already eager) are left as they are,
+    but response models are taken out of unions of request types. Annotations (discriminators,
+    tags) are kept on the rewritten type.
+    """
+    origin = typing.get_origin(tp)
+    args = get_args(tp)
+    if origin is Annotated:
+        return Annotated[(eager(args[0]), *tp.__metadata__)]
+    if origin in (Required, NotRequired):
+        return origin[eager(args[0])]
+    if origin in (list, collections.abc.Iterable, collections.abc.Sequence) and args:
+        return list[eager(args[0])]  # type: ignore[misc]
+    if origin in (Union, types.UnionType):
+        # The response models in request unions (Anthropic's content blocks) allow any key: a JSON
+        # body is never one of those objects, so only the request param types are checked.
+        members = [a for a in args if not _models_only(a)] or list(args)
+        return Union[tuple(eager(a) for a in members)]  # noqa: UP007 - runtime tuple
+    if typing_extensions.is_typeddict(tp):
+        return _eager_typeddict(tp)
+    return tp
+
+
+def _models_only(tp: Any) -> bool:
+    """A pydantic model, or an (annotated) union of nothing but models."""
+    if isinstance(tp, type):
+        return issubclass(tp, BaseModel)
+    origin = typing.get_origin(tp)
+    if origin is Annotated:
+        return _models_only(get_args(tp)[0])
+    if origin in (Union, types.UnionType):
+        return all(_models_only(a) for a in get_args(tp))
+    return False
+
+
+def _eager_typeddict(td: Any) -> Any:
+    """A TypedDict like ``td`` (same name, keys and required keys) whose field types are `eager`."""
+    if td in _EAGER:
+        return _EAGER[td]
+    if td in _BUILDING:  # a recursive type: its inner occurrence stays lazy (none of the SDKs has one)
+        return td
+    _BUILDING.add(td)
+    try:
+        fields: dict[str, Any] = {}
+        changed = False
+        for key, marked in get_type_hints(td, include_extras=True).items():
+            origin = typing.get_origin(marked)
+            inner = get_args(marked)[0] if origin in (Required, NotRequired) else marked
+            # From the resolved hints: the SDKs' string annotations leave __required_keys__ empty.
+            required = origin is Required or (td.__total__ and origin is not NotRequired)
+            wrap = Required if required else NotRequired
+            rewritten = eager(inner)
+            changed = changed or rewritten != inner
+            fields[key] = wrap[rewritten]
+        if not changed:
+            # Kept as the SDK wrote it: pydantic resolves some SDK annotations (file inputs) only there.
+            _EAGER[td] = td
+            return td
+        make: Any = typing_extensions.TypedDict
+        built = make(td.__name__, fields, total=False)
+        built.__module__ = td.__module__
+        built.__qualname__ = td.__qualname__
+        _EAGER[td] = built
+        return built
+    finally:
+        _BUILDING.discard(td)
 
 
 def list_of(item: Any) -> Any:
@@ -244,8 +321,8 @@ class StrictRequest:
             # Required keys: marked Required, or unmarked in a total TypedDict (Mistral's are total).
             if origin is Required or (td.__total__ and origin is not NotRequired):
                 required.add(key)
-            fields[key] = get_args(marked)[0] if origin in (Required, NotRequired) else marked
-        fields.update(overrides or {})
+            fields[key] = eager(get_args(marked)[0] if origin in (Required, NotRequired) else marked)
+        fields.update({key: eager(tp) for key, tp in (overrides or {}).items()})
         return cls(fields, frozenset(required), loose=loose, name=f"{td.__module__}.{td.__qualname__}")
 
     def issues(self, body: dict[str, Any]) -> list[Issue]:
