@@ -94,3 +94,11 @@ def test_cli_unreadable_input_exit_2(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"toolhist: error: {bad}:")
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_shared_report_names_the_file_not_the_directories_it_sits_in() -> None:
+    session = toolhist.load(ROOT / "sample_logs" / "openai_chat_request.json")  # an absolute path
+    page = report(session, ["openai-chat"])
+    assert "<title>toolhist report: openai_chat_request.json</title>" in page
+    assert "<td>file</td><td>openai_chat_request.json</td>" in page
+    assert str(ROOT) not in page

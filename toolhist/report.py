@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterable, Sequence
+from pathlib import PurePath
 
 from toolhist.curation import Position, curate
 from toolhist.diff import diff, summarize_message
@@ -53,10 +54,15 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, table_id
     return f"<table{ident}>{thead}<tbody>{body}</tbody></table>"
 
 
+def _shared_name(path: str | None) -> str | None:
+    """The file's name without its directories: a report is shared, the reader's home is not its business."""
+    return PurePath(path).name if path else path
+
+
 def _summary(session: Session) -> str:
     s = summarize(session)
     rows = [
-        ("file", s.file),
+        ("file", _shared_name(s.file)),
         ("format", s.format),
         ("messages", f"{s.messages} ({', '.join(f'{k} {v}' for k, v in s.by_speaker.items())})"),
         ("tool calls", s.tool_calls),
@@ -147,7 +153,7 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     chosen = list(providers) if providers else list(PROVIDERS)
     for name in chosen:
         provider_for(name)
-    title = f"toolhist report: {session.source.path or session.source.format}"
+    title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
     sections = [_summary(session), _timeline(session), _messages(session)]
     sections.append('<section id="providers"><h2>Providers</h2></section>')
     sections += [_provider(session, p) for p in chosen]
