@@ -9,6 +9,7 @@ their call stay exactly where they are (same objects), so a valid history is lef
 
 from __future__ import annotations
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Trace
 from toolhist.curation.util import synthetic
 from toolhist.model import Block, Message, ToolResponseBlock
@@ -49,7 +50,7 @@ def move_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mes
                 if kept:
                     # Text left behind once its results moved away is the user's, not a tool's.
                     speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in kept) else "human"
-                    new = message.model_copy(update={"blocks": tuple(kept), "speaker": speaker})
+                    new = replace(message, blocks=tuple(kept), speaker=speaker)
                     trace.derive(new, message)
                     message = new  # noqa: PLW2901
                 else:
@@ -73,7 +74,7 @@ def _moved_message(
     ordered = sorted(blocks, key=lambda b: call_order.get(b.call_id, 0))
     for block in ordered:
         changes.append(
-            Change(
+            Change.trusted(
                 pass_=PASS,
                 action="move",
                 reason="the result was not in the tool turn right after its call; providers require it there",

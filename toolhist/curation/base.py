@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
+from toolhist._trusted import construct, replace
 from toolhist.model import Block, Message, Session
 
 Action = Literal[
@@ -63,10 +64,26 @@ class Change(BaseModel):
     """Pass-specific facts: ``old_id``/``new_id``, ``kept``/``dropped`` contents of a conflict…"""
     _subject: object = PrivateAttr(default=None)
 
+    @classmethod
+    def trusted(cls, **values: Any) -> Change:
+        """``Change(**values)`` without validation, for passes whose values are already the field types.
+
+        Passes record one Change per rewritten id, so on a long history this is a hot path;
+        `toolhist._trusted.construct` gives the same object as the validating constructor.
+        """
+        return construct(cls, **values)
+
     def with_subject(self, subject: Block | Message | None) -> Change:
         """Tie this Change to the object it is about, so the pipeline can locate it after the last pass."""
-        self._subject = subject
+        private = self.__pydantic_private__
+        assert private is not None  # Change has a private attribute, so pydantic always makes the dict
+        private["_subject"] = subject  # what ``self._subject = subject`` does, minus pydantic's __setattr__
         return self
+
+    def subject(self) -> object:
+        """The object this Change is about (`with_subject`), or ``None``."""
+        private = self.__pydantic_private__
+        return None if private is None else private.get("_subject")
 
     def to_json(self) -> dict[str, Any]:
         """The Change as JSON, ``pass`` spelled as in DESIGN §6."""
@@ -106,37 +123,59 @@ class Curation(BaseModel):
         }
 
 
+def position(at: tuple[int, int | None]) -> Position:
+    """The Position of a ``(message, block)`` pair, built as ``Position(message=…[, block=…])`` would be."""
+    if at[1] is None:
+        return construct(Position, message=at[0])
+    return construct(Position, message=at[0], block=at[1])
+
+
 @dataclass
 class Trace:
-    """Provenance by identity: which input position each (possibly rewritten) object came from."""
+    """Provenance by identity: which input position each (possibly rewritten) object came from.
 
-    _origin: dict[int, Position] = field(default_factory=dict)
+    Positions are kept as ``(message, block)`` tuples and become `Position` models only when a
+    Change asks for one: a 10k-message history has ~40k objects, and most are never asked about.
+    """
+
+    _origin: dict[int, Position | tuple[int, int | None]] = field(default_factory=dict)
     _alive: list[object] = field(default_factory=list)  # keeps ids from being reused
     _next: dict[int, object] = field(default_factory=dict)  # old object → what a later pass made of it
+    input: tuple[Message, ...] = ()
+    """The messages the trace was made for (positions are indices into them)."""
+    log: list[tuple[object, object]] | None = None
+    """When a list, every `derive` is appended to it as ``(new, old)`` (`toolhist.curation.shared`)."""
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> Trace:
         """A trace whose origins are the positions in ``messages``."""
-        trace = cls()
+        trace = cls(input=tuple(messages))
+        origin = trace._origin
         for m, message in enumerate(messages):
-            trace._note(message, Position(message=m))
+            origin.setdefault(id(message), (m, None))
             for b, block in enumerate(message.blocks):
-                trace._note(block, Position(message=m, block=b))
+                origin.setdefault(id(block), (m, b))
+        # ``input`` holds every input message, and through them their blocks: no id is reused.
         return trace
 
-    def _note(self, obj: object, position: Position) -> None:
+    def _note(self, obj: object, position: Position | tuple[int, int | None]) -> None:
         self._origin.setdefault(id(obj), position)
         self._alive.append(obj)
 
     def origin(self, obj: object) -> Position | None:
         """Where ``obj`` (or what it was derived from) was in the input; ``None`` if synthesised."""
-        return self._origin.get(id(obj))
+        found = self._origin.get(id(obj))
+        if type(found) is tuple:
+            found = self._origin[id(obj)] = position(found)
+        return found  # type: ignore[return-value]  # a Position or None once converted
 
     def derive(self, new: object, old: object) -> None:
         """Record that ``new`` is a rewritten ``old`` (same thing, new object)."""
-        position = self._origin.get(id(old))
-        if position is not None:
-            self._note(new, position)
+        if self.log is not None:
+            self.log.append((new, old))
+        at = self._origin.get(id(old))
+        if at is not None:
+            self._note(new, at)
         else:
             self._alive.append(new)
         self._next[id(old)] = new
@@ -161,18 +200,20 @@ def locate(
 
     With ``trace``, a subject a later pass rewrote is followed to its latest form first.
     """
-    where: dict[int, Position] = {}
+    where: dict[int, tuple[int, int | None]] = {}
     for m, message in enumerate(messages):
-        where.setdefault(id(message), Position(message=m))
+        where.setdefault(id(message), (m, None))
         for b, block in enumerate(message.blocks):
-            where.setdefault(id(block), Position(message=m, block=b))
+            where.setdefault(id(block), (m, b))
     located = []
     for change in changes:
-        subject = change._subject
+        subject = change.subject()
         if subject is not None and trace is not None:
             subject = trace.latest(subject)
-        if subject is not None and change.after is None and id(subject) in where:
-            change = change.model_copy(update={"after": where[id(subject)]})  # noqa: PLW2901
+        if subject is not None and change.after is None:
+            hit = where.get(id(subject))
+            if hit is not None:
+                change = replace(change, after=position(hit))  # noqa: PLW2901
         located.append(change)
     return tuple(located)
 

@@ -9,6 +9,7 @@ each is a Change carrying the dropped text, so nothing goes silently.
 
 from __future__ import annotations
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Trace, block_json
 from toolhist.model import Block, Message, TextBlock, ThinkingBlock
 
@@ -34,7 +35,7 @@ def fill_empty_content(
             )
             if blank_text or empty_thinking:
                 changes.append(
-                    Change(
+                    Change.trusted(
                         pass_=PASS,
                         action="drop",
                         reason=(
@@ -50,7 +51,7 @@ def fill_empty_content(
             blocks.append(block)
         if not blocks:
             changes.append(
-                Change(
+                Change.trusted(
                     pass_=PASS,
                     action="drop",
                     reason="an empty message; providers reject turns without content",
@@ -62,7 +63,7 @@ def fill_empty_content(
         if len(blocks) == len(message.blocks):
             out.append(message)
         else:
-            new = message.model_copy(update={"blocks": tuple(blocks)})
+            new = replace(message, blocks=tuple(blocks))
             trace.derive(new, message)
             out.append(new)
     return tuple(out), changes

@@ -9,6 +9,7 @@ user may need to know the tool said two different things.
 
 from __future__ import annotations
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Trace, block_json
 from toolhist.curation.util import same_result
 from toolhist.model import Block, Message, ToolResponseBlock
@@ -37,7 +38,7 @@ def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
                 winner = best[block.call_id]
                 conflict = not same_result(block, winner)
                 changes.append(
-                    Change(
+                    Change.trusted(
                         pass_=PASS,
                         action="conflict" if conflict else "dedupe",
                         reason=(
@@ -58,7 +59,7 @@ def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
         if len(blocks) == len(message.blocks):
             out.append(message)
         elif blocks:
-            new = message.model_copy(update={"blocks": tuple(blocks)})
+            new = replace(message, blocks=tuple(blocks))
             trace.derive(new, message)
             out.append(new)
     return tuple(out), changes

@@ -11,6 +11,7 @@ same way. Each drop is a Change holding the id.
 
 from __future__ import annotations
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock
 
@@ -44,10 +45,10 @@ def drop_item_ids(provider: str) -> Pass:
                     seen.add(item_id)
                     if why:
                         data = {k: v for k, v in block.provider_data.items() if k != "id"}
-                        new = block.model_copy(update={"provider_data": data})
+                        new = replace(block, provider_data=data)
                         trace.derive(new, block)
                         changes.append(
-                            Change(
+                            Change.trusted(
                                 pass_=PASS,
                                 action="strip",
                                 reason=why,
@@ -59,7 +60,7 @@ def drop_item_ids(provider: str) -> Pass:
                         block = new  # noqa: PLW2901
                 blocks.append(block)
             if any(a is not b for a, b in zip(blocks, message.blocks, strict=True)):
-                new_message = message.model_copy(update={"blocks": tuple(blocks)})
+                new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
             else:

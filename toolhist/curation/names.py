@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock, ToolSpec
 
@@ -54,20 +55,20 @@ def sanitize_tool_names(provider: str, renamed: dict[str, str]) -> Pass:
                 if isinstance(block, ToolCallBlock):
                     new = safe_name(block.name, provider)
                     if new != block.name:
-                        new_block = block.model_copy(update={"name": new})
+                        new_block = replace(block, name=new)
                         renamed[block.name] = new
                         changes.append(_change(block, new_block, block.name, new, trace))
                 elif isinstance(block, ToolResponseBlock) and block.tool_name is not None:
                     new = safe_name(block.tool_name, provider)
                     if new != block.tool_name:
-                        new_block = block.model_copy(update={"tool_name": new})
+                        new_block = replace(block, tool_name=new)
                         renamed[block.tool_name] = new
                         changes.append(_change(block, new_block, block.tool_name, new, trace))
                 if new_block is not block:
                     trace.derive(new_block, block)
                 blocks.append(new_block)
             if any(a is not b for a, b in zip(blocks, message.blocks, strict=True)):
-                new_message = message.model_copy(update={"blocks": tuple(blocks)})
+                new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
             else:
@@ -85,7 +86,7 @@ def _change(old: Block, new: Block, before: str, after: str, trace: Trace) -> Ch
         if isinstance(old, ToolResponseBlock)
         else None
     )
-    return Change(
+    return Change.trusted(
         pass_=PASS,
         action="rename",
         reason="the tool name does not match the provider's name pattern",
@@ -102,5 +103,5 @@ def rename_declarations(
     out = []
     for spec in tools:
         new = renamed.get(spec.name) or safe_name(spec.name, provider)
-        out.append(spec if new == spec.name else spec.model_copy(update={"name": new}))
+        out.append(spec if new == spec.name else replace(spec, name=new))
     return tuple(out)

@@ -26,6 +26,7 @@ import json
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Trace, block_json
 from toolhist.ids import canonical_id
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
@@ -139,16 +140,16 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
                 if isinstance(block, ToolCallBlock):
                     new = new_call_id[id(block)]
                     if new != block.id:
-                        new_block = block.model_copy(update={"id": new})
+                        new_block = replace(block, id=new)
                 elif isinstance(block, ToolResponseBlock):
                     new = _pair(m, block, messages, calls, by_raw, provider, positions)
                     if new != block.call_id:
-                        new_block = block.model_copy(update={"call_id": new})
+                        new_block = replace(block, call_id=new)
                 if new_block is not block:
                     trace.derive(new_block, block)
                     old = block.id if isinstance(block, ToolCallBlock) else block.call_id  # type: ignore[union-attr]
                     changes.append(
-                        Change(
+                        Change.trusted(
                             pass_=PASS,
                             action="rewrite_id",
                             reason="seed 001 canonical id (deterministic; mapped to the provider's format when rendered)",
@@ -160,7 +161,7 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
                     changed = True
                 blocks.append(new_block)
             if changed:
-                new_message = message.model_copy(update={"blocks": tuple(blocks)})
+                new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
             else:
@@ -181,7 +182,7 @@ def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mes
             if isinstance(block, ToolCallBlock):
                 if block.id in seen:
                     changes.append(
-                        Change(
+                        Change.trusted(
                             pass_="dedupe_calls",
                             action="dedupe",
                             reason="the same call (same id, name and arguments) was recorded twice; the first copy is kept",
@@ -196,12 +197,12 @@ def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mes
         if len(blocks) == len(message.blocks):
             out.append(message)
         elif blocks:
-            new = message.model_copy(update={"blocks": tuple(blocks)})
+            new = replace(message, blocks=tuple(blocks))
             trace.derive(new, message)
             out.append(new)
         else:
             changes.append(
-                Change(
+                Change.trusted(
                     pass_="dedupe_calls",
                     action="drop",
                     reason="this assistant turn held only calls already in the history, so nothing of it is left",

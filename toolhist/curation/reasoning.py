@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.curation.util import synthetic
 from toolhist.model import Block, Message, TextBlock, ThinkingBlock
@@ -54,7 +55,7 @@ def model_requirements(provider: str, request: dict[str, JsonValue]) -> Pass:
             turn = synthetic("human", [TextBlock(text=CONTINUE)], "append_user_turn")
             out.append(turn)
             changes.append(
-                Change(
+                Change.trusted(
                     pass_="append_user_turn",
                     action="insert",
                     reason="this Gemini model rejects a request that ends on a model turn; a user turn asks it to continue",
@@ -74,10 +75,10 @@ def _fill_reasoning(message: Message, trace: Trace, changes: list[Change]) -> Me
     ):
         return message
     block = ThinkingBlock(text="", provider_data={"field": "reasoning_content"})
-    new = message.model_copy(update={"blocks": (block, *message.blocks)})
+    new = replace(message, blocks=(block, *message.blocks))
     trace.derive(new, message)
     changes.append(
-        Change(
+        Change.trusted(
             pass_="fill_reasoning_content",
             action="fill",
             reason="thinking mode requires reasoning_content on assistant tool-call messages; the reasoning is not in the history, so an empty one (accepted) is sent",
@@ -94,10 +95,10 @@ def _sentinel(message: Message, trace: Trace, changes: list[Change]) -> Message:
     signed = first.model_copy(update={"provider_data": {**first.provider_data, "thoughtSignature": SENTINEL}})
     trace.derive(signed, first)
     blocks: list[Block] = [signed if b is first else b for b in message.blocks]
-    new = message.model_copy(update={"blocks": tuple(blocks)})
+    new = replace(message, blocks=tuple(blocks))
     trace.derive(new, message)
     changes.append(
-        Change(
+        Change.trusted(
             pass_="add_signature_sentinel",
             action="fill",
             reason="Gemini 3 requires the thought signature of the first call of each step; it is not in the history, so Google's documented sentinel is sent",

@@ -39,6 +39,7 @@ from toolhist.curation.names import rename_declarations, sanitize_tool_names
 from toolhist.curation.pairing import dedupe_calls, map_ids
 from toolhist.curation.reasoning import model_requirements
 from toolhist.curation.request import disable_thinking
+from toolhist.curation.shared import shared
 from toolhist.curation.split import split_tool_calls
 from toolhist.curation.strategies import StrategyDef
 from toolhist.curation.synthesize import synthesize_calls
@@ -49,18 +50,19 @@ from toolhist.providers.idmap import map_ids as edge_map_ids
 
 
 def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pass]:
-    """The reference pipeline for ``provider`` (``renamed`` collects tool renames)."""
+    """The reference pipeline for ``provider`` (``renamed`` collects tool renames).
+
+    Passes 2-6, 8 and 9 depend only on the history and its format, so their result is shared
+    between providers (`toolhist.curation.shared`): a history curated for every provider pays for
+    them once.
+    """
     fmt = session.source.format
+    provider_independent = [map_ids(fmt), dedupe_calls, synthesize_calls, dedupe_results, fill_empty_content]
     return [
         split_tool_calls(provider),
-        map_ids(fmt),
-        dedupe_calls,
-        synthesize_calls,
-        dedupe_results,
-        fill_empty_content,
+        shared(session, f"reference:{fmt}", provider_independent),
         drop_foreign_thinking(provider, fmt),
-        move_results,
-        close_orphans,
+        shared(session, "reference:move_close", [move_results, close_orphans]),
         sanitize_tool_names(provider, renamed),
         drop_item_ids(provider),
         merge_turns(provider),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.curation.util import synthetic
 from toolhist.model import (
@@ -35,14 +36,14 @@ PASS = "split_tool_calls"
 def _keep(message: Message, blocks: Sequence[Block], trace: Trace) -> Message:
     if len(blocks) == len(message.blocks):
         return message
-    new = message.model_copy(update={"blocks": tuple(blocks)})
+    new = replace(message, blocks=tuple(blocks))
     trace.derive(new, message)
     return new
 
 
 def _moved(blocks: Sequence[Block], trace: Trace, where: str, reason: str) -> list[Change]:
     return [
-        Change(
+        Change.trusted(
             pass_=PASS,
             action="split",
             reason=reason,

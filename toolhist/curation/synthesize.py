@@ -35,7 +35,7 @@ def synthesize_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple
             )
             missing.append(call)
             changes.append(
-                Change(
+                Change.trusted(
                     pass_=PASS,
                     action="synthesize",
                     reason="a result whose call is not in the history (compacted away?); its call was rebuilt from the result",

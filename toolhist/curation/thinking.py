@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pydantic import JsonValue
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace, block_json
 from toolhist.curation.request import thinking_enabled
 from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock
@@ -64,7 +65,7 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
         if len(kept) == len(last.blocks) or not kept:
             return messages, []
         changes = [
-            Change(
+            Change.trusted(
                 pass_=PASS,
                 action="drop",
                 reason="Anthropic rejects thinking in the final assistant turn when thinking is disabled",
@@ -74,7 +75,7 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
             for b in last.blocks
             if isinstance(b, ThinkingBlock)
         ]
-        new = last.model_copy(update={"blocks": kept})
+        new = replace(last, blocks=kept)
         trace.derive(new, last)
         return (*messages[:-1], new), changes
 
@@ -105,7 +106,7 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
                     )
                     trace.derive(moved, block)
                     changes.append(
-                        Change(
+                        Change.trusted(
                             pass_=PASS,
                             action="move",
                             reason="Gemini takes a thought signature on the part it belongs to; an empty thought part is not a valid part",
@@ -131,7 +132,7 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
                     why = _why_not(block, provider, block.source_provider)
                     if why:
                         changes.append(
-                            Change(
+                            Change.trusted(
                                 pass_=PASS,
                                 action="drop",
                                 reason=why,
@@ -145,7 +146,7 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
                 changes.append(_drop_carry(carry, trace))
             if message.speaker == "ai" and blocks and all(isinstance(b, ThinkingBlock) for b in blocks):
                 changes.append(
-                    Change(
+                    Change.trusted(
                         pass_=PASS,
                         action="drop",
                         reason="an assistant turn holding only reasoning would go out empty; its reasoning is kept here",
@@ -157,12 +158,12 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
             if len(blocks) == len(message.blocks):
                 out.append(message)
             elif blocks:
-                new = message.model_copy(update={"blocks": tuple(blocks)})
+                new = replace(message, blocks=tuple(blocks))
                 trace.derive(new, message)
                 out.append(new)
             else:
                 changes.append(
-                    Change(
+                    Change.trusted(
                         pass_=PASS,
                         action="drop",
                         reason="the message held only reasoning that cannot be sent",
@@ -175,7 +176,7 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
 
 
 def _drop_carry(block: ThinkingBlock, trace: Trace) -> Change:
-    return Change(
+    return Change.trusted(
         pass_=PASS,
         action="drop",
         reason="an empty thought part (a signature with no text) is not a valid Gemini part, and no call follows to carry it",

@@ -18,6 +18,7 @@ Every merge, bridge and placeholder is a Change; merged blocks keep their order.
 
 from __future__ import annotations
 
+from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.curation.util import synthetic
 from toolhist.model import Message, TextBlock, ToolResponseBlock
@@ -39,7 +40,7 @@ def _merge(a: Message, b: Message, trace: Trace) -> Message:
             *(x for x in blocks if isinstance(x, ToolResponseBlock)),
             *(x for x in blocks if not isinstance(x, ToolResponseBlock)),
         )
-    merged = a.model_copy(update={"speaker": speaker, "blocks": blocks})
+    merged = replace(a, speaker=speaker, blocks=blocks)
     trace.derive(merged, a)
     return merged
 
@@ -53,7 +54,7 @@ def _first_turn(out: list[Message], changes: list[Change], provider: str, trace:
     placeholder = synthetic("human", [TextBlock(text=PLACEHOLDER_USER)], "placeholder_user_turn")
     out.insert(first, placeholder)
     changes.append(
-        Change(
+        Change.trusted(
             pass_=PASS,
             action="insert",
             reason=f"{provider} requires the conversation to open with a user turn; a placeholder user turn was inserted",
@@ -103,7 +104,7 @@ def merge_turns(provider: str) -> Pass:
                 bridge = synthetic("ai", [TextBlock(text=BRIDGE)], "assistant_bridge_after_tool_results")
                 out.append(bridge)
                 changes.append(
-                    Change(
+                    Change.trusted(
                         pass_=PASS,
                         action="insert",
                         reason="Mistral does not accept a user or system message right after tool results; a minimal assistant turn bridges them",
@@ -129,7 +130,7 @@ def merge_turns(provider: str) -> Pass:
             trace.derive(marked, last)
             out[-1] = marked
             changes.append(
-                Change(
+                Change.trusted(
                     pass_=PASS,
                     action="fill",
                     reason="Mistral rejects a history ending on an assistant message unless it is marked prefix: true (continue it); send the next user message as tail instead to avoid this",
@@ -142,7 +143,7 @@ def merge_turns(provider: str) -> Pass:
 
 
 def _merged(message: Message, trace: Trace, provider: str) -> Change:
-    return Change(
+    return Change.trusted(
         pass_=PASS,
         action="merge",
         reason=f"{provider} needs alternating turns; this message was merged into the one before it",
@@ -165,7 +166,7 @@ def _hoist_system(
         return messages
     for message in head:
         changes.append(
-            Change(
+            Change.trusted(
                 pass_=PASS,
                 action="move",
                 reason=f"the system prompt sat after assistant or tool turns; {provider} takes it only at the start",

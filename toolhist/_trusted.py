@@ -1,0 +1,93 @@
+"""Cheap copies of models toolhist already holds, for the hot loops of curation and rendering.
+
+A curation of a 10k-message history rewrites tens of thousands of blocks (every id is made
+canonical) and records a `Change` for each. Pydantic's generic ``model_copy`` (``__copy__``, then
+``copy.copy`` of each attribute dict) and, for `Change`, the Python-level set-up of its private
+attribute after validation were a large share of that work in ``benchmarks/bench_scale.py``
+profiles. The values involved are already valid: they come from validated models, or are built by
+toolhist from such values. `replace` is ``model_copy(update=...)`` and `construct` is the
+validating constructor, without that machinery; both produce the same object state (``__dict__``
+in field order, the same fields set, private attributes as pydantic sets them), so equality,
+``repr``, serialisation and ``model_fields_set`` are unchanged. Neither validates: they are for
+toolhist's own code, never for user input.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+M = TypeVar("M", bound=BaseModel)
+
+_setattr = object.__setattr__
+
+
+def replace(model: M, **update: Any) -> M:
+    """``model.model_copy(update=update)`` for a model whose ``extra`` is not ``allow`` (no validation)."""
+    cls = type(model)
+    new = cls.__new__(cls)
+    values = model.__dict__.copy()
+    values.update(update)
+    _setattr(new, "__dict__", values)
+    extra = model.__pydantic_extra__
+    _setattr(new, "__pydantic_extra__", None if extra is None else extra.copy())
+    _setattr(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    private = getattr(model, "__pydantic_private__", None)
+    _setattr(
+        new,
+        "__pydantic_private__",
+        None if private is None else {k: v for k, v in private.items() if v is not PydanticUndefined},
+    )
+    return new
+
+
+_Layout = tuple[dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str], dict[str, Any] | None]
+
+
+@functools.cache
+def _layout(cls: type[BaseModel]) -> _Layout:
+    """Per model class: defaults in field order, default factories, required names, private defaults."""
+    defaults: dict[str, Any] = {}
+    factories = []
+    required = set()
+    for name, field in cls.__pydantic_fields__.items():
+        defaults[name] = None if field.default is PydanticUndefined else field.default
+        if field.default_factory is not None:
+            factories.append((name, field.default_factory))
+        elif field.default is PydanticUndefined:
+            required.add(name)
+    private = None
+    if cls.__private_attributes__:
+        private = {
+            name: default
+            for name, attr in cls.__private_attributes__.items()
+            if (default := attr.get_default()) is not PydanticUndefined
+        }
+    return defaults, tuple(factories), frozenset(required), private
+
+
+def construct(cls: type[M], /, **values: Any) -> M:
+    """``cls(**values)`` for values that already have the declared types, by field name, without validation.
+
+    Unlike pydantic's ``model_construct`` it is cheaper than validating (a fixed field layout, no alias
+    handling), and it fills private attributes exactly as ``__init__`` does. A missing required
+    field or an unknown name is a KeyError: callers are toolhist's own code.
+    """
+    defaults, factories, required, private = _layout(cls)
+    state = defaults.copy()
+    state.update(values)
+    if len(state) != len(defaults) or not required <= values.keys():
+        unknown = sorted(set(values) - set(defaults)) + sorted(required - values.keys())
+        raise KeyError(f"{cls.__name__}: unknown or missing fields {', '.join(unknown)}")
+    for name, factory in factories:
+        if name not in values:
+            state[name] = factory()
+    new = cls.__new__(cls)
+    _setattr(new, "__dict__", state)
+    _setattr(new, "__pydantic_fields_set__", set(values))
+    _setattr(new, "__pydantic_extra__", None)
+    _setattr(new, "__pydantic_private__", None if private is None else private.copy())
+    return new
