@@ -8,7 +8,11 @@ this prints the median of N runs of:
 - ``validate``: `validate` for every provider (render as-is, then the rules);
 - ``curate``: `toolhist.curate` with strategy ``toolhist`` for every provider;
 - ``render``: `render` for every provider (the history as it is);
-- ``pipeline``: load, then validate, curate and render (curated) for every provider;
+- ``pipeline``: load, then for every provider validate, curate and render that curation
+  (`render_curation`, as the app does: one curation per provider);
+- ``pipeline, 2 curations``: the same with ``render(…, strategy="toolhist")`` and ``curate`` as two
+  calls (what ``toolhist render --strategy toolhist`` then ``toolhist curate`` compute), so the
+  second curation of each provider is paid for too;
 - ``peak MB``: the peak resident memory of the pipeline beside that of the orjson parse, each in
   a fresh interpreter (``VmHWM`` less the RSS after imports);
 - ``curate, gc frozen``: ``curate`` again with the loaded session moved out of the cyclic garbage
@@ -18,7 +22,9 @@ this prints the median of N runs of:
   ``MistralRequestValidatorV11`` in serving mode (``ChatCompletionRequest.from_openai`` then
   ``validate_request``) on the same body; its first error (it stops there) is printed once.
 
-Each time is followed by its ratio to the floor (``x``). The closing lines give the growth from 10k
+Each stage run gets its own copy of the loaded session (``model_copy``: same messages, new
+identity), so nothing one run remembers about a session (`toolhist.curation.shared`) helps the
+next. Each time is followed by its ratio to the floor (``x``). The closing lines give the growth from 10k
 to 100k messages per stage (linear is 10x; the target is within 12x) and the 10k pipeline against
 the 10k floor (target: within 10x). Run: ``.venv/bin/python benchmarks/bench_scale.py [--runs 5]``.
 Figures only; no test asserts on time.
@@ -43,7 +49,7 @@ from generate import write
 
 import toolhist
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, render, validate, validate_payload
+from toolhist.providers import PROVIDERS, render, render_curation, validate, validate_payload
 
 
 def median(fn: Callable[[], object], runs: int) -> float:
@@ -117,7 +123,17 @@ def render_all(session: Session) -> int:
 
 
 def pipeline(path: Path) -> int:
-    """What ``toolhist check`` then ``toolhist render --strategy toolhist`` do for every provider."""
+    """Load, then validate, curate and render the curation for every provider (as the app does)."""
+    session = toolhist.load(str(path))
+    n = validate_all(session)
+    for p in PROVIDERS:
+        curation = toolhist.curate(session, p, strategy="toolhist")
+        n += len(curation.changes) + len(orjson.dumps(render_curation(curation).body))
+    return n
+
+
+def pipeline_twice(path: Path) -> int:
+    """The pipeline with the curated payload from ``render(strategy=…)`` and the Changes from ``curate``."""
     session = toolhist.load(str(path))
     n = validate_all(session)
     for p in PROVIDERS:
@@ -149,7 +165,7 @@ def main() -> None:
     if args.rss:
         _rss_child(args.rss[0], Path(args.rss[1]))
         return
-    stages = ("load", "validate", "curate", "render", "pipeline")
+    stages = ("load", "validate", "curate", "render", "pipeline", "pipeline2")
     times: dict[int, dict[str, float]] = {}
     print(
         f"providers: {', '.join(PROVIDERS)}; medians of {args.runs} runs ({args.big_runs} from 50k messages);"
@@ -163,11 +179,12 @@ def main() -> None:
             runs = args.runs if size < 50_000 else args.big_runs
             row = {"floor": median(lambda path=path: floor(path), args.runs)}  # type: ignore[misc]
             row["load"] = median(lambda path=path: toolhist.load(str(path)), runs)  # type: ignore[misc]
-            row["validate"] = median(lambda s=session: validate_all(s), runs)  # type: ignore[misc]
-            row["curate"] = median(lambda s=session: curate_all(s), runs)  # type: ignore[misc]
-            row["render"] = median(lambda s=session: render_all(s), runs)  # type: ignore[misc]
+            row["validate"] = median(lambda s=session: validate_all(s.model_copy()), runs)  # type: ignore[misc]
+            row["curate"] = median(lambda s=session: curate_all(s.model_copy()), runs)  # type: ignore[misc]
+            row["render"] = median(lambda s=session: render_all(s.model_copy()), runs)  # type: ignore[misc]
             row["pipeline"] = median(lambda path=path: pipeline(path), runs)  # type: ignore[misc]
-            row["curate_frozen"] = median(frozen(lambda s=session: curate_all(s)), runs)  # type: ignore[misc]
+            row["pipeline2"] = median(lambda path=path: pipeline_twice(path), runs)  # type: ignore[misc]
+            row["curate_frozen"] = median(frozen(lambda s=session: curate_all(s.model_copy())), runs)  # type: ignore[misc]
             row["mistral"] = median(lambda b=body: validate_payload(b, "mistral"), runs)  # type: ignore[misc]
             row["mistral_common"] = median(lambda b=body: mistral_common_check(b), runs)  # type: ignore[misc]
             times[size] = row
@@ -175,15 +192,16 @@ def main() -> None:
             f = row["floor"]
             print(f"\n{size} messages, {mb:.1f} MB; floor (orjson parse) {f * 1000:.1f} ms")
             for stage in stages:
-                print(f"  {stage:<10} {row[stage] * 1000:10.1f} ms  {row[stage] / f:7.1f}x")
+                label = "pipeline, 2 curations" if stage == "pipeline2" else stage
+                print(f"  {label:<21} {row[stage] * 1000:10.1f} ms  {row[stage] / f:7.1f}x")
             cf = row["curate_frozen"]
-            print(f"  curate, gc frozen {cf * 1000:10.1f} ms  {cf / f:7.1f}x")
+            print(f"  {'curate, gc frozen':<21} {cf * 1000:10.1f} ms  {cf / f:7.1f}x")
             mem_floor, mem_pipe = peak_mb("floor", path), peak_mb("pipeline", path)
             ratio = f"{mem_pipe / mem_floor:7.1f}x" if mem_floor >= 1 else "    n/a "
-            print(f"  peak MB    {mem_pipe:10.1f}     {ratio}  (orjson parse {mem_floor:.1f} MB)")
+            print(f"  {'peak MB':<21} {mem_pipe:10.1f}     {ratio}  (orjson parse {mem_floor:.1f} MB)")
             ours = len(validate_payload(body, "mistral"))
             print(
-                f"  mistral    {row['mistral'] * 1000:10.1f} ms  {row['mistral'] / f:7.1f}x"
+                f"  {'mistral':<21} {row['mistral'] * 1000:10.1f} ms  {row['mistral'] / f:7.1f}x"
                 f"  ({ours} violations)"
                 f"   mistral_common {row['mistral_common'] * 1000:.1f} ms {row['mistral_common'] / f:.1f}x"
                 f"  ({mistral_common_check(body)[:90]})"
