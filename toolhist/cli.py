@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolhist import __version__
+from toolhist.cli_options import format_option, strategies_option, strategy_option
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.formats import READERS, load
 from toolhist.model import json_schema
@@ -56,9 +57,7 @@ def formats_cmd(as_json: bool) -> None:
 
 @cli.command("summary")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def summary_cmd(file: str, fmt: str | None, as_json: bool) -> None:
     """Detected format and counts: messages, calls, results, unanswered calls, unmatched results."""
@@ -120,16 +119,6 @@ def strategies_cmd(as_json: bool) -> None:
         click.echo(f"{row['name']:<{width}}  {row['summary']}")
 
 
-def _strategy(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """Check ``--strategy`` names against the registry (a UsageError listing the choices)."""
-    from toolhist.curation.strategies import strategy_for
-
-    for name in value if isinstance(value, tuple) else (value,):
-        if name is not None:
-            strategy_for(name)
-    return value
-
-
 @cli.command("rules")
 @click.option("--provider", "provider", help="Only this provider's rules.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
@@ -163,16 +152,8 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 @cli.command("check")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
-@click.option(
-    "--strategy",
-    default="none",
-    show_default=True,
-    callback=_strategy,
-    help="Curation strategy applied before checking (see `toolhist strategies`).",
-)
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
@@ -208,16 +189,8 @@ def _echo_violations(found: Sequence[Violation]) -> None:
 @cli.command("render")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", required=True, help="The provider whose request body to print.")
-@click.option(
-    "--strategy",
-    default="none",
-    show_default=True,
-    callback=_strategy,
-    help="Curation strategy applied first (see `toolhist strategies`).",
-)
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@strategy_option("none", "Curation strategy applied first (see `toolhist strategies`).")
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Also print the source map and what was omitted.")
 @click.option(
     "--sdk",
@@ -277,16 +250,8 @@ def _render_sdk(
 @cli.command("curate")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", required=True, help="The provider to curate for.")
-@click.option(
-    "--strategy",
-    default="toolhist",
-    show_default=True,
-    callback=_strategy,
-    help="Curation strategy (see `toolhist strategies`).",
-)
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@strategy_option("toolhist", "Curation strategy (see `toolhist strategies`).")
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
     """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
@@ -335,16 +300,8 @@ def _position(position: Position | None) -> str:
 @cli.command("compare")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--provider", required=True, help="The provider to curate for.")
-@click.option(
-    "--strategy",
-    "strategies",
-    multiple=True,
-    callback=_strategy,
-    help="A strategy to compare (repeatable; default: every registered one).",
-)
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@strategies_option("A strategy to compare (repeatable; default: every registered one).")
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
 def compare_cmd(
     file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool

@@ -10,9 +10,10 @@ import json
 
 import click
 
+from toolhist.cli_options import format_option
 from toolhist.compaction import RECENT_CALLS_TO_KEEP, RENDERINGS, TRUNCATION_THRESHOLD, compact
 from toolhist.compaction.report import replacement_lines, tier_lines, to_json
-from toolhist.formats import READERS, load
+from toolhist.formats import load
 
 
 @click.command("compact")
@@ -39,9 +40,7 @@ from toolhist.formats import READERS, load
     show_default=True,
     help="native: calls and results stay tool items; text-embed: calls omitted, results as user text.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (structure below).")
 def compact_cmd(  # noqa: PLR0917 - click passes every option as an argument
     file: str, provider: str, keep: int, threshold: int, rendering: str, fmt: str | None, as_json: bool

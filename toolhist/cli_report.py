@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from toolhist.formats import READERS, load
+from toolhist.cli_options import format_option
+from toolhist.formats import load
 from toolhist.report import report
 
 
@@ -20,9 +21,7 @@ from toolhist.report import report
 @click.option(
     "--provider", "providers", multiple=True, help="Provider to include (repeatable; default: all)."
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(list(READERS)), help="Skip detection and read as this format."
-)
+@format_option
 def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None) -> None:
     """Write FILE's report as one HTML file: summary, timeline, violations, curation, payloads.
 
