@@ -123,6 +123,14 @@ class Curation(BaseModel):
         }
 
 
+Book = dict[int, list[tuple[tuple[int, int | None], Change]]]
+"""Located Changes kept across runs: Change id → the positions `locate` found for it (the last few)
+and the Change it made for each. Only Changes already keyed in a book are recorded, and whoever
+keeps a book keeps its Changes alive, so the ids stay unique."""
+BOOK_KEEP = 4
+"""Positions remembered per Change (providers that reorder turns put a subject elsewhere)."""
+
+
 def position(at: tuple[int, int | None]) -> Position:
     """The Position of a ``(message, block)`` pair, built as ``Position(message=…[, block=…])`` would be."""
     if at[1] is None:
@@ -145,6 +153,8 @@ class Trace:
     """The messages the trace was made for (positions are indices into them)."""
     log: list[tuple[object, object]] | None = None
     """When a list, every `derive` is appended to it as ``(new, old)`` (`toolhist.curation.shared`)."""
+    located: list[Book] = field(default_factory=list)
+    """Books of located Changes that outlive this run (`toolhist.curation.shared`)."""
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> Trace:
@@ -205,6 +215,7 @@ def locate(
         where.setdefault(id(message), (m, None))
         for b, block in enumerate(message.blocks):
             where.setdefault(id(block), (m, b))
+    books = trace.located if trace is not None else []
     located = []
     for change in changes:
         subject = change.subject()
@@ -213,9 +224,26 @@ def locate(
         if subject is not None and change.after is None:
             hit = where.get(id(subject))
             if hit is not None:
-                change = replace(change, after=position(hit))  # noqa: PLW2901
+                change = _located(change, hit, books)  # noqa: PLW2901
         located.append(change)
     return tuple(located)
+
+
+def _located(change: Change, hit: tuple[int, int | None], books: list[Book]) -> Change:
+    """``change`` with ``after`` at ``hit``: the one made before when a book has it for ``hit``."""
+    key = id(change)
+    for book in books:
+        records = book.get(key)
+        if records is None:
+            continue
+        for at, made in records:
+            if at == hit:
+                return made
+        made = replace(change, after=position(hit))
+        records.insert(0, (hit, made))
+        del records[BOOK_KEEP:]
+        return made
+    return replace(change, after=position(hit))
 
 
 class Strategy(Protocol):

@@ -22,7 +22,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolhist.curation.base import Change, Pass, Trace
+from toolhist.curation.base import Book, Change, Pass, Trace
 from toolhist.model import Message, Session
 
 KEEP = 4
@@ -40,6 +40,9 @@ class _Entry:
     changes: tuple[Change, ...]
     derived: tuple[tuple[object, object], ...]
     """Every ``Trace.derive(new, old)`` the passes made, in order."""
+    located: Book
+    """`locate`'s book for ``changes`` (keyed by their ids): a provider whose later passes leave a
+    Change's subject where the previous one did gets the located Change already made."""
 
 
 _ENTRIES: dict[tuple[int, str], list[_Entry]] = {}
@@ -67,6 +70,7 @@ def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:
             if _same(entry.input, messages) and _same(entry.start, trace.input):
                 for new, old in entry.derived:
                     trace.derive(new, old)
+                trace.located.append(entry.located)
                 return entry.output, list(entry.changes)
         log: list[tuple[object, object]] = []
         outer, trace.log = trace.log, log
@@ -82,8 +86,10 @@ def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:
             outer.extend(log)
         if slot not in _ENTRIES:
             weakref.finalize(session, _forget, slot)
-        entry = _Entry(trace.input, messages, output, tuple(changes), tuple(log))
+        book: Book = {id(change): [] for change in changes}
+        entry = _Entry(trace.input, messages, output, tuple(changes), tuple(log), book)
         _ENTRIES[slot] = [entry, *entries[: KEEP - 1]]
+        trace.located.append(book)
         return output, changes
 
     return run

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.formats.document import Document, json_path
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
 
@@ -109,15 +110,15 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
             if isinstance(block, ToolCallBlock):
                 names.setdefault(block.id, block.name)
             elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
-                # model_construct: the block was validated when read; only the name changes.
-                blocks.append(
-                    ToolResponseBlock.model_construct(**{**block.__dict__, "tool_name": names[block.call_id]})
-                )
+                # The block was validated when read; only the name changes. `construct` makes what
+                # ``model_construct`` with every field would (same fields set), more cheaply.
+                named = {**block.__dict__, "tool_name": names[block.call_id]}
+                blocks.append(construct(ToolResponseBlock, **named))
                 changed = True
                 continue
             blocks.append(block)
         out.append(
-            Message.model_construct(speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata)
+            construct(Message, speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata)
             if changed
             else message
         )

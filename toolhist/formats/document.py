@@ -272,14 +272,17 @@ class _Duplicated(dict[str, Any]):
 
 
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
+    seen = dict(pairs)  # C speed; only an object that repeats a key has fewer entries than pairs
+    if len(seen) == len(pairs):
+        return seen
+    keys: set[str] = set()
+    for key, _ in pairs:
+        if key in keys:
             marked = _Duplicated(pairs)
             marked.key = key
             return marked
-        seen[key] = value
-    return seen
+        keys.add(key)
+    return seen  # pragma: no cover - fewer entries means a repeated key, found above
 
 
 def _first_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
@@ -287,12 +290,24 @@ def _first_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
 
     JSON parsers keep the last of two equal keys, so the earlier value would be dropped silently
     (a ``role`` given twice, a ``tool_call_id`` overwritten by a merge tool). The stdlib parser is
-    the only one that shows every pair; it costs about a third of the whole load. Nesting too deep
-    for it (beyond ~900 levels) is left unchecked rather than failing a valid file.
+    the only one that shows every pair, and it is a large part of the whole load. The tree is
+    walked for the pointer only when the parse met a repeated key. Nesting too deep for it (beyond
+    ~900 levels) is left unchecked rather than failing a valid file.
     """
+    repeated = False
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        made = _pairs_hook(pairs)
+        if type(made) is _Duplicated:
+            repeated = True
+        return made
+
     try:
-        value = json.loads(text, object_pairs_hook=_pairs_hook)
+        value = json.loads(text, object_pairs_hook=hook)
     except (RecursionError, ValueError):
+        return None
+    if not repeated:
         return None
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
     while stack:

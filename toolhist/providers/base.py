@@ -124,14 +124,19 @@ class SourceMap:
 
 def dotted(path: PathT) -> str:
     """Anthropic/Bedrock convention: ``messages.3.content.0``."""
-    return ".".join(str(p) for p in path)
+    return ".".join(map(str, path))
 
 
 def bracketed(path: PathT) -> str:
     """OpenAI/Gemini convention: ``messages[3].tool_calls[0]``."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + part
+        if isinstance(part, int):
+            out = f"{out}[{part}]"
+        elif out:
+            out = f"{out}.{part}"
+        else:
+            out = "" + part  # (a non-string key fails here, as it always did)
     return out
 
 
