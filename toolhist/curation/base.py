@@ -210,22 +210,27 @@ def locate(
 
     With ``trace``, a subject a later pass rewrote is followed to its latest form first.
     """
-    where: dict[int, tuple[int, int | None]] = {}
-    for m, message in enumerate(messages):
-        where.setdefault(id(message), (m, None))
-        for b, block in enumerate(message.blocks):
-            where.setdefault(id(block), (m, b))
-    books = trace.located if trace is not None else []
-    located = []
+    subjects: list[object] = []
     for change in changes:
-        subject = change.subject()
+        subject = change.subject() if change.after is None else None
         if subject is not None and trace is not None:
             subject = trace.latest(subject)
-        if subject is not None and change.after is None:
-            hit = where.get(id(subject))
-            if hit is not None:
-                change = _located(change, hit, books)  # noqa: PLW2901
-        located.append(change)
+        subjects.append(subject)
+    wanted = {id(subject) for subject in subjects if subject is not None}
+    where: dict[int, tuple[int, int | None]] = {}
+    for m, message in enumerate(messages):
+        key = id(message)
+        if key in wanted and key not in where:
+            where[key] = (m, None)
+        for b, block in enumerate(message.blocks):
+            key = id(block)
+            if key in wanted and key not in where:
+                where[key] = (m, b)
+    books = trace.located if trace is not None else []
+    located = []
+    for change, subject in zip(changes, subjects, strict=True):
+        hit = where.get(id(subject)) if subject is not None else None
+        located.append(change if hit is None else _located(change, hit, books))
     return tuple(located)
 
 
