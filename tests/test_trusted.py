@@ -1,0 +1,80 @@
+"""`toolhist._trusted`: the cheap copy and constructor make exactly what pydantic would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from toolhist._trusted import construct, replace
+from toolhist.curation.base import Change, Position
+from toolhist.model import Message, MessageMetadata, TextBlock, ToolCallBlock, ToolResponseBlock
+
+
+def state(model: BaseModel) -> tuple[Any, ...]:
+    """What a caller can observe: value, repr, field order, fields set, private attributes."""
+    return (
+        model,
+        repr(model),
+        list(model.__dict__),
+        sorted(model.model_fields_set),
+        model.__pydantic_private__,
+        model.__pydantic_extra__,
+    )
+
+
+CALL = ToolCallBlock(id="call_1", name="read", parameters={"path": "a"}, raw_id="call_1")
+RESULT = ToolResponseBlock(call_id="call_1", result="ok")
+MESSAGE = Message(speaker="ai", blocks=(TextBlock(text="hi"), CALL), metadata=MessageMetadata(turn_id="t"))
+
+
+@pytest.mark.parametrize(
+    ("model", "update"),
+    [
+        (CALL, {"id": "hist_tool_x"}),
+        (RESULT, {"call_id": "hist_tool_x", "tool_name": "read"}),
+        (MESSAGE, {"blocks": (CALL,)}),
+        (MESSAGE, {"speaker": "tool", "blocks": ()}),
+        (Change(pass_="p", action="drop", reason="r").with_subject(CALL), {"after": Position(message=1)}),
+    ],
+)
+def test_replace_is_model_copy(model: BaseModel, update: dict[str, Any]) -> None:
+    made = replace(model, **update)
+    assert state(made) == state(model.model_copy(update=update))
+    assert made.__dict__ is not model.__dict__
+    assert made.__pydantic_fields_set__ is not model.__pydantic_fields_set__
+
+
+@pytest.mark.parametrize(
+    ("cls", "values"),
+    [
+        (Change, {"pass_": "map_ids", "action": "rewrite_id", "reason": "r", "call_id": "x",
+                  "before": Position(message=2, block=1), "detail": {"old_id": "x", "new_id": "y"}}),
+        (Change, {"pass_": "p", "action": "drop", "reason": "r", "dropped": {"type": "text", "text": ""}}),
+        (Position, {"message": 3}),
+        (Position, {"message": 3, "block": None}),
+        (ToolResponseBlock, dict(RESULT.__dict__)),
+        (Message, {"speaker": "human", "blocks": (TextBlock(text="x"),), "metadata": MessageMetadata()}),
+    ],
+)  # fmt: skip
+def test_construct_is_the_validating_constructor(cls: type[BaseModel], values: dict[str, Any]) -> None:
+    assert state(construct(cls, **values)) == state(cls(**values))
+
+
+def test_construct_defaults_are_fresh() -> None:
+    a = construct(Change, pass_="p", action="drop", reason="r")
+    b = construct(Change, pass_="p", action="drop", reason="r")
+    assert a.detail == {}
+    assert a.detail is not b.detail
+    assert a.__pydantic_private__ == {"_subject": None}
+    assert a.__pydantic_private__ is not b.__pydantic_private__
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{"pass_": "p", "action": "drop"}, {"pass_": "p", "action": "drop", "reason": "r", "bogus": 1}],
+)
+def test_construct_refuses_missing_and_unknown_fields(values: dict[str, Any]) -> None:
+    with pytest.raises(KeyError, match=r"reason|bogus"):
+        construct(Change, **values)
