@@ -9,6 +9,7 @@ is shown through Streamlit's escaping elements (tables, text, code); nothing is 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -28,6 +29,17 @@ from toolhist.views.widgets import PAGES
 SOURCES = ("Sample", "Upload", "Paste", "Path")
 
 
+def cli_path() -> str | None:
+    """The file named on the command line (``streamlit run app.py -- FILE``, ``./dev app FILE``), if any.
+
+    It opens like a ``?path=`` link: in the Path box, so the address bar then names it for every page.
+    """
+    if Path(sys.argv[0]).name != Path(__file__).name:  # streamlit run puts the script first; AppTest does not
+        return None
+    given = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    return given[0] if given else None
+
+
 def pick_source(fmt: str | None) -> Input | None:
     """The chosen input, or None when nothing is chosen yet."""
     names = state.sample_names()
@@ -45,7 +57,7 @@ def pick_source(fmt: str | None) -> Input | None:
         else 0
     )
 
-    linked_path = st.query_params.get("path")
+    linked_path = st.query_params.get("path") or cli_path()
     if linked_path and "sample" not in st.query_params and "source" not in st.session_state:
         st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
     source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
@@ -90,7 +102,13 @@ def pick_source(fmt: str | None) -> Input | None:
     return state.sample_input(choice, fmt)
 
 
-def show(session: Session, result: CheckResult) -> None:
+@st.cache_resource(max_entries=4, show_spinner=False)
+def message_rows(key: str, _session: Session) -> pd.DataFrame:
+    """The message table, cached per content key (a second or so at 100,000 messages, on every rerun)."""
+    return pd.DataFrame(messages_table(_session))
+
+
+def show(key: str, session: Session, result: CheckResult) -> None:
     """Summary, provider verdicts and the message table."""
     summary = toolhist.summarize(session)
     st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
@@ -143,7 +161,7 @@ def show(session: Session, result: CheckResult) -> None:
 
     st.subheader("Messages")
     st.dataframe(
-        pd.DataFrame(messages_table(session)),
+        message_rows(key, session),
         hide_index=True,
         key="messages",
         # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
@@ -193,7 +211,7 @@ def main() -> None:
         alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
-    show(opened.session, opened.result)
+    show(opened.key, opened.session, opened.result)
 
 
 main()

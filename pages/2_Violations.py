@@ -6,30 +6,42 @@ Layout and state only: the tables come from `toolhist.views.violations`. Deep li
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from toolhist.providers import PROVIDERS
+from toolhist.providers import PROVIDERS, Violation
 from toolhist.views import state
 from toolhist.views.violations import rule_counts, violations_frame
 from toolhist.views.widgets import PAGES
 
 ALL = "all providers"
 
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def tables(
+    key: str, provider: str, _results: dict[str, list[Violation]]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """`rule_counts` and `violations_frame`, cached per session key and provider choice.
+
+    A selection reruns the page; at 100,000 messages rebuilding the frame would cost seconds each time.
+    """
+    return rule_counts(_results), violations_frame(_results)
+
+
 st.set_page_config(page_title="toolhist · Violations", layout="wide")
 st.title("Violations")
-opened = state.open_session()
-result = opened.result
+opened = state.open_session(())  # checked below: only the providers shown
 st.caption(
     "Each provider's verdict on this history as it is (strategy none): a body in the provider's own "
     "format is checked exactly as it was sent, every other provider sees the body toolhist renders for it."
 )
 
 provider = state.pick("provider", "Provider", [ALL, *PROVIDERS], ALL, key="vi_provider")
-results = result.results if provider == ALL else {provider: result.results.get(provider, [])}
+results = state.checked(opened, PROVIDERS if provider == ALL else [provider])
 if provider == ALL:
     state.remember("provider", None)
 
-counts = rule_counts(results)
+counts, frame = tables(opened.key, provider, results)
 if counts.empty:
     st.success(f"No violation: {provider if provider != ALL else 'every provider'} accepts this history.")
     st.stop()
@@ -37,7 +49,6 @@ if counts.empty:
 st.subheader("Per provider and rule")
 st.dataframe(counts, hide_index=True, key="vi_counts")
 
-frame = violations_frame(results)
 rules = sorted(frame["rule"].unique())
 wanted_rule = st.query_params.get("rule")
 if "vi_rule" not in st.session_state or (

@@ -10,30 +10,47 @@ import pandas as pd
 import streamlit as st
 
 from toolhist.curation import STRATEGIES
-from toolhist.diff import diff
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.diffs import STATUS_COLORS, aligned_frame, changes_frame, focus_row
+from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
+COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
+
+
+def default_provider() -> str:
+    """The first provider that objects to the history as it is (checking providers one by one)."""
+    for name in PROVIDERS:
+        if state.checked(opened, [name])[name]:
+            return name
+    return PROVIDERS[0]
+
 
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
 st.title("Curation")
-opened = state.open_session()
+opened = state.open_session(())  # only the provider picked is checked (below)
 session = opened.session
 
-objecting = next((p for p in PROVIDERS if opened.result.results.get(p)), PROVIDERS[0])
-provider = state.pick("provider", "Provider", list(PROVIDERS), objecting, key="cu_provider")
+linked = st.query_params.get("provider")
+provider = state.pick(
+    "provider",
+    "Provider",
+    list(PROVIDERS),
+    linked if linked in PROVIDERS else default_provider(),
+    key="cu_provider",
+)
 default_strategy = "toolhist" if "toolhist" in STRATEGIES else STRATEGIES[0]
 strategy = state.pick("strategy", "Strategy", list(STRATEGIES), default_strategy, key="cu_strategy")
 
-curation = state.curated(opened.key, provider, strategy, session)
-aligned = diff(curation.original, curation.session, curation.changes)
-left = state.violations(opened.key, provider, strategy, session)
-before = opened.result.results.get(provider, [])
-counts = aligned.counts()
+before = state.checked(opened, [provider])[provider]
+with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} for {provider}…"):
+    curation = state.curated(opened.key, provider, strategy, session)
+with st.spinner("Aligning before and after…"):
+    counts, frame = state.aligned(opened.key, provider, strategy, curation)
+with st.spinner(f"Checking the curated history for {provider}…"):
+    left = state.violations(opened.key, provider, strategy, session)
 
 cols = st.columns(5)
 cols[0].metric("Changes", len(curation.changes))
@@ -46,7 +63,6 @@ cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
 st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
 
 st.subheader("Before and after")
-frame = aligned_frame(aligned)
 only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(frame) > 200)
 shown = frame[frame["status"] != "same"] if only_changed else frame
 picked = st.dataframe(
@@ -108,7 +124,19 @@ else:
     st.success(f"{provider} accepts the history curated by {strategy}.")
 
 st.subheader("Strategies compared")
-with st.spinner("Curating with every strategy…"):
-    st.dataframe(
-        state.compared(opened.key, provider, tuple(STRATEGIES), session), hide_index=True, key="cu_compare"
+compare_key = f"cu_compared:{opened.key}:{provider}"
+if len(session.messages) > COMPARE_AT_ONCE and not st.session_state.get(compare_key):
+    st.caption(
+        f"Every strategy curates all {len(session.messages):,} messages for {provider}: "
+        "this takes a while on a history this long."
     )
+    if not st.button("Compare every strategy", key="cu_compare_go"):
+        st.stop()
+    st.session_state[compare_key] = True  # computed rows are cached: show them on every later run
+progress = st.empty()
+compared: list[pd.DataFrame] = []
+for n, name in enumerate(STRATEGIES):
+    progress.progress(n / len(STRATEGIES), text=f"Curating with {name} ({n + 1} of {len(STRATEGIES)})…")
+    compared.append(state.compared(opened.key, provider, name, session))
+progress.empty()
+st.dataframe(pd.concat(compared, ignore_index=True), hide_index=True, key="cu_compare")

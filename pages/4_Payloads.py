@@ -8,6 +8,7 @@ Deep link: ``?sample=…&provider=…&strategy=…``.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import streamlit as st
 
@@ -28,7 +29,7 @@ def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRe
 
 st.set_page_config(page_title="toolhist · Payloads", layout="wide")
 st.title("Payloads")
-opened = state.open_session()
+opened = state.open_session(())  # only the providers shown are checked (below)
 session = opened.session
 
 strategy = state.pick("strategy", "Strategy", list(STRATEGIES), "none", key="pl_strategy")
@@ -62,14 +63,16 @@ st.caption(
     + " The rules column names the violations a line is part of."
 )
 
+as_is = state.checked(opened, chosen) if strategy == "none" else {}
 columns = st.columns(len(chosen))
 for column, provider in zip(columns, chosen, strict=True):
-    payload = state.payload(opened.key, provider, strategy, session)
-    found = (
-        opened.result.results.get(provider, [])
-        if strategy == "none"
-        else state.violations(opened.key, provider, strategy, session)
-    )
+    with st.spinner(f"Rendering {provider}…"):
+        payload = state.payload(opened.key, provider, strategy, session)
+        found = (
+            as_is[provider]
+            if strategy == "none"
+            else state.violations(opened.key, provider, strategy, session)
+        )
     with column:
         st.subheader(provider)
         st.text(verdict(found))
@@ -79,16 +82,20 @@ for column, provider in zip(columns, chosen, strict=True):
         if payload.id_map:
             st.caption("Id map (original → sent)")
             st.dataframe(id_map_frame(payload.id_map), hide_index=True, key=f"pl_ids_{provider}")
-        text = json.dumps(payload.body, indent=2, ensure_ascii=False)
         st.download_button(
             "Download JSON",
-            text,
+            # made on click (in its own thread): a 100,000-message body is tens of MB of JSON
+            partial(json.dumps, payload.body, indent=2, ensure_ascii=False),
             file_name=f"{provider}-{strategy}.json",
             mime="application/json",
             key=f"pl_dl_{provider}",
         )
-        lines = state.lines(opened.key, provider, strategy, payload, found)
-        if only_marked or len(lines) > FULL_VIEW_LINES:
+        with st.spinner(f"Numbering {provider}'s lines…"):
+            lines = state.lines(opened.key, provider, strategy, payload, found)
+        long = len(lines) > FULL_VIEW_LINES
+        if long:
+            st.caption(f"{len(lines):,} lines: only the marked ones (with context) are listed")
+        if only_marked or long:
             lines = offending_lines(lines)
         st.dataframe(
             lines.style.apply(
@@ -107,8 +114,13 @@ for column, provider in zip(columns, chosen, strict=True):
             },
         )
         with st.expander("Body as JSON"):
-            st.json(payload.body, expanded=2)
+            if long:  # the tree would ship the whole body to the browser on every run
+                st.caption("Too long to show as a tree here: download it.")
+            else:
+                st.json(payload.body, expanded=2)
         with st.expander("As the SDK sends it"):
+            if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
+                continue
             sent = sdk_view(opened.key, provider, strategy, payload)
             st.caption(f"{sent.label}: {sent.status}")
             if sent.status == "unavailable":

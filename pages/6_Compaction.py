@@ -33,7 +33,7 @@ def compacted(
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")
 st.title("Compaction")
-opened = state.open_session()
+opened = state.open_session(())  # no provider's verdict is shown here
 session = opened.session
 st.caption(
     "RFC 026 tool-history compaction: the system prompt and original request (tier 1), the last N tool "

@@ -61,17 +61,25 @@ def lines_frame(
     flagged: dict[str, list[str]] = {}
     for v in violations:
         flagged.setdefault(v.path, []).append(v.rule)
+    spelled: dict[PathT, str] = {}  # a message's prefix is shared by all its lines: format it once
+
+    def spell(path: PathT) -> str:
+        found = spelled.get(path)
+        if found is None:
+            found = spelled[path] = path_format(path)
+        return found
+
     records = []
     for n, (text, path) in enumerate(json_lines(body), start=1):
         rules: list[str] = []
         if flagged:
             for k in range(len(path), 0, -1):
-                rules += flagged.get(path_format(path[:k]), [])
+                rules += flagged.get(spell(path[:k]), [])
         records.append(
             {
                 "line": n,
                 "text": text,
-                "path": path_format(path) if path else "",
+                "path": spell(path) if path else "",
                 "rules": ", ".join(dict.fromkeys(rules)),
             }
         )

@@ -11,6 +11,13 @@ Streamlit session, so nothing can come from session state): ``?sample=…`` (a b
 ``?path=…`` (a file on this machine), ``provider=…``, ``strategy=…``, ``msg=…``. Pages write the
 current choices back to the URL, so the address bar is always a link to what is on screen.
 
+Large sessions (100,000 messages) stay usable because nothing is computed before a page needs it:
+`read` parses once (the document and the session together) and shows a progress bar while it reads
+and checks each provider the page asked for; every other provider's verdict is computed (and cached)
+the first time a page asks for it (`Opened.found`). Curations, diffs and payloads are cached per
+content key, provider and strategy, and shared between pages (a payload of a curated history is
+rendered from the cached `Curation`, not by curating again).
+
 This module is the only one that knows the ``session_state`` keys.
 """
 
@@ -26,13 +33,24 @@ from typing import Literal
 import pandas as pd
 import streamlit as st
 
-import toolhist
-from toolhist.check import CheckResult, check
+from toolhist.check import OWN_FORMAT, CheckResult
 from toolhist.curation import Curation, curate
+from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
+from toolhist.formats import load_document
+from toolhist.formats.document import Document
 from toolhist.model import Session
-from toolhist.providers import Payload, Violation, provider_for, render, validate
-from toolhist.views.diffs import compare_strategies
+from toolhist.providers import (
+    PROVIDERS,
+    Payload,
+    Violation,
+    provider_for,
+    render,
+    render_curation,
+    validate,
+)
+from toolhist.providers.base import violations as violations_of
+from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.payloads import lines_frame
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
@@ -68,13 +86,29 @@ class Input:
 
 @dataclass(frozen=True)
 class Opened:
-    """An input read and checked."""
+    """An input read; each provider's verdict is computed when first asked for, then cached."""
 
     input: Input
     key: str
     """Cache key for everything derived from this session (digest and format)."""
+    document: Document
+    """The parsed input (a captured body is checked exactly as it was sent)."""
     session: Session
-    result: CheckResult
+
+    def found(self, provider: str) -> list[Violation]:
+        """``provider``'s violations, as `toolhist.check` finds them (cached per content key)."""
+        return _verdict(self.key, provider, self.document, self.session)
+
+    @cached_property
+    def result(self) -> CheckResult:
+        """Every provider's verdict: `toolhist.check`'s result (computes the providers not yet checked)."""
+        return CheckResult(
+            file=self.document.name,
+            format=self.session.source.format,
+            messages=len(self.session.messages),
+            results={p: self.found(p) for p in PROVIDERS},
+            as_sent=tuple(p for p in PROVIDERS if _as_sent(p, self.session)),
+        )
 
 
 def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
@@ -91,23 +125,76 @@ def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) ->
     st.code(detail, language=None, wrap_lines=True)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Session, CheckResult]:
-    """Parse and check once per content digest and format (the bytes themselves are not hashed again)."""
-    session = toolhist.load(_data, format=fmt, name=name)
-    return session, check(_data, format=fmt, name=name)
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
+    """Parse once per content digest and format (the bytes themselves are not hashed again).
+
+    Few entries: a 100,000-message session holds a few hundred MB once parsed.
+    """
+    return load_document(_data, fmt, name=name)
 
 
-def read(source: Input) -> Opened:
-    """Read and check ``source`` (cached), and make it the open session for every page.
+def _as_sent(provider: str, session: Session) -> bool:
+    """Whether `toolhist.check` validates ``provider`` on the body as sent (a body in its own format)."""
+    return session.source.format == OWN_FORMAT[provider][0]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
+    """One provider's part of `toolhist.check` (strategy none): a page pays only for the providers it shows.
+
+    The same two cases as `toolhist.check.check` (its tests hold the two equal on every sample): a
+    body in the provider's own format is validated as it was sent, located through the rendered
+    source map; any other provider validates the body toolhist renders for it.
+    """
+    target = provider_for(provider)
+    if _as_sent(provider, _session):
+        value = _document.value
+        body = value if isinstance(value, dict) else {OWN_FORMAT[provider][1]: value}
+        return violations_of(target, body, render(_session, provider).source_map)
+    return validate(_session, provider)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1_000_000 else f"{n / 1e3:.0f} kB" if n >= 1000 else f"{n} bytes"
+
+
+def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
+    """Read ``source`` (cached), check ``providers`` with a progress bar, and make it the open session.
 
     Raises `ToolhistError` for input that is not a session; the caller shows it.
     """
     digest = source.digest
-    with st.spinner(f"Reading {source.name}…"):
-        session, result = _load(digest, source.fmt, source.name, source.data)
+    bar = st.empty()
+    # progress text is Markdown: no user-derived text (a file name) goes in it
+    bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
+    document, session = _load(digest, source.fmt, source.name, source.data)
+    bar.empty()
+    opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
+    checked(opened, providers, first=1)
     st.session_state[_INPUT] = source
-    return Opened(input=source, key=f"{digest}:{source.fmt or ''}", session=session, result=result)
+    return opened
+
+
+def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict[str, list[Violation]]:
+    """``providers``' verdicts on the open session, with a progress bar while they are computed.
+
+    The bar names the message count and the provider being checked ("100,000 messages read
+    (openai-chat); checking anthropic (3 of 7)…"); it is gone once all are ready (at once when
+    cached). ``first`` counts steps already done (the read), so the bar does not start over.
+    """
+    session = opened.session
+    steps = first + len(providers)
+    read_text = f"{len(session.messages):,} messages read ({session.source.format})"
+    bar = st.empty()
+    found: dict[str, list[Violation]] = {}
+    for done, provider in enumerate(providers):
+        bar.progress(
+            (first + done) / steps, text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…"
+        )
+        found[provider] = opened.found(provider)
+    bar.empty()
+    return found
 
 
 def sample_names() -> list[str]:
@@ -135,11 +222,12 @@ def current_input() -> Input | None:
     return found if isinstance(found, Input) else None
 
 
-def open_session() -> Opened:
+def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
     """The session every page other than the home page shows (stops the page when there is none).
 
     A ``?sample=`` or ``?path=`` deep link wins; then what the home page (or an earlier page) opened;
-    then the default sample, so a page opened directly still shows something.
+    then the default sample, so a page opened directly still shows something. ``providers`` are
+    checked now (with progress); a page that shows fewer asks `checked` or `Opened.found` later.
     """
     wanted = st.query_params.get("sample")
     raw_path = st.query_params.get("path")
@@ -155,7 +243,7 @@ def open_session() -> Opened:
             source = sample_input(DEFAULT_SAMPLE)
         if wanted is not None and wanted not in sample_names():
             alert("warning", f"There is no bundled sample by that name; showing {source.name}.", wanted)
-        opened = read(source)
+        opened = read(source, providers)
     except (OSError, ValueError) as exc:
         alert("error", "Cannot read that path.", f"{raw_path}: {exc}")
         st.stop()
@@ -229,35 +317,54 @@ def message_param(count: int) -> int | None:
     return None
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
     """`toolhist.curate`, cached per session key, provider and strategy."""
     return curate(_session, provider, strategy=strategy)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)
 def payload(key: str, provider: str, strategy: str, _session: Session) -> Payload:
-    """`toolhist.providers.render`, cached per session key, provider and strategy."""
-    return render(_session, provider, strategy=strategy)
+    """`toolhist.providers.render`, cached per session key, provider and strategy.
+
+    A curated payload is rendered from the cached `curated` (what ``render(…, strategy=…)`` does,
+    without curating again), so the Curation and Payloads pages share one curation.
+    """
+    if strategy == "none":
+        return render(_session, provider)
+    return render_curation(curated(key, provider, strategy, _session))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)
 def violations(key: str, provider: str, strategy: str, _session: Session) -> list[Violation]:
-    """`toolhist.providers.validate`, cached per session key, provider and strategy."""
-    return validate(_session, provider, strategy=strategy)
+    """`toolhist.providers.validate`, cached per session key, provider and strategy (from `payload`)."""
+    sent = payload(key, provider, strategy, _session)
+    return violations_of(provider_for(provider), sent.body, sent.source_map)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFrame:
     """The timeline's event frame with the chosen providers' violations (as checked), cached."""
-    found = [v for p in providers for v in _opened.result.results.get(p, [])]
+    found = [v for p in providers for v in _opened.found(p)]
     return events_frame(_opened.session, found)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def compared(key: str, provider: str, strategies: tuple[str, ...], _session: Session) -> pd.DataFrame:
-    """`toolhist.views.diffs.compare_strategies`, cached per session key and provider."""
-    return compare_strategies(_session, provider, list(strategies))
+def aligned(
+    key: str, provider: str, strategy: str, _curation: Curation
+) -> tuple[dict[Status, int], pd.DataFrame]:
+    """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
+    d: Diff = diff(_curation.original, _curation.session, _curation.changes)
+    return d.counts(), aligned_frame(d)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.DataFrame:
+    """One strategy's row of `toolhist.views.diffs.compare_strategies`, cached per key and provider.
+
+    One strategy at a time, so a page can show progress and a later visit reuses every row.
+    """
+    return compare_strategies(_session, provider, [strategy])
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

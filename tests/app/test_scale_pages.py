@@ -1,0 +1,153 @@
+"""Long generated histories under AppTest: the chart window follows the selection, heavy work waits to be asked.
+
+The sessions come from ``benchmarks/generate.py`` (an agent's OpenAI Chat body with the seed
+failure modes at steady rates), written to a temporary file and opened through ``?path=``.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import toolhist
+from toolhist.check import check
+from toolhist.curation import STRATEGIES
+from toolhist.curation.compare import compare
+from toolhist.providers import provider_for, render
+from toolhist.views.payloads import json_lines, lines_frame, offending_lines, verdict
+from toolhist.views.timeline import events_frame
+
+ROOT = Path(__file__).parent.parent.parent
+CHART_WINDOW = 2500  # pages/1_Timeline.py
+PAGE_ROWS = 500
+
+
+def generator() -> ModuleType:
+    """``benchmarks/generate.py`` (not a package: loaded from its path)."""
+    spec = importlib.util.spec_from_file_location(
+        "toolhist_bench_generate", ROOT / "benchmarks" / "generate.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def long_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = generator().write(6000, tmp_path_factory.mktemp("scale") / "long.json")
+    return path
+
+
+def page(name: str, path: Path, **params: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=300)
+    at.query_params["path"] = str(path)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def charted(at: AppTest) -> list[float]:
+    """Every x the timeline chart marks (a link line may reach a call outside the window)."""
+    xs: list[float] = []
+    for trace in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]:
+        value: Any = trace.get("x")
+        if value is None or trace.get("mode") != "markers":
+            continue
+        if isinstance(value, dict) and "bdata" in value:
+            value = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        xs += [float(x) for x in value if x is not None]
+    return xs
+
+
+def test_the_chart_window_follows_a_row_picked_in_the_table(long_session: Path) -> None:
+    at = page("1_Timeline.py", long_session, provider="openai-chat")
+    session = toolhist.load(long_session)
+    frame = events_frame(session, check(long_session, ["openai-chat"]).results["openai-chat"])
+    first = int(frame[frame["violations"] != ""]["message"].iloc[0])
+    assert at.number_input(key="tl_window").value == first // CHART_WINDOW + 1
+    # page through the table to the first event of message 5,000 or later and pick its row
+    row = int(frame.index[frame["message"] >= 5000][0])
+    at.number_input(key="tl_page").set_value(row // PAGE_ROWS + 1).run()
+    offset = row % PAGE_ROWS
+    at.session_state["tl_table"] = {"selection": {"rows": [offset], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, at.exception
+    picked = int(frame["message"].iloc[row])
+    assert at.number_input(key="tl_msg").value == picked
+    assert at.number_input(key="tl_window").value == picked // CHART_WINDOW + 1 == 3
+    xs = charted(at)
+    assert min(xs) >= 5000
+    assert max(xs) < 6000
+    assert f"Message {picked} · {session.messages[picked].speaker}" in " ".join(t.value for t in at.text)
+    # moving the window by hand keeps it there (the inspected message is unchanged)
+    at.number_input(key="tl_window").set_value(1).run()
+    assert at.number_input(key="tl_window").value == 1
+    assert max(charted(at)) < CHART_WINDOW
+    assert at.number_input(key="tl_msg").value == picked
+
+
+def test_strategies_are_compared_only_when_asked(long_session: Path) -> None:
+    at = page("3_Curation.py", long_session, provider="openai-chat", strategy="toolhist")
+    assert not any("errors left" in d.value.columns for d in at.dataframe)
+    assert at.button(key="cu_compare_go").label == "Compare every strategy"
+    at.button(key="cu_compare_go").click().run()
+    assert not at.exception, at.exception
+    table = next(d.value for d in at.dataframe if "errors left" in d.value.columns)
+    library = compare(toolhist.load(long_session), "openai-chat")
+    assert list(table["strategy"]) == list(STRATEGIES)
+    assert list(table["changes"]) == [library[name].changes for name in STRATEGIES]
+    assert list(table["errors left"]) == [sum(library[name].errors.values()) for name in STRATEGIES]
+    at.toggle(key="cu_only_changed").set_value(False).run()  # any later run keeps the comparison
+    assert any("errors left" in d.value.columns for d in at.dataframe)
+
+
+def test_a_long_body_lists_its_marked_lines_and_no_tree(long_session: Path) -> None:
+    at = page("4_Payloads.py", long_session, strategy="none")
+    session = toolhist.load(long_session)
+    result = check(long_session)
+    chosen = at.multiselect(key="pl_providers").value
+    assert chosen == ["openai-chat", "anthropic", "gemini"]
+    assert list(at.json) == []
+    captions = [c.value for c in at.caption]
+    assert captions.count("Too long to show as a tree here: download it.") == 3
+    tables = [d.value for d in at.dataframe if "rules" in d.value.columns]
+    for provider, shown in zip(chosen, tables, strict=True):
+        body = render(session, provider).body
+        assert f"{len(json_lines(body)):,} lines: only the marked ones (with context) are listed" in captions
+        expected = offending_lines(
+            lines_frame(body, provider_for(provider).path_format, result.results[provider])
+        )
+        assert list(shown["line"]) == list(expected["line"])
+        assert list(shown["rules"]) == list(expected["rules"])
+    assert [t.value for t in at.text if t.value.startswith(("rejects", "accepts"))] == [
+        verdict(result.results[p]) for p in chosen
+    ]
+    assert [t.value for t in at.toggle if t.label.startswith("Build it")] == [False, False, False]
+
+
+def test_a_file_named_on_the_command_line_opens_on_the_home_page(
+    long_session: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["app.py", str(long_session)])  # streamlit run app.py -- FILE
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    assert not at.exception, at.exception
+    assert f"Session: {long_session}" in [t.value for t in at.text]
+    assert {m.label: m.value for m in at.metric}["Messages"] == "6000"
+    assert at.query_params["path"] == str(long_session)
+    at.switch_page("pages/2_Violations.py").run()  # the other pages open the same file
+    total = sum(len(found) for found in check(long_session).results.values())
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]

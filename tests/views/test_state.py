@@ -1,0 +1,75 @@
+"""The app's lazy, per-provider work gives exactly what the library gives in one call.
+
+The pages check one provider at a time (`Opened.found`) and render a curated payload from the
+cached `Curation` (`state.payload`); these tests hold both equal to `toolhist.check.check`,
+`toolhist.providers.render` and `toolhist.providers.validate`, on every sample and on generated
+broken histories. The cached functions run here without a Streamlit server (bare mode).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from history_gen import broken_sessions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
+
+from toolhist.check import check
+from toolhist.curation import STRATEGIES
+from toolhist.formats import load_document
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS, render, validate
+from toolhist.views import state
+from toolhist.views.diffs import compare_strategies
+from toolhist.views.summary import list_samples
+
+SAMPLES = Path(__file__).parent.parent.parent / "sample_logs"
+SAMPLE_NAMES = [p.name for p in list_samples(SAMPLES)]
+
+
+def opened(name: str, data: bytes, fmt: str | None = None) -> state.Opened:
+    """What `state.read` builds, without the progress bar."""
+    source = state.Input(name=name, data=data, fmt=fmt)
+    document, session = load_document(data, fmt, name=name)
+    return state.Opened(input=source, key=f"{source.digest}:{fmt or ''}", document=document, session=session)
+
+
+@pytest.mark.parametrize("sample", SAMPLE_NAMES)
+def test_provider_by_provider_is_check(sample: str) -> None:
+    data = (SAMPLES / sample).read_bytes()
+    assert opened(sample, data).result == check(data, name=sample)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_sessions(), hst.sampled_from(["openai-chat", "anthropic", "gemini", "bedrock"]))
+def test_provider_by_provider_is_check_on_broken_bodies(session: Session, wire: str) -> None:
+    # a body in one provider's wire format: that provider (and its relatives) is checked as sent
+    data = json.dumps(render(session, wire).body).encode()
+    got = opened("body.json", data, wire)  # reader formats share the wire formats' names
+    expected = check(data, format=wire, name="body.json")
+    assert got.result == expected
+    assert [got.found(p) for p in PROVIDERS] == [expected.results[p] for p in PROVIDERS]
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "anthropic", "gemini"])
+@pytest.mark.parametrize("sample", SAMPLE_NAMES)
+def test_curated_payloads_come_from_the_cached_curation(sample: str, provider: str) -> None:
+    data = (SAMPLES / sample).read_bytes()
+    o = opened(sample, data)
+    for strategy in STRATEGIES:
+        sent = state.payload(o.key, provider, strategy, o.session)
+        assert sent == render(o.session, provider, strategy=strategy), strategy
+        assert state.violations(o.key, provider, strategy, o.session) == validate(
+            o.session, provider, strategy=strategy
+        ), strategy
+
+
+def test_one_strategy_at_a_time_is_the_comparison() -> None:
+    data = (SAMPLES / "llxprt_icontent.json").read_bytes()
+    o = opened("llxprt_icontent.json", data)
+
+    whole = compare_strategies(o.session, "anthropic", list(STRATEGIES))
+    rows = [state.compared(o.key, "anthropic", s, o.session) for s in STRATEGIES]
+    assert [r.to_dict("records") for r in rows] == [[row] for row in whole.to_dict("records")]
