@@ -1,0 +1,219 @@
+"""A 100,000-message session in the real app: uploaded, loaded with progress, and every page responds.
+
+The session is generated at test time by ``benchmarks/generate.py`` (an agent's OpenAI Chat body,
+36.7 MB, with the seed failure modes at steady rates). Every figure the test expects is computed
+here with the library, in a worker thread while the browser drives the server.
+
+Waits: loading, checking and rendering 100,000 messages takes tens of seconds on a 2-core CI
+machine, so the waits that cover that work are a generous ``LOAD`` (120 s). They are functional
+waits (the test fails if the page never gets there), not performance assertions: no test here
+measures time (``benchmarks/`` does).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+import toolhist
+from toolhist.check import CheckResult, check
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS, render
+from toolhist.views.payloads import verdict
+from toolhist.views.timeline import events_frame
+from toolhist.views.violations import violations_frame
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).parent.parent.parent
+MESSAGES = 100_000
+LOAD = 120_000  # ms: a functional wait for work on 100,000 messages, not a performance bound
+WAIT = 30_000
+PAGE_ROWS = 500  # pages/1_Timeline.py
+CHART_WINDOW = 2500
+TARGET = MESSAGES * 7 // 9  # the table is paged to the first event of this message (or a later one)
+PAYLOAD_PROVIDERS = ("openai-chat", "anthropic", "gemini")  # the Payloads page's first choice for this body
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the pages must show, from the library."""
+
+    session: Session
+    result: CheckResult
+    events: pd.DataFrame
+    """The Timeline's event frame, ringed for every provider that objects (the page's default)."""
+    lines: dict[str, int]
+    """Lines of each payload pretty-printed (``json.dumps(indent=2)``)."""
+
+
+def expectations(path: Path) -> Expected:
+    session = toolhist.load(path)
+    result = check(path)
+    objecting = [p for p in PROVIDERS if result.results[p]]
+    events = events_frame(session, [v for p in objecting for v in result.results[p]])
+    lines = {
+        p: json.dumps(render(session, p).body, indent=2, ensure_ascii=False).count("\n") + 1
+        for p in PAYLOAD_PROVIDERS
+    }
+    return Expected(session=session, result=result, events=events, lines=lines)
+
+
+@pytest.fixture(scope="module")
+def big_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    spec = importlib.util.spec_from_file_location(
+        "toolhist_bench_generate", ROOT / "benchmarks" / "generate.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    path: Path = generate.write(MESSAGES, tmp_path_factory.mktemp("scale") / "agent-session.json")
+    return path
+
+
+@pytest.fixture(scope="module")
+def expected(big_session: Path) -> Iterator[Future[Expected]]:
+    """The library's figures, computed on the second core while the browser test runs."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        yield pool.submit(expectations, big_session)
+
+
+def metric(page: Page, label: str) -> Locator:
+    return (
+        page.locator('[data-testid="stMetric"]')
+        .filter(has_text=label)
+        .locator('[data-testid="stMetricValue"]')
+    )
+
+
+def sidebar_link(page: Page, name: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()
+
+
+def settled(page: Page) -> None:
+    """Wait until the script run is over, so the page holds no element left from the previous run."""
+    page.wait_for_function(
+        "() => document.querySelector('[data-test-script-state]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=LOAD,
+    )
+
+
+def pick_row(page: Page, grid: Locator, row: int) -> None:
+    """Select a data grid row by clicking its row-selection cell (the grid is a canvas)."""
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    header = row_height = 35  # Streamlit's data grid: header and rows 35 px high
+    page.mouse.click(box["x"] + 16, box["y"] + header + row_height * row + row_height / 2)
+
+
+def test_a_100k_session_uploads_with_progress_and_every_page_responds(
+    app_url: str, page: Page, big_session: Path, expected: Future[Expected]
+) -> None:
+    size = big_session.stat().st_size
+    assert size < 50 * 1024 * 1024  # fits the upload bound (.streamlit/config.toml maxUploadSize)
+    page.goto(app_url)
+    expect(page.get_by_text("Session: openai_chat_request.json")).to_be_visible(timeout=WAIT)
+    page.get_by_role("radio", name="Upload").click()
+    page.locator("input[type=file]").set_input_files(big_session)
+
+    # progress while it loads: the read, then each provider with the message count
+    progress = page.locator('[data-testid="stProgress"]')
+    expect(progress.filter(has_text=f"Reading the session ({size / 1e6:.1f} MB)…")).to_be_visible(
+        timeout=LOAD
+    )
+    expect(
+        progress.filter(
+            has_text=re.compile(rf"^{MESSAGES:,} messages read \(openai-chat\); checking \S+ \(\d of 7\)…$")
+        )
+    ).to_be_visible(timeout=LOAD)
+    expect(page.get_by_text("Session: agent-session.json")).to_be_visible(timeout=LOAD)
+    expect(progress).to_have_count(0, timeout=WAIT)
+    expect(metric(page, "Messages")).to_have_text(str(MESSAGES), timeout=WAIT)
+
+    want = expected.result(timeout=600)
+    frame = want.events
+    summary = toolhist.summarize(want.session)
+    expect(metric(page, "Tool calls")).to_have_text(str(summary.tool_calls), timeout=WAIT)
+    expect(metric(page, "Unanswered calls")).to_have_text(str(len(summary.unanswered_calls)), timeout=WAIT)
+
+    # Timeline: the counts, then a row picked deep in the table shows that message and moves the chart
+    sidebar_link(page, "Timeline")
+    expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible(timeout=LOAD)
+    expect(metric(page, "Messages")).to_have_text(str(MESSAGES), timeout=LOAD)
+    expect(metric(page, "Tool calls")).to_have_text(str(int((frame["kind"] == "call").sum())), timeout=WAIT)
+    expect(metric(page, "Tool results")).to_have_text(
+        str(int((frame["kind"] == "result").sum())), timeout=WAIT
+    )
+    marked = int(frame[frame["violations"] != ""]["message"].nunique())
+    expect(metric(page, "Marked by violations")).to_have_text(str(marked), timeout=WAIT)
+    pages = -(-len(frame) // PAGE_ROWS)
+    first = int(frame.index[frame["message"] >= TARGET][0])
+    table_page = first // PAGE_ROWS + 1
+    row = (table_page - 1) * PAGE_ROWS + 2  # the third row of that page
+    box = page.get_by_label(f"Page (of {pages}, {PAGE_ROWS} rows each)")
+    box.fill(str(table_page))
+    box.press("Enter")
+    picked = int(frame["message"].iloc[row])
+    message = want.session.messages[picked]
+    where = want.session.source.locations[picked].json_path
+    grid = page.locator('[data-testid="stDataFrame"]').last
+    expect(grid).to_be_visible(timeout=WAIT)
+    page.wait_for_timeout(1000)  # the grid repaints the new page on its canvas
+    pick_row(page, grid, 2)
+    expect(page.get_by_text(f"Message {picked} · {message.speaker} · {where}", exact=True)).to_be_visible(
+        timeout=WAIT
+    )
+    settled(page)
+    codes = page.locator('[data-testid="stCode"]').all_inner_texts()  # violations' texts, then the blocks
+    for block in message.blocks:
+        shown = json.dumps(block.model_dump(mode="json", exclude_defaults=True), indent=2, ensure_ascii=False)
+        assert shown in [c.strip() for c in codes]
+    windows = -(-MESSAGES // CHART_WINDOW)
+    window = page.get_by_label(f"Chart window (of {windows}, {CHART_WINDOW} messages each)")
+    expect(window).to_have_value(str(picked // CHART_WINDOW + 1), timeout=WAIT)
+    lo = picked // CHART_WINDOW * CHART_WINDOW
+    expect(page.get_by_text(f"Messages {lo} to {lo + CHART_WINDOW - 1};", exact=False)).to_be_visible(
+        timeout=WAIT
+    )
+
+    # Violations: every provider's, counted exactly; the first row opened
+    sidebar_link(page, "Violations")
+    total = sum(len(found) for found in want.result.results.values())
+    expect(page.get_by_role("heading", name=f"{total} violations", exact=True)).to_be_visible(timeout=LOAD)
+    first_row = violations_frame(want.result.results).iloc[0]
+    expect(
+        page.get_by_text(
+            f"{first_row['provider']} · {first_row['rule']} · {first_row['severity']} · {first_row['path']}",
+            exact=True,
+        )
+    ).to_be_visible(timeout=LOAD)
+    # one provider: its own count
+    page.locator('[data-testid="stSidebar"]').get_by_label("Provider").click()
+    page.get_by_role("option", name="anthropic", exact=True).click()
+    anthropic = len(want.result.results["anthropic"])
+    expect(page.get_by_role("heading", name=f"{anthropic} violations", exact=True)).to_be_visible(
+        timeout=LOAD
+    )
+
+    # Payloads: each provider's verdict and the size of its body, only the marked lines listed
+    sidebar_link(page, "Payloads")
+    expect(page.get_by_role("heading", name="Payloads", exact=True)).to_be_visible(timeout=WAIT)
+    for provider in PAYLOAD_PROVIDERS:
+        expect(
+            page.get_by_text(f"{want.lines[provider]:,} lines: only the marked ones", exact=False)
+        ).to_be_visible(timeout=LOAD)
+    verdicts = page.locator('[data-testid="stText"]').filter(has_text=re.compile(r"^(rejects|accepts)"))
+    expect(verdicts).to_have_text([verdict(want.result.results[p]) for p in PAYLOAD_PROVIDERS], timeout=LOAD)
+    expect(page.get_by_text("Too long to show as a tree here: download it.")).to_have_count(3, timeout=LOAD)
+    assert page.outside_requests == []  # type: ignore[attr-defined]
