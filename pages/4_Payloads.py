@@ -19,6 +19,7 @@ from toolhist.views.payloads import id_map_frame, offending_lines, verdict
 from toolhist.views.sdk import SdkRequestView, sdk_request
 
 FULL_VIEW_LINES = 4000  # above this many lines a body shows only its marked lines (with context)
+LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built when clicked
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -82,10 +83,11 @@ for column, provider in zip(columns, chosen, strict=True):
         if payload.id_map:
             st.caption("Id map (original → sent)")
             st.dataframe(id_map_frame(payload.id_map), hide_index=True, key=f"pl_ids_{provider}")
+        dump = partial(json.dumps, payload.body, indent=2, ensure_ascii=False)
         st.download_button(
             "Download JSON",
-            # made on click (in its own thread): a 100,000-message body is tens of MB of JSON
-            partial(json.dumps, payload.body, indent=2, ensure_ascii=False),
+            # A long history's body is tens of MB of JSON: made on click (in its own thread) only then.
+            dump if len(session.messages) > LAZY_DOWNLOAD_MESSAGES else dump(),
             file_name=f"{provider}-{strategy}.json",
             mime="application/json",
             key=f"pl_dl_{provider}",
