@@ -21,17 +21,14 @@ import argparse
 import json
 import random
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
+from serve import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = [
@@ -78,45 +75,6 @@ def generate(n_messages: int, seed: int) -> dict[str, Any]:
     return {"model": "gpt-4.1", "messages": messages[:n_messages]}
 
 
-def free_port() -> int:
-    """A free localhost port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
-    """``streamlit run app.py`` on a free port, once its health check answers."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless=true",
-            f"--server.port={port}",
-            "--server.address=127.0.0.1",
-            "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit(f"the Streamlit server did not come up on {url}")
-
-
 def interactive(page: Page, url: str) -> float:
     """Seconds from navigation to an interactive Timeline."""
     start = time.perf_counter()
@@ -157,7 +115,10 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("Debian's chromium is not installed (apt-get install -y chromium)")
-    proc, base = start_server()
+    try:
+        proc, base = start_server()
+    except RuntimeError as exc:
+        raise SystemExit(str(exc)) from None
     try:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -182,8 +143,7 @@ def main() -> None:
                 print(f"{size:>9} {statistics.median(cold):8.2f} {statistics.median(warm):8.2f} {zoom_ms}")
             browser.close()
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(proc)
 
 
 if __name__ == "__main__":

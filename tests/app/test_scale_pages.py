@@ -7,7 +7,6 @@ failure modes at steady rates), written to a temporary file and opened through `
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
 import toolhist
@@ -33,14 +33,7 @@ PAGE_ROWS = 500
 
 def generator() -> ModuleType:
     """``benchmarks/generate.py`` (not a package: loaded from its path)."""
-    spec = importlib.util.spec_from_file_location(
-        "toolhist_bench_generate", ROOT / "benchmarks" / "generate.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("generate")
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench_modules import benchmark_module
 from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).parent.parent.parent
@@ -42,53 +38,15 @@ def chromium_path() -> str:
     return path
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def app_url() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless=true",
-            f"--server.port={port}",
-            "--server.address=127.0.0.1",
-            "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"the Streamlit server did not come up on {url} (exit code {proc.poll()})")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
+    serve = benchmark_module("serve")
     try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        # A script run still busy with the 100,000-message session finishes before Streamlit honours
-        # SIGTERM; the tests are over, so nothing is lost by not waiting for it.
-        proc.kill()
-        proc.wait(10)
+        proc, url = serve.start_server()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield url
+    serve.stop_server(proc)
 
 
 @pytest.fixture(scope="session")

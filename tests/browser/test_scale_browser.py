@@ -12,7 +12,6 @@ measures time (``benchmarks/`` does).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from bench_modules import benchmark_module
 from playwright.sync_api import Locator, Page, expect
 
 import toolhist
@@ -69,13 +69,7 @@ def expectations(path: Path) -> Expected:
 
 @pytest.fixture(scope="module")
 def big_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location(
-        "toolhist_bench_generate", ROOT / "benchmarks" / "generate.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    generate = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generate)
+    generate = benchmark_module("generate")
     path: Path = generate.write(MESSAGES, tmp_path_factory.mktemp("scale") / "agent-session.json")
     return path
 
