@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolhist.formats import load_document
+from toolhist.formats.document import Document
+from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
 
@@ -24,6 +26,23 @@ OWN_FORMAT = {
     "bedrock": ("bedrock", "messages"),
 }
 """Provider → (reader format of its own wire shape, the body key that holds the history)."""
+
+
+def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:
+    """Whether ``provider``'s verdict is on the body exactly as it was sent (a body in its own format)."""
+    return strategy == "none" and session.source.format == OWN_FORMAT[provider][0]
+
+
+def verdict(doc: Document, session: Session, provider: str, strategy: str = "none") -> list[Violation]:
+    """One provider's part of `check`, for callers that already hold the parsed document and session.
+
+    A body in the provider's own format, unrepaired, is validated as it was sent (located through
+    the rendered source map); otherwise the body toolhist renders under ``strategy`` is validated.
+    """
+    if is_as_sent(session, provider, strategy):
+        body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
+        return violations(provider_for(provider), body, render(session, provider).source_map)
+    return validate(session, provider, strategy=strategy)
 
 
 @dataclass(frozen=True)
@@ -67,16 +86,8 @@ def check(
     """
     names = [provider_for(p).name for p in providers] if providers else list(PROVIDERS)
     doc, session = load_document(source, format, name=name)
-    results: dict[str, list[Violation]] = {}
-    as_sent: list[str] = []
-    for provider in names:
-        own_format, key = OWN_FORMAT[provider]
-        if strategy == "none" and session.source.format == own_format:
-            body = doc.value if isinstance(doc.value, dict) else {key: doc.value}
-            results[provider] = violations(provider_for(provider), body, render(session, provider).source_map)
-            as_sent.append(provider)
-        else:
-            results[provider] = validate(session, provider, strategy=strategy)
+    results = {provider: verdict(doc, session, provider, strategy) for provider in names}
+    as_sent = [provider for provider in names if is_as_sent(session, provider, strategy)]
     return CheckResult(
         file=doc.name,
         format=session.source.format,

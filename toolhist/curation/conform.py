@@ -44,10 +44,10 @@ def _tool_names(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Mess
     out: list[Message] = []
     changes: list[Change] = []
     for message in messages:
-        name = message.metadata.extra.get("name")
         if message.speaker != "tool" or "name" not in message.metadata.extra:
             out.append(message)
             continue
+        name = message.metadata.extra["name"]
         extra = {k: v for k, v in message.metadata.extra.items() if k != "name"}
         new = message.model_copy(update={"metadata": message.metadata.model_copy(update={"extra": extra})})
         trace.derive(new, message)
@@ -106,7 +106,9 @@ def _reasoning(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Messa
                 )
                 block = new  # noqa: PLW2901
             blocks.append(block)
-        if len(blocks) != len(message.blocks) or any(a is not b for a, b in zip(blocks, message.blocks)):  # noqa: B905
+        if len(blocks) != len(message.blocks) or any(
+            a is not b for a, b in zip(blocks, message.blocks, strict=True)
+        ):
             new_message = message.model_copy(update={"blocks": tuple(blocks)})
             trace.derive(new_message, message)
             out.append(new_message)

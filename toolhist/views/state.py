@@ -33,7 +33,7 @@ from typing import Literal
 import pandas as pd
 import streamlit as st
 
-from toolhist.check import OWN_FORMAT, CheckResult
+from toolhist.check import CheckResult, is_as_sent, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
@@ -47,7 +47,6 @@ from toolhist.providers import (
     provider_for,
     render,
     render_curation,
-    validate,
 )
 from toolhist.providers.base import violations as violations_of
 from toolhist.views.diffs import aligned_frame, compare_strategies
@@ -107,7 +106,7 @@ class Opened:
             format=self.session.source.format,
             messages=len(self.session.messages),
             results={p: self.found(p) for p in PROVIDERS},
-            as_sent=tuple(p for p in PROVIDERS if _as_sent(p, self.session)),
+            as_sent=tuple(p for p in PROVIDERS if is_as_sent(self.session, p)),
         )
 
 
@@ -134,25 +133,10 @@ def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Docume
     return load_document(_data, fmt, name=name)
 
 
-def _as_sent(provider: str, session: Session) -> bool:
-    """Whether `toolhist.check` validates ``provider`` on the body as sent (a body in its own format)."""
-    return session.source.format == OWN_FORMAT[provider][0]
-
-
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
-    """One provider's part of `toolhist.check` (strategy none): a page pays only for the providers it shows.
-
-    The same two cases as `toolhist.check.check` (its tests hold the two equal on every sample): a
-    body in the provider's own format is validated as it was sent, located through the rendered
-    source map; any other provider validates the body toolhist renders for it.
-    """
-    target = provider_for(provider)
-    if _as_sent(provider, _session):
-        value = _document.value
-        body = value if isinstance(value, dict) else {OWN_FORMAT[provider][1]: value}
-        return violations_of(target, body, render(_session, provider).source_map)
-    return validate(_session, provider)
+    """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
+    return verdict(_document, _session, provider)
 
 
 def _size(n: int) -> str:
