@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolhist._gc import paused
+from toolhist._trusted import replace
 from toolhist.errors import UsageError
 from toolhist.model import Session
 
@@ -95,7 +96,7 @@ def _render_ids(session: Session, target: Provider, strategy: str, ids: IdMode |
         mapped, mapping = chosen.edge_ids(session, target.name)
     payload = target.render(mapped)
     changed = {old: new for old, new in mapping.items() if old != new}
-    return payload.model_copy(update={"id_map": changed}) if changed else payload
+    return replace(payload, id_map=changed) if changed else payload
 
 
 @paused

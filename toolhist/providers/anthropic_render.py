@@ -31,7 +31,7 @@ from toolhist.model import (
     ToolResponseBlock,
     ToolSpec,
 )
-from toolhist.providers.base import Payload, SourceMap, dotted
+from toolhist.providers.base import Payload, SourceMap, dotted, new_payload
 
 NAME = "anthropic"
 DEFAULT_MAX_TOKENS = 4096
@@ -378,6 +378,4 @@ def render(session: Session) -> Payload:
     body["messages"] = renderer.messages
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"messages": renderer.messages}
-    return Payload(
-        provider=NAME, body=body, source_map=renderer.map.entries, omitted=(*omitted, *renderer.omitted)
-    )
+    return new_payload(NAME, body, renderer.map.entries, (*omitted, *renderer.omitted))

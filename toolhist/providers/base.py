@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from toolhist._trusted import construct
 from toolhist.model import Session
 
 Severity = Literal["error", "warning"]
@@ -108,6 +109,23 @@ class Payload(BaseModel):
         from toolhist.display import payload_html
 
         return payload_html(self)
+
+
+def new_payload(
+    provider: str,
+    body: dict[str, Any],
+    source_map: dict[str, tuple[int, int | None]],
+    omitted: tuple[str, ...] = (),
+) -> Payload:
+    """A `Payload` of a body a renderer has just built, without pydantic re-validating it.
+
+    Validating ``dict[str, JsonValue]`` walks and copies the whole body (a discriminator call per
+    value): at 10,000 messages that was a sizeable share of every render in
+    ``benchmarks/bench_scale.py``. The renderers build the body from JSON values of a validated
+    `Session` and return it without keeping a reference, so the copy protected nothing. The body is
+    not copied: callers treat payloads as read-only, as the frozen model says.
+    """
+    return construct(Payload, provider=provider, body=body, source_map=source_map, omitted=omitted, id_map={})
 
 
 @dataclass

@@ -39,7 +39,7 @@ from toolhist.providers.anthropic_render import (
     signature_note,
     tool_declarations,
 )
-from toolhist.providers.base import Payload, SourceMap, dotted
+from toolhist.providers.base import Payload, SourceMap, dotted, new_payload
 
 NAME = "bedrock"
 IMAGE_FORMATS = ("png", "jpeg", "gif", "webp")
@@ -273,7 +273,7 @@ class _Renderer:
         parsed = data_url(block.url) if block.url else None
         if parsed and not payload:
             mime, payload = mime or parsed[0], parsed[1]
-        part = _media(mime, payload, block.url, block.filename)
+        part = _media(mime, new_payload, block.url, block.filename)
         if part is None:
             self.omitted.append(f"message {mi} block {bi}: {mime or 'media'} in a form {NAME} cannot take")
         return part
@@ -320,6 +320,4 @@ def render(session: Session) -> Payload:
             body["toolConfig"] = _tool_config(specs)
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"messages": messages}
-    return Payload(
-        provider=NAME, body=body, source_map=renderer.map.entries, omitted=(*omitted, *renderer.omitted)
-    )
+    return new_payload(NAME, body, renderer.map.entries, (*omitted, *renderer.omitted))

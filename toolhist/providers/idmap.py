@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from toolhist._trusted import replace
 from toolhist.ids import PREFIX, is_canonical
 from toolhist.model import Block, Message, Session, ToolCallBlock, ToolResponseBlock
 
@@ -71,7 +72,8 @@ def _base_mapper(provider: str) -> Callable[[ToolCallBlock | None, str, int, set
 def map_ids(session: Session, provider: str) -> tuple[Session, dict[str, str]]:
     """The session with call ids in ``provider``'s format, and the mapping original → provider id.
 
-    Copy-on-write: messages without tool blocks are the same objects.
+    Copy-on-write: messages without tool blocks are the same objects. Copies are `replace`
+    (no re-validation): a new id of the right type is all that changes.
     """
     mapper = _mapper(provider)
     mapping: dict[str, str] = {}
@@ -89,7 +91,7 @@ def map_ids(session: Session, provider: str) -> tuple[Session, dict[str, str]]:
                 mapping.setdefault(block.id, new)
                 taken.add(new)
                 if new != block.id:
-                    block = block.model_copy(update={"id": new})  # noqa: PLW2901 - copy-on-write
+                    block = replace(block, id=new)  # noqa: PLW2901 - copy-on-write
                     changed = True
             elif isinstance(block, ToolResponseBlock):
                 known = mapping.get(block.call_id)
@@ -100,8 +102,8 @@ def map_ids(session: Session, provider: str) -> tuple[Session, dict[str, str]]:
                     taken.add(known)
                 new = known
                 if new != block.call_id:
-                    block = block.model_copy(update={"call_id": new})  # noqa: PLW2901 - copy-on-write
+                    block = replace(block, call_id=new)  # noqa: PLW2901 - copy-on-write
                     changed = True
             blocks.append(block)
-        messages.append(message.model_copy(update={"blocks": tuple(blocks)}) if changed else message)
-    return session.model_copy(update={"messages": tuple(messages)}), mapping
+        messages.append(replace(message, blocks=tuple(blocks)) if changed else message)
+    return replace(session, messages=tuple(messages)), mapping

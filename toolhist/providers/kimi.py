@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of
+from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
 from toolhist.providers.chat_render import chat_messages_key, render_chat
 from toolhist.providers.edge_ids import KIMI_ID
 from toolhist.providers.openai_chat import chat_rules, check_pairing, check_reasoning, check_shapes
@@ -119,7 +119,7 @@ def _check_ids(messages: list[Any]) -> Iterator[Finding]:
 def render(session: Session) -> Payload:
     """The Kimi body (Chat Completions shape), ids as the session has them."""
     body, source_map, omitted = render_chat(session, NAME)
-    return Payload(provider=NAME, body=body, source_map=source_map, omitted=tuple(omitted))
+    return new_payload(NAME, body, source_map, tuple(omitted))
 
 
 PROVIDER = Provider(

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed
+from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, new_payload
 from toolhist.providers.chat_render import render_chat
 from toolhist.providers.edge_ids import MISTRAL_ID
 
@@ -314,7 +314,7 @@ def _check_tools(tools: Any) -> Iterator[Finding]:
 def render(session: Session) -> Payload:
     """The Mistral body (Chat Completions shape), ids as the session has them."""
     body, source_map, omitted = render_chat(session, NAME)
-    return Payload(provider=NAME, body=body, source_map=source_map, omitted=tuple(omitted))
+    return new_payload(NAME, body, source_map, tuple(omitted))
 
 
 PROVIDER = Provider(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of
+from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
 from toolhist.providers.chat_render import chat_messages_key, render_chat
 
 NAME = "openai-chat"
@@ -255,7 +255,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
 def render(session: Session) -> Payload:
     """The Chat Completions body, ids as the session has them."""
     body, source_map, omitted = render_chat(session, NAME)
-    return Payload(provider=NAME, body=body, source_map=source_map, omitted=tuple(omitted))
+    return new_payload(NAME, body, source_map, tuple(omitted))
 
 
 PROVIDER = Provider(

@@ -36,7 +36,7 @@ from toolhist.model import (
     ToolCallBlock,
     ToolResponseBlock,
 )
-from toolhist.providers.base import Payload, SourceMap, bracketed
+from toolhist.providers.base import Payload, SourceMap, bracketed, new_payload
 from toolhist.providers.chat_render import arguments_text
 
 NAME = "openai-responses"
@@ -348,4 +348,4 @@ def render(session: Session) -> Payload:
             body["tools"] = tools
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"input": body["input"]}
-    return Payload(provider=NAME, body=body, source_map=renderer.map.entries, omitted=tuple(omitted))
+    return new_payload(NAME, body, renderer.map.entries, tuple(omitted))
