@@ -459,3 +459,41 @@ def test_realistic_session_is_valid() -> None:
     assert payload.body["modelId"] == "test-model"
     assert payload.omitted == ()
     assert validate(REALISTIC, "bedrock") == []
+
+
+def test_media_from_another_format_goes_out_as_converse_image_and_document_blocks() -> None:
+    """Media read from an Anthropic body (no Converse block kept) is rebuilt from mime type and data."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "look"},
+                    {
+                        "type": "image",
+                        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+                    },
+                    {
+                        "type": "document",
+                        "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="},
+                    },
+                    {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+                ],
+            }
+        ],
+    }
+    session = toolhist.load(body, format="anthropic")
+    payload = render(session, "bedrock")
+    assert payload.body["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {"text": "look"},
+                {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}},
+                {"document": {"format": "pdf", "name": "document", "source": {"bytes": "JVBERi0="}}},
+            ],
+        }
+    ]
+    assert payload.omitted == ("message 0 block 3: media in a form bedrock cannot take",)

@@ -273,7 +273,7 @@ class _Renderer:
         parsed = data_url(block.url) if block.url else None
         if parsed and not payload:
             mime, payload = mime or parsed[0], parsed[1]
-        part = _media(mime, new_payload, block.url, block.filename)
+        part = _media(mime, payload, block.url, block.filename)
         if part is None:
             self.omitted.append(f"message {mi} block {bi}: {mime or 'media'} in a form {NAME} cannot take")
         return part
