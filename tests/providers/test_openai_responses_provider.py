@@ -321,7 +321,7 @@ ROUND_TRIP: list[Body] = [
         "input": [
             {"role": "developer", "content": "Use apply_patch."},
             {"role": "user", "content": [{"type": "input_text", "text": "Patch it"}]},
-            {"type": "reasoning", "id": "rs_9", "summary": [], "content": None},
+            {"type": "reasoning", "id": "rs_9", "summary": [], "content": None, "encrypted_content": None},
             {
                 "type": "custom_tool_call",
                 "id": "ctc_1",

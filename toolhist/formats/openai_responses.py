@@ -168,7 +168,11 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
                 text=joined,
                 data=opt_text(item.get("encrypted_content"), (*ptr, "encrypted_content")),
                 source_provider=fmt,
-                provider_data=rest(item, "encrypted_content"),
+                provider_data={
+                    **rest(item, "encrypted_content"),
+                    # An explicit null (Codex writes one) is kept, so the item renders back as it was.
+                    **({"_encrypted_content": "null"} if item.get("encrypted_content", "") is None else {}),
+                },
             )
         ]
     return [OpaqueBlock(source_format=fmt, data=dict(item))]

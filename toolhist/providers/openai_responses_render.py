@@ -168,6 +168,8 @@ class _Renderer:
         item: dict[str, JsonValue] = {"type": "reasoning", **_public(block.provider_data)}
         if block.data is not None:
             item["encrypted_content"] = block.data
+        elif block.provider_data.get("_encrypted_content") == "null":
+            item["encrypted_content"] = None
         self.emit(item, mi, bi)
 
     def groups(self, mi: int, message: Message) -> Iterator[Group]:
