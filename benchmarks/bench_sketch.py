@@ -27,10 +27,7 @@ the floor. The sketch runs with the cyclic garbage collector paused, as toolhist
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,16 +38,6 @@ from toolhist._gc import paused
 from toolhist.providers import PROVIDERS
 
 Body = list[dict[str, Any]]
-
-
-def median(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of ``fn`` over ``runs`` runs, in seconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 @paused
@@ -167,7 +154,7 @@ def sketch_pipeline(path: Path) -> int:
 def main() -> None:
     """Print the sketch and toolhist per stage, each beside the floor."""
     # Sibling scripts, importable when this one is run as a script (tests use the sketch alone).
-    from bench_scale import curate_all, floor, pipeline, render_all, validate_all
+    from bench_scale import curate_all, floor, median, pipeline, render_all, validate_all
     from generate import write
 
     parser = argparse.ArgumentParser(description=__doc__)
