@@ -93,11 +93,11 @@ for column, provider in zip(columns, chosen, strict=True):
             key=f"pl_dl_{provider}",
         )
         with st.spinner(f"Numbering {provider}'s lines…"):
-            lines = state.lines(opened.key, provider, strategy, payload, found)
-        long = len(lines) > FULL_VIEW_LINES
+            total, lines = state.lines(opened.key, provider, strategy, FULL_VIEW_LINES, payload, found)
+        long = total > FULL_VIEW_LINES  # then `lines` holds only the marked lines, with context
         if long:
-            st.caption(f"{len(lines):,} lines: only the marked ones (with context) are listed")
-        if only_marked or long:
+            st.caption(f"{total:,} lines: only the marked ones (with context) are listed")
+        elif only_marked:
             lines = offending_lines(lines)
         st.dataframe(
             lines.style.apply(

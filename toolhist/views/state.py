@@ -50,7 +50,7 @@ from toolhist.providers import (
 )
 from toolhist.providers.base import violations as violations_of
 from toolhist.views.diffs import aligned_frame, compare_strategies
-from toolhist.views.payloads import lines_frame
+from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -353,7 +353,8 @@ def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.Da
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def lines(
-    key: str, provider: str, strategy: str, _payload: Payload, _found: Sequence[Violation]
-) -> pd.DataFrame:
-    """`toolhist.views.payloads.lines_frame` of a payload, cached per session key, provider and strategy."""
-    return lines_frame(_payload.body, provider_for(provider).path_format, _found)
+    key: str, provider: str, strategy: str, full_up_to: int, _payload: Payload, _found: Sequence[Violation]
+) -> tuple[int, pd.DataFrame]:
+    """`toolhist.views.payloads.numbered_lines` of a payload, cached per session key, provider and strategy:
+    the line count, and every line up to ``full_up_to`` lines, else only the marked ones with context."""
+    return numbered_lines(_payload.body, provider_for(provider).path_format, _found, full_up_to=full_up_to)
