@@ -39,7 +39,8 @@ from toolhist.providers.anthropic_render import (
     signature_note,
     tool_declarations,
 )
-from toolhist.providers.base import Payload, SourceMap, dotted, new_payload
+from toolhist.providers.base import Payload, new_payload
+from toolhist.providers.block_render import BlockRenderer
 
 NAME = "bedrock"
 IMAGE_FORMATS = ("png", "jpeg", "gif", "webp")
@@ -114,30 +115,16 @@ def result_content(block: ToolResponseBlock) -> list[JsonValue]:
     return [{"text": json_text(result)}]
 
 
-class _Renderer:
+class _Renderer(BlockRenderer):
     """Walks canonical messages, emits Converse messages and the system blocks, records the map."""
 
+    name = NAME
+    system_place = "top-level system blocks"
+
     def __init__(self, session: Session) -> None:
-        self.session = session
-        self.same = session.source.format == NAME
+        super().__init__(session)
         self.messages: list[dict[str, Any]] = []
         self.system: list[JsonValue] = []
-        self.system_owner: int | None = None
-        self.map = SourceMap(dotted)
-        self.omitted: list[str] = []
-
-    def run(self) -> None:
-        seen_other = False
-        for mi, message in enumerate(self.session.messages):
-            if message.speaker == "system":
-                if seen_other:
-                    self.omitted.append(
-                        f"message {mi}: system message moved into the top-level system blocks"
-                    )
-                self.system_message(mi, message)
-                continue
-            seen_other = True
-            self.message(mi, message)
 
     def system_message(self, mi: int, message: Message) -> None:
         if self.system_owner is None:
@@ -152,23 +139,6 @@ class _Renderer:
             self.map.add(("system", len(self.system)), mi, bi)
             self.system.append(part)
 
-    def message(self, mi: int, message: Message) -> None:
-        pairs = list(enumerate(message.blocks))
-        calls = [(bi, b) for bi, b in pairs if isinstance(b, ToolCallBlock)]
-        if not self.same and message.speaker != "ai" and calls:
-            # Calls in a tool/user message (seed 000 failure mode A): sent as the assistant turn
-            # they are, right after the rest, so the broken order shows.
-            rest = [(bi, b) for bi, b in pairs if not isinstance(b, ToolCallBlock)]
-            if rest:
-                self.emit(mi, message, "user", rest)
-            self.emit(mi, message, "assistant", calls)
-            return
-        if self.same and message.metadata.source_role in ("user", "assistant"):
-            role = str(message.metadata.source_role)
-        else:
-            role = "assistant" if message.speaker == "ai" else "user"
-        self.emit(mi, message, role, pairs)
-
     def emit(self, mi: int, message: Message, role: str, pairs: Sequence[tuple[int, Block]]) -> None:
         if not self.same and self.messages and self.messages[-1]["role"] == role:
             k = len(self.messages) - 1
@@ -181,11 +151,8 @@ class _Renderer:
             out = {"role": role, "content": []}
             self.messages.append(out)
             self.map.add(("messages", k), mi)
-        if not self.same and any(not isinstance(b, TextBlock) or b.text for _, b in pairs):
-            # An empty text beside other content (OpenAI's "" next to tool_calls) carries nothing.
-            pairs = [(bi, b) for bi, b in pairs if not isinstance(b, TextBlock) or b.text]
         content: list[JsonValue] = out["content"]
-        for bi, block in pairs:
+        for bi, block in self.sendable(pairs):
             part = self.block(mi, bi, block)
             if part is not None:
                 self.map.add(("messages", k, "content", len(content)), mi, bi)
@@ -193,24 +160,8 @@ class _Renderer:
         if self.same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 
-    def block(self, mi: int, bi: int, block: Block) -> dict[str, JsonValue] | None:
-        """One canonical block as a Converse content block (None: left out, and said so)."""
-        if isinstance(block, TextBlock):
-            return {"text": block.text}
-        if isinstance(block, ToolCallBlock):
-            return self.call(mi, bi, block)
-        if isinstance(block, ToolResponseBlock):
-            return self.response(mi, bi, block)
-        if isinstance(block, ThinkingBlock):
-            return self.thinking(mi, bi, block)
-        if isinstance(block, MediaBlock):
-            return self.media(mi, bi, block)
-        if block.source_format == NAME:
-            return dict(block.data)
-        self.omitted.append(
-            f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {NAME}"
-        )
-        return None
+    def text(self, block: TextBlock) -> dict[str, JsonValue]:
+        return {"text": block.text}
 
     def call(self, mi: int, bi: int, call: ToolCallBlock) -> dict[str, JsonValue] | None:
         if self.same:

@@ -1,0 +1,126 @@
+"""The walk Anthropic Messages and Bedrock Converse rendering share.
+
+Both APIs take a top-level system prompt, user/assistant messages of typed content blocks, tool
+calls in the assistant turn and results in the user turn. What differs is the spelling of each
+block, how the system prompt and a repeated role are sent; those are the subclass's methods. The
+order of the walk, the treatment of calls found in a user or tool message (seed 000 failure mode
+A: sent as the assistant turn they are, so the broken order shows) and of verbatim blocks from
+another format are the same, and live here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import JsonValue
+
+from toolhist.model import (
+    Block,
+    MediaBlock,
+    Message,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
+from toolhist.providers.base import SourceMap, dotted
+
+
+class BlockRenderer:
+    """Walks canonical messages for a block-content API; subclasses spell the blocks."""
+
+    name: str
+    """The provider, as named in ``Payload.omitted`` lines."""
+    system_place: str
+    """Where a late system message goes, for the ``omitted`` line (``top-level system prompt``…)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.same = session.source.format == self.name
+        self.system_owner: int | None = None
+        self.map = SourceMap(dotted)
+        self.omitted: list[str] = []
+
+    def run(self) -> None:
+        """Render every message: system messages into the system prompt, the rest in order."""
+        seen_other = False
+        for mi, message in enumerate(self.session.messages):
+            if message.speaker == "system":
+                if seen_other:
+                    self.omitted.append(f"message {mi}: system message moved into the {self.system_place}")
+                self.system_message(mi, message)
+                continue
+            seen_other = True
+            self.message(mi, message)
+
+    def message(self, mi: int, message: Message) -> None:
+        """One non-system message as one message of the API (two for calls outside the assistant)."""
+        pairs = list(enumerate(message.blocks))
+        calls = [(bi, b) for bi, b in pairs if isinstance(b, ToolCallBlock)]
+        if not self.same and message.speaker != "ai" and calls:
+            # Calls in a tool/user message (seed 000 failure mode A): sent as the assistant turn
+            # they are, right after the rest, so the broken order shows.
+            rest = [(bi, b) for bi, b in pairs if not isinstance(b, ToolCallBlock)]
+            if rest:
+                self.emit(mi, message, "user", rest)
+            self.emit(mi, message, "assistant", calls)
+            return
+        if self.same and message.metadata.source_role in ("user", "assistant"):
+            role = str(message.metadata.source_role)
+        else:
+            role = "assistant" if message.speaker == "ai" else "user"
+        self.emit(mi, message, role, pairs)
+
+    def sendable(self, pairs: Sequence[tuple[int, Block]]) -> Sequence[tuple[int, Block]]:
+        """``pairs`` less empty texts beside other content (OpenAI's "" next to tool_calls carries nothing)."""
+        if not self.same and any(not isinstance(b, TextBlock) or b.text for _, b in pairs):
+            return [(bi, b) for bi, b in pairs if not isinstance(b, TextBlock) or b.text]
+        return pairs
+
+    def block(self, mi: int, bi: int, block: Block) -> dict[str, JsonValue] | None:
+        """One canonical block in the API's spelling (None: left out, and said so)."""
+        if isinstance(block, TextBlock):
+            return self.text(block)
+        if isinstance(block, ToolCallBlock):
+            return self.call(mi, bi, block)
+        if isinstance(block, ToolResponseBlock):
+            return self.response(mi, bi, block)
+        if isinstance(block, ThinkingBlock):
+            return self.thinking(mi, bi, block)
+        if isinstance(block, MediaBlock):
+            return self.media(mi, bi, block)
+        if block.source_format == self.name:
+            return dict(block.data)
+        self.omitted.append(
+            f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.name}"
+        )
+        return None
+
+    def system_message(self, mi: int, message: Message) -> None:
+        """Collect a system message's blocks for the system prompt."""
+        raise NotImplementedError
+
+    def emit(self, mi: int, message: Message, role: str, pairs: Sequence[tuple[int, Block]]) -> None:
+        """Append ``pairs`` of ``message`` as a message of ``role``."""
+        raise NotImplementedError
+
+    def text(self, block: TextBlock) -> dict[str, JsonValue]:
+        """A text block."""
+        raise NotImplementedError
+
+    def call(self, mi: int, bi: int, call: ToolCallBlock) -> dict[str, JsonValue] | None:
+        """A tool call."""
+        raise NotImplementedError
+
+    def response(self, mi: int, bi: int, block: ToolResponseBlock) -> dict[str, JsonValue] | None:
+        """A tool result."""
+        raise NotImplementedError
+
+    def thinking(self, mi: int, bi: int, block: ThinkingBlock) -> dict[str, JsonValue] | None:
+        """A thinking block."""
+        raise NotImplementedError
+
+    def media(self, mi: int, bi: int, block: MediaBlock) -> dict[str, JsonValue] | None:
+        """A media block."""
+        raise NotImplementedError
