@@ -48,26 +48,30 @@ def sanitize_tool_names(provider: str, renamed: dict[str, str]) -> Pass:
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         out: list[Message] = []
         changes: list[Change] = []
+        safe: dict[str, str] = {}  # names repeat across a history: check each once
         for message in messages:
-            blocks: list[Block] = []
-            for block in message.blocks:
+            blocks: list[Block] | None = None  # built only once a block of this message changes
+            for k, block in enumerate(message.blocks):
                 new_block: Block = block
                 if isinstance(block, ToolCallBlock):
-                    new = safe_name(block.name, provider)
-                    if new != block.name:
+                    old = block.name
+                    new = safe.get(old) or safe.setdefault(old, safe_name(old, provider))
+                    if new != old:
                         new_block = replace(block, name=new)
-                        renamed[block.name] = new
-                        changes.append(_change(block, new_block, block.name, new, trace))
                 elif isinstance(block, ToolResponseBlock) and block.tool_name is not None:
-                    new = safe_name(block.tool_name, provider)
-                    if new != block.tool_name:
+                    old = block.tool_name
+                    new = safe.get(old) or safe.setdefault(old, safe_name(old, provider))
+                    if new != old:
                         new_block = replace(block, tool_name=new)
-                        renamed[block.tool_name] = new
-                        changes.append(_change(block, new_block, block.tool_name, new, trace))
                 if new_block is not block:
+                    renamed[old] = new
+                    changes.append(_change(block, new_block, old, new, trace))
                     trace.derive(new_block, block)
-                blocks.append(new_block)
-            if any(a is not b for a, b in zip(blocks, message.blocks, strict=True)):
+                    if blocks is None:
+                        blocks = list(message.blocks[:k])
+                if blocks is not None:
+                    blocks.append(new_block)
+            if blocks is not None:
                 new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
