@@ -15,6 +15,7 @@ from toolhist.views.violations import rule_counts, violations_frame
 from toolhist.views.widgets import PAGES
 
 ALL = "all providers"
+PAGE_ROWS = 500  # violations per table page
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -65,17 +66,30 @@ elif "rule" in st.query_params:
     del st.query_params["rule"]
 
 st.subheader(f"{len(frame)} violation{'s' if len(frame) != 1 else ''}")
+# A long history has violations by the hundred thousand: the table shows a page of them, so the
+# browser is sent (and renders) PAGE_ROWS rows, not all of them.
+pages = max(1, -(-len(frame) // PAGE_ROWS))
+page = 1
+if pages > 1:
+    if st.session_state.get("vi_page_of") != (provider, tuple(picked_rules)):
+        st.session_state["vi_page"] = 1  # another provider or rule: back to the first page
+        st.session_state["vi_page_of"] = (provider, tuple(picked_rules))
+    page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} rows each)", 1, pages, key="vi_page"))
+    first, total = (page - 1) * PAGE_ROWS, len(frame)
+    frame = frame.iloc[first : first + PAGE_ROWS]
+    st.caption(f"Violations {first + 1:,} to {first + len(frame):,} of {total:,}")
 table = st.dataframe(
     frame,
     hide_index=True,
-    key="vi_table",
+    # each provider, rule filter and page has its own selection: a row picked elsewhere means nothing here
+    key=f"vi_table:{provider}:{'|'.join(picked_rules)}:{page}",
     on_select="rerun",
     selection_mode="single-row",
     column_order=("provider", "rule", "severity", "message", "block", "path", "error text"),
 )
 selection = table["selection"] if isinstance(table, dict) else table.selection
 rows = selection["rows"] if isinstance(selection, dict) else selection.rows
-row = frame.iloc[rows[0] if rows else 0]
+row = frame.iloc[rows[0] if rows and rows[0] < len(frame) else 0]
 st.subheader("Selected violation")
 st.text(f"{row['provider']} · {row['rule']} · {row['severity']} · {row['path']}")
 st.caption("The provider's error text")

@@ -1,0 +1,80 @@
+"""The Violations table of a long history comes a page at a time, and every page is the library's rows.
+
+A 6,000-message generated session (``benchmarks/generate.py``) has thousands of violations across
+the seven providers; the page sends 500 rows to the browser at once, not all of them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bench_modules import benchmark_module
+from streamlit.testing.v1 import AppTest
+
+from toolhist.check import check
+from toolhist.views.violations import violations_frame
+
+ROOT = Path(__file__).parent.parent.parent
+PAGE_ROWS = 500  # pages/2_Violations.py
+
+
+@pytest.fixture(scope="module")
+def long_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = benchmark_module("generate").write(6000, tmp_path_factory.mktemp("paging") / "long.json")
+    return path
+
+
+def table(at: AppTest) -> object:
+    return next(d.value for d in at.dataframe if "error text" in d.value.columns)
+
+
+def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_session: Path) -> None:
+    expected = violations_frame(check(long_session).results)
+    total = len(expected)
+    pages = -(-total // PAGE_ROWS)
+    assert pages > 3  # the session is long enough to page
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["path"] = str(long_session)
+    at.run()
+    at.switch_page("pages/2_Violations.py").run()
+    assert not at.exception, at.exception
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]
+    box = at.number_input(key="vi_page")
+    assert box.value == 1
+    assert box.label == f"Page (of {pages}, {PAGE_ROWS} rows each)"
+    shown = table(at)
+    assert len(shown) == PAGE_ROWS  # type: ignore[arg-type]
+    assert list(shown["error text"]) == list(expected["error text"][:PAGE_ROWS])  # type: ignore[index]
+    assert f"Violations 1 to {PAGE_ROWS} of {total:,}" in [c.value for c in at.caption]
+    first = expected.iloc[0]
+    selected = f"{first['provider']} · {first['rule']} · {first['severity']} · {first['path']}"
+    assert selected in [t.value for t in at.text]
+
+    box.set_value(3).run()
+    assert not at.exception, at.exception
+    shown = table(at)
+    rows = expected.iloc[2 * PAGE_ROWS : 3 * PAGE_ROWS]
+    assert list(shown["path"]) == list(rows["path"])  # type: ignore[index]
+    assert list(shown["provider"]) == list(rows["provider"])  # type: ignore[index]
+    assert f"Violations {2 * PAGE_ROWS + 1:,} to {3 * PAGE_ROWS:,} of {total:,}" in [
+        c.value for c in at.caption
+    ]
+    third = rows.iloc[0]  # the first row of the page is the one opened
+    assert f"{third['provider']} · {third['rule']} · {third['severity']} · {third['path']}" in [
+        t.value for t in at.text
+    ]
+
+    at.number_input(key="vi_page").set_value(pages).run()
+    last = table(at)
+    assert len(last) == total - (pages - 1) * PAGE_ROWS  # type: ignore[arg-type]
+    assert list(last["error text"]) == list(expected["error text"][(pages - 1) * PAGE_ROWS :])  # type: ignore[index]
+
+    # another provider starts again at its first page, with its own rows
+    at.selectbox(key="vi_provider").set_value("mistral").run()
+    assert not at.exception, at.exception
+    mistral = expected[expected["provider"] == "mistral"]
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{len(mistral)} violations"]
+    assert at.number_input(key="vi_page").value == 1
+    assert list(table(at)["path"]) == list(mistral["path"][:PAGE_ROWS])  # type: ignore[index]
