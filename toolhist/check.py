@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolhist._gc import paused
 from toolhist.formats import load_document
 from toolhist.formats.document import Document
 from toolhist.model import Session
@@ -33,6 +34,7 @@ def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:
     return strategy == "none" and session.source.format == OWN_FORMAT[provider][0]
 
 
+@paused
 def verdict(doc: Document, session: Session, provider: str, strategy: str = "none") -> list[Violation]:
     """One provider's part of `check`, for callers that already hold the parsed document and session.
 
@@ -72,6 +74,7 @@ class CheckResult:
         }
 
 
+@paused
 def check(
     source: Any,
     providers: list[str] | None = None,

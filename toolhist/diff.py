@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import orjson
 from pydantic import TypeAdapter
 
+from toolhist._gc import paused
 from toolhist.curation.base import Change
 from toolhist.model import (
     Block,
@@ -141,6 +142,7 @@ class Diff:
         return {"counts": self.counts(), "rows": rows}
 
 
+@paused
 def diff(before: Session, after: Session, changes: Sequence[Change] = ()) -> Diff:
     """Align ``before`` and ``after`` by content; tie each `Change` to the rows it is about.
 

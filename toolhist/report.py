@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
+from toolhist._gc import paused
 from toolhist.curation import Position, curate
 from toolhist.diff import diff, summarize_message
 from toolhist.errors import ToolhistError
@@ -148,6 +149,7 @@ def _payload(label: str, body: object) -> str:
     return f"<details><summary>{_e(label)}</summary><pre>{_e(text)}</pre></details>"
 
 
+@paused
 def report(session: Session, providers: Sequence[str] | None = None) -> str:
     """The whole report as one HTML document (inline CSS, no script, no external resource)."""
     chosen = list(providers) if providers else list(PROVIDERS)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from toolhist._gc import paused
 from toolhist.curation.strategies import STRATEGIES, strategy_for
 from toolhist.model import Session
 from toolhist.providers.base import Violation
@@ -46,6 +47,7 @@ class StrategyResult(BaseModel):
         return not self.errors
 
 
+@paused
 def compare(
     session: Session, provider: str, strategies: Sequence[str] | None = None
 ) -> dict[str, StrategyResult]:
