@@ -27,6 +27,7 @@ from toolhist.views.summary import messages_table, summary_rows, verdict_rows
 from toolhist.views.widgets import PAGES
 
 SOURCES = ("Sample", "Upload", "Paste", "Path")
+PAGE_ROWS = 1000  # message rows per table page
 
 
 def cli_path() -> str | None:
@@ -108,6 +109,33 @@ def message_rows(key: str, _session: Session) -> pd.DataFrame:
     return pd.DataFrame(messages_table(_session))
 
 
+def show_messages(key: str, session: Session) -> None:
+    """The message table; a long history's a page at a time, so the browser is not sent every row."""
+    st.subheader("Messages")
+    rows = message_rows(key, session)
+    if len(rows) > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser
+        pages = -(-len(rows) // PAGE_ROWS)
+        page = int(
+            st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="home_page")
+        )
+        first = (page - 1) * PAGE_ROWS
+        rows = rows.iloc[first : first + PAGE_ROWS]
+        st.caption(f"Messages {first:,} to {first + len(rows) - 1:,} of {len(session.messages):,}")
+    st.dataframe(
+        rows,
+        hide_index=True,
+        key="messages",
+        # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
+        column_order=("#", "speaker", "source", "calls", "results", "preview"),
+        column_config={
+            "#": st.column_config.NumberColumn(width="small"),
+            "speaker": st.column_config.TextColumn(width="small"),
+            "calls": st.column_config.NumberColumn(width="small"),
+            "results": st.column_config.NumberColumn(width="small"),
+        },
+    )
+
+
 def show(key: str, session: Session, result: CheckResult) -> None:
     """Summary, provider verdicts and the message table."""
     summary = toolhist.summarize(session)
@@ -159,20 +187,7 @@ def show(key: str, session: Session, result: CheckResult) -> None:
     nav[4].page_link(PAGES["explain"], label="Explain a 400", icon=":material/help:")
     nav[5].page_link(PAGES["compaction"], label="Compaction", icon=":material/compress:")
 
-    st.subheader("Messages")
-    st.dataframe(
-        message_rows(key, session),
-        hide_index=True,
-        key="messages",
-        # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
-        column_order=("#", "speaker", "source", "calls", "results", "preview"),
-        column_config={
-            "#": st.column_config.NumberColumn(width="small"),
-            "speaker": st.column_config.TextColumn(width="small"),
-            "calls": st.column_config.NumberColumn(width="small"),
-            "results": st.column_config.NumberColumn(width="small"),
-        },
-    )
+    show_messages(key, session)
 
     st.subheader("Summary")
     narrow, _ = st.columns([1, 2])

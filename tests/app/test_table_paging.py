@@ -1,7 +1,8 @@
-"""The Violations table of a long history comes a page at a time, and every page is the library's rows.
+"""The tables of a long history come a page at a time, and every page is the library's rows.
 
 A 6,000-message generated session (``benchmarks/generate.py``) has thousands of violations across
-the seven providers; the page sends 500 rows to the browser at once, not all of them.
+the seven providers: the Violations page sends 500 rows to the browser at once, the home page's
+message table 1,000, not all of them.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import pytest
 from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
+import toolhist
 from toolhist.check import check
+from toolhist.views.summary import messages_table
 from toolhist.views.violations import violations_frame
 
 ROOT = Path(__file__).parent.parent.parent
 PAGE_ROWS = 500  # pages/2_Violations.py
+HOME_ROWS = 1000  # app.py
 
 
 @pytest.fixture(scope="module")
@@ -78,3 +82,39 @@ def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_sess
     assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{len(mistral)} violations"]
     assert at.number_input(key="vi_page").value == 1
     assert list(table(at)["path"]) == list(mistral["path"][:PAGE_ROWS])  # type: ignore[index]
+
+
+def test_the_home_page_lists_a_long_history_s_messages_a_page_at_a_time(long_session: Path) -> None:
+    expected = messages_table(toolhist.load(long_session))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["path"] = str(long_session)
+    at.run()
+    assert not at.exception, at.exception
+    box = at.number_input(key="home_page")
+    assert (box.label, box.value) == ("Page (of 6, 1000 messages each)", 1)
+    shown = next(d.value for d in at.dataframe if "preview" in d.value.columns)
+    assert list(shown["#"]) == list(range(HOME_ROWS))
+    assert "Messages 0 to 999 of 6,000" in [c.value for c in at.caption]
+
+    box.set_value(6).run()
+    assert not at.exception, at.exception
+    shown = next(d.value for d in at.dataframe if "preview" in d.value.columns)
+    assert list(shown["#"]) == list(range(5000, 6000))
+    assert list(shown["preview"]) == [row["preview"] for row in expected[5000:]]
+    assert "Messages 5,000 to 5,999 of 6,000" in [c.value for c in at.caption]
+
+    # another long session, with fewer pages than the one shown: its first page
+    shorter = benchmark_module("generate").write(2500, long_session.with_name("shorter.json"))
+    at.text_input(key="path").set_value(str(shorter)).run()
+    assert not at.exception, at.exception
+    box = at.number_input(key="home_page")
+    assert (box.label, box.value) == ("Page (of 3, 1000 messages each)", 1)
+
+    # a short session has one table and no pager; a long one opened again starts on its first page
+    at.segmented_control(key="source").set_value("Sample").run()
+    assert not at.exception, at.exception
+    assert not [n for n in at.number_input if n.key == "home_page"]
+    at.segmented_control(key="source").set_value("Path").run()
+    at.text_input(key="path").set_value(str(long_session)).run()
+    assert not at.exception, at.exception
+    assert at.number_input(key="home_page").value == 1
