@@ -14,7 +14,9 @@ The sketch does the least work each stage must do, on plain dicts from ``orjson.
 - ``curate``: per provider, a repair of the generated failure modes (duplicate results dropped,
   late or reordered results moved behind their call, unanswered calls given a result) with every
   id made canonical, and a tuple recorded per change (the least a `Change` can be);
-- ``render``: per provider, the curated history as a body again.
+- ``render``: per provider, the curated history as a body again;
+- ``pipeline``: load, then for each provider all three; ``pipeline, 1 provider`` the same for
+  openai-chat alone (toolhist: ``validate``, ``curate`` and ``render_curation``).
 
 It models none of what users read in toolhist's output (exact error texts, payload paths, source
 maps, Changes, per-provider formats), so it is a lower bound, not a competitor. Printed: each stage
@@ -35,7 +37,7 @@ import orjson
 
 import toolhist
 from toolhist._gc import paused
-from toolhist.providers import PROVIDERS
+from toolhist.providers import PROVIDERS, render_curation, validate
 
 Body = list[dict[str, Any]]
 
@@ -141,14 +143,27 @@ def sketch_render(history: History) -> int:
 
 
 @paused
-def sketch_pipeline(path: Path) -> int:
-    """Load, then validate, curate and render the curation, for each of seven providers."""
+def sketch_pipeline(path: Path, providers: int = len(PROVIDERS)) -> int:
+    """Load, then validate, curate and render the curation, for each of ``providers`` providers."""
     history = load(path)
-    n = sketch_validate(history)
-    for _ in PROVIDERS:
+    n = 0
+    for _ in range(providers):
+        n += pairing(body(history))
         curated, changes = curate(history)
         n += len(changes) + len(orjson.dumps(body(curated)))
     return n
+
+
+@paused
+def one_provider(path: Path) -> int:
+    """The pipeline of toolhist for one provider (openai-chat): validate, curate, render the curation."""
+    session = toolhist.load(str(path))
+    curation = toolhist.curate(session, "openai-chat", strategy="toolhist")
+    return (
+        len(validate(session, "openai-chat"))
+        + len(curation.changes)
+        + len(orjson.dumps(render_curation(curation).body))
+    )
 
 
 def main() -> None:
@@ -187,15 +202,19 @@ def main() -> None:
                 median(lambda: sketch_pipeline(path), args.runs),
                 median(lambda: pipeline(path), args.runs),
             ),
+            "pipeline, 1 provider": (
+                median(lambda: sketch_pipeline(path, 1), args.runs),
+                median(lambda: one_provider(path), args.runs),
+            ),
         }
     print(
         f"{args.size} messages, {len(PROVIDERS)} providers, medians of {args.runs} runs;"
         f" floor (orjson parse) {f * 1000:.1f} ms; x = ratio to the floor"
     )
-    print(f"  {'stage':<10} {'sketch':>10} {'':>8} {'toolhist':>10} {'':>8} {'toolhist/sketch':>16}")
+    print(f"  {'stage':<20} {'sketch':>10} {'':>8} {'toolhist':>10} {'':>8} {'toolhist/sketch':>16}")
     for stage, (sketch, ours) in rows.items():
         print(
-            f"  {stage:<10} {sketch * 1000:8.1f} ms {sketch / f:7.1f}x {ours * 1000:8.1f} ms {ours / f:7.1f}x"
+            f"  {stage:<20} {sketch * 1000:8.1f} ms {sketch / f:7.1f}x {ours * 1000:8.1f} ms {ours / f:7.1f}x"
             f" {ours / sketch:15.1f}x"
         )
 
