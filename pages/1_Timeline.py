@@ -17,7 +17,8 @@ from toolhist.views.widgets import show_message
 
 PAGE_ROWS = 500  # event rows per table page
 CHART_WINDOW = 2500  # messages drawn at once; a longer history pages through windows of this size,
-# and the window follows the inspected message (a table row, the Message box) unless moved by hand
+# and the window (and the table's page) follows the inspected message (picked on the chart or in the
+# table, typed in the Message box, linked) unless moved by hand
 
 st.set_page_config(page_title="toolhist · Timeline", layout="wide")
 st.title("Timeline")
@@ -62,37 +63,61 @@ cols[4].metric("Marked by violations", int(flagged["message"].nunique()))
 st.caption(
     "Circles are calls, squares results, diamonds messages with neither; grey lines link a call to its "
     f"result(s); red rings mark violations for {', '.join(chosen) if chosen else 'no provider'}. "
-    "Select a point (or a table row) to inspect its message."
+    "Click a point (or box-select one from the chart's tool bar, or pick a table row) to inspect its message."
 )
 
 
-def _selected_message(event: Any, frame_rows: Any, kind: str) -> int | None:
-    """The message a chart or table selection points at (dict-style: AppTest hands plain dicts)."""
-    if not event:
-        return None
-    selection = event["selection"] if isinstance(event, dict) else event.selection
-    if kind == "chart":
-        points = selection["points"] if isinstance(selection, dict) else selection.points
-        for point in points:
-            data = point.get("customdata")
-            if data:
-                return int(data[1])
-        return None
-    rows = selection["rows"] if isinstance(selection, dict) else selection.rows
-    return int(frame_rows.iloc[rows[0]]["message"]) if rows else None
+def _message_of(customdata: Any) -> int:
+    """A point's message from its ``[event, message]`` customdata.
+
+    The browser hands a row of a 2-D customdata array as ``{"0": event, "1": message}``; AppTest and
+    plain lists give a list.
+    """
+    return int(customdata["1"] if isinstance(customdata, dict) else customdata[1])
 
 
-def _apply(source: str, picked: int | None) -> None:
-    """A new chart/table selection moves the inspected message (an unchanged one does not)."""
-    marker = f"tl_seen_{source}"
-    if picked is not None and st.session_state.get(marker) != picked:
-        st.session_state["tl_msg"] = picked
-    st.session_state[marker] = picked
+def _chart_pick() -> int | None:
+    """The message a new chart selection points at (its points' ``customdata``), else None.
+
+    Read from the widget's state at the start of the run, before the table is drawn, so the table
+    can page to the message picked on the chart in the same run (AppTest hands plain dicts).
+    """
+    event = st.session_state.get("tl_chart")
+    selection = (
+        event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
+    ) or {}
+    points = selection.get("points", []) if isinstance(selection, dict) else selection.points
+    picked = next((_message_of(p["customdata"]) for p in points if p.get("customdata")), None)
+    if picked is None or st.session_state.get("tl_seen_chart") == picked:
+        st.session_state["tl_seen_chart"] = picked
+        return None
+    st.session_state["tl_seen_chart"] = picked
+    return picked
+
+
+def _table_rows() -> list[int]:
+    """The rows selected in the event table (as the widget holds them at the start of the run)."""
+    event = st.session_state.get("tl_table")
+    selection = (
+        event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
+    ) or {}
+    return list(selection.get("rows", []) if isinstance(selection, dict) else selection.rows)
+
+
+def _table_pick() -> int | None:
+    """The message of a row the user has just selected in the table (the page shown last run), else None."""
+    rows = _table_rows()
+    if rows == st.session_state.get("tl_seen_rows", []):
+        return None  # unchanged (or the selection this page set itself)
+    st.session_state["tl_seen_rows"] = rows
+    shown: list[int] = st.session_state.get("tl_table_messages", [])
+    return shown[rows[0]] if rows and rows[0] < len(shown) else None
 
 
 def chart() -> None:
     """The chart of the window holding the inspected message (all of a short history)."""
     plotted = frame
+    window: tuple[int, int] | None = None
     if count > CHART_WINDOW:
         windows = -(-count // CHART_WINDOW)
         inspected = int(st.session_state.get("tl_msg", 0))
@@ -105,27 +130,35 @@ def chart() -> None:
             )
         )
         lo, hi = (window_no - 1) * CHART_WINDOW, min(window_no * CHART_WINDOW, count)
+        window = (lo, hi)
         plotted = frame[(frame["message"] >= lo) & (frame["message"] < hi)]
         outside = int(flagged["message"].nunique()) - int(
             plotted[plotted["violations"] != ""]["message"].nunique()
         )
-        st.caption(f"Messages {lo} to {hi - 1}; {outside} marked message(s) outside this window.")
+        st.caption(
+            f"Messages {lo} to {hi - 1}; {outside} marked message(s) outside this window. "
+            "Triangles at the edges: the other end of a link is outside this window (hover for its message)."
+        )
     if len(plotted):
-        figure = timeline_figure(plotted, axis=axis, selected=st.session_state.get("tl_msg"))
-        picked = st.plotly_chart(
+        figure = timeline_figure(plotted, axis=axis, selected=st.session_state.get("tl_msg"), window=window)
+        st.plotly_chart(
             figure,
             key="tl_chart",
             on_select="rerun",
             selection_mode=("points", "box"),
             config={"displaylogo": False, "scrollZoom": True},
         )
-        _apply("chart", _selected_message(picked, plotted, "chart"))
     else:
         st.info("This history has no tool calls or results, and no violation for the providers chosen.")
 
 
 def table() -> None:
-    """The event table, filtered and paged; a picked row becomes the inspected message."""
+    """The event table, filtered and paged; it pages to the inspected message and selects its row.
+
+    A row picked here became the inspected message at the start of the run (`_table_pick`); a
+    message picked on the chart, typed in the Message box or linked moves the table to its page
+    (unless the filters hide it), once per new message, so paging by hand stays where it is.
+    """
     filters = st.columns([2, 2, 1])
     statuses = filters[0].multiselect("Status", sorted(frame["status"].unique()), key="tl_status")
     needle = filters[1].text_input("Call id or tool contains", key="tl_needle")
@@ -140,12 +173,35 @@ def table() -> None:
         ]
     if only_bad:
         shown = shown[shown["violations"] != ""]
+    inspected = int(st.session_state.get("tl_msg", 0))
+    positions = (shown["message"].to_numpy() == inspected).nonzero()[0]
     pages = max(1, -(-len(shown) // PAGE_ROWS))
     page = 1
     if pages > 1:
+        current = int(st.session_state.get("tl_page", 1))
+        if st.session_state.get("tl_page_for") != inspected and len(positions):
+            on_page = [int(i) for i in positions if (current - 1) * PAGE_ROWS <= i < current * PAGE_ROWS]
+            if not on_page:  # the table follows a new message to the page of its first event
+                st.session_state["tl_page"] = int(positions[0]) // PAGE_ROWS + 1
+        st.session_state["tl_page_for"] = inspected
         page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} rows each)", 1, pages, key="tl_page"))
-    window = shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
-    picked = st.dataframe(
+    start = (page - 1) * PAGE_ROWS
+    window = shown.iloc[start : start + PAGE_ROWS]
+    # a row of the inspected message on this page is selected: the one picked, else its first one
+    mine = [int(i) - start for i in positions if start <= i < start + PAGE_ROWS]
+    selected = _table_rows()[:1]
+    if not (selected and selected[0] in mine) and selected != mine[:1]:
+        st.session_state["tl_table"] = {"selection": {"rows": mine[:1], "columns": [], "cells": []}}
+    st.session_state["tl_seen_rows"] = _table_rows()
+    st.session_state["tl_table_messages"] = window["message"].tolist()
+    selected = _table_rows()[:1]
+    if selected:  # the grid does not scroll to its selection: say where it is
+        st.caption(f"Message {inspected}: row {selected[0] + 1} of this page (selected).")
+    elif len(positions):
+        st.caption(f"Message {inspected} is on page {int(positions[0]) // PAGE_ROWS + 1}.")
+    else:
+        st.caption(f"Message {inspected} has no row in this table (no call or result, or filtered out).")
+    st.dataframe(
         window,
         hide_index=True,
         key="tl_table",
@@ -153,7 +209,6 @@ def table() -> None:
         selection_mode="single-row",
         column_order=("message", "kind", "tool", "call_id", "status", "partner", "violations"),
     )
-    _apply("table", _selected_message(picked, window, "table"))
 
 
 @st.fragment
@@ -168,14 +223,13 @@ def body() -> None:
             from_link if from_link is not None else (int(flagged["message"].iloc[0]) if len(flagged) else 0)
         )
         st.session_state["tl_msg_link"] = st.query_params.get("msg")
+    for picked in (_chart_pick(), _table_pick()):  # a new pick on the chart or in the table
+        if picked is not None:
+            st.session_state["tl_msg"] = picked
     left, right = st.columns([3, 2])
     with left:
-        # the table runs first (a row picked there moves the inspected message, and so the chart's
-        # window, in the same run) but shows below the chart
-        above = st.container()
+        chart()
         table()
-        with above:
-            chart()
     with right:
         msg = int(st.number_input("Message", 0, max(count - 1, 0), key="tl_msg"))
         state.remember("msg", str(msg))

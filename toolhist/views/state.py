@@ -355,6 +355,8 @@ def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.Da
 def lines(
     key: str, provider: str, strategy: str, full_up_to: int, _payload: Payload, _found: Sequence[Violation]
 ) -> tuple[int, pd.DataFrame]:
-    """`toolhist.views.payloads.numbered_lines` of a payload, cached per session key, provider and strategy:
-    the line count, and every line up to ``full_up_to`` lines, else only the marked ones with context."""
+    """`toolhist.views.payloads.numbered_lines` of a payload, cached per session key, provider and strategy.
+
+    The line count, and every line up to ``full_up_to`` lines, else only the marked ones with context.
+    """
     return numbered_lines(_payload.body, provider_for(provider).path_format, _found, full_up_to=full_up_to)

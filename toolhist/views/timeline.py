@@ -14,6 +14,12 @@ message that holds no call or result gets an event of kind ``message`` so it sti
 kind and status of mark, so 10,000 messages stay fast to pan and zoom: a line trace linking each call to its
 results (NaN-separated segments), call and result markers, and the violations drawn last, on top.
 Every marker carries ``[event row, message]`` in ``customdata`` so a selection maps back to the frame.
+
+A long history is drawn one window of messages at a time (``window``). A link whose other end lies
+outside the window (a result whose call came earlier, a call answered later) is clipped at the
+window's edge, where a triangle marker says which message holds the other end; its ``customdata``
+is ``[event row, message of the other end]``, so picking it moves the inspection (and the window)
+there. Nothing is drawn outside the window.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ MARKS: Final = (
 """One marker trace per (kind, status), so the legend names every mark."""
 SYMBOLS: Final = {"call": "circle", "result": "square", "message": "diamond"}
 VIOLATION_COLOR: Final = "#d62728"
+OUTSIDE_COLOR: Final = "#555555"
 MESSAGE_LANE: Final = "(message)"
 
 
@@ -167,11 +174,19 @@ def lanes(frame: pd.DataFrame) -> list[str]:
     return order
 
 
-def timeline_figure(frame: pd.DataFrame, *, axis: str = "turn", selected: int | None = None) -> go.Figure:
+def timeline_figure(
+    frame: pd.DataFrame,
+    *,
+    axis: str = "turn",
+    selected: int | None = None,
+    window: tuple[int, int] | None = None,
+) -> go.Figure:
     """The frame as WebGL traces: links, calls, results, message marks, violations (on top), selection.
 
     ``axis`` is ``turn`` (message index) or ``time`` (timestamps; only when `has_times`).
-    ``selected`` is a message index to ring.
+    ``selected`` is a message index to ring. ``window`` is the range of messages ``[lo, hi)`` the
+    frame was cut to: links to a message outside it end at the window's edge (the first or last
+    event's x), marked there.
     """
     names = lanes(frame)
     lane = {name: i for i, name in enumerate(names)}
@@ -187,16 +202,49 @@ def timeline_figure(frame: pd.DataFrame, *, axis: str = "turn", selected: int | 
     def xs(messages: Sequence[int]) -> list[Any]:
         return [by_message.get(m) for m in messages] if axis == "time" else [float(m) for m in messages]
 
+    lo, hi = window if window is not None else (None, None)
+    edges = (x.min(), x.max()) if len(frame) else (None, None)  # the window's first and last event
     fig = go.Figure()
-    # links: call -> each of its results, as one NaN-separated line trace
+    # links: call -> each of its results, as one NaN-separated line trace; clipped at the window
     results = frame[(frame["kind"] == "result") & frame["status"].isin(["ok", "error", "duplicate"])]
     link_x: list[Any] = []
     link_y: list[float | None] = []
-    for message, partner, tool in zip(results["message"], results["partner"], results["tool"], strict=True):
+    outside: list[tuple[int, Any, float, int, str]] = []  # (event, edge x, lane, other message, label)
+    for event, message, partner, tool, call_id in zip(
+        results["event"],
+        results["message"],
+        results["partner"],
+        results["tool"],
+        results["call_id"],
+        strict=True,
+    ):
         if pd.isna(partner):
             continue
-        link_x += [*xs([int(partner), int(message)]), None]
+        start = xs([int(partner)])[0]
+        if lo is not None and int(partner) < lo:
+            start = edges[0]
+            outside.append(
+                (int(event), start, float(lane[tool]), int(partner), f"its call {_plain(call_id)}")
+            )
+        link_x += [start, *xs([int(message)]), None]
         link_y += [float(lane[tool]), float(lane[tool]), None]
+    if hi is not None:
+        calls = frame[(frame["kind"] == "call") & frame["partner"].notna()]
+        for event, message, partner, tool, call_id in zip(
+            calls["event"], calls["message"], calls["partner"], calls["tool"], calls["call_id"], strict=True
+        ):
+            if int(partner) >= hi:
+                outside.append(
+                    (
+                        int(event),
+                        edges[1],
+                        float(lane[tool]),
+                        int(partner),
+                        f"the result of {_plain(call_id)}",
+                    )
+                )
+                link_x += [*xs([int(message)]), edges[1], None]
+                link_y += [float(lane[tool]), float(lane[tool]), None]
     fig.add_trace(
         go.Scattergl(
             x=link_x,
@@ -207,6 +255,29 @@ def timeline_figure(frame: pd.DataFrame, *, axis: str = "turn", selected: int | 
             name="call → result",
         )
     )
+    if outside:
+        fig.add_trace(
+            go.Scattergl(
+                x=[edge for _, edge, _, _, _ in outside],
+                y=[ly for _, _, ly, _, _ in outside],
+                mode="markers",
+                name="other end outside this window",
+                marker={
+                    "symbol": [
+                        "triangle-left" if other < (lo or 0) else "triangle-right" for *_, other, _ in outside
+                    ],
+                    "size": 11,
+                    "color": OUTSIDE_COLOR,
+                    "line": {"width": 0},
+                },
+                customdata=[[event, other] for event, _, _, other, _ in outside],
+                hovertext=[
+                    f"{label} is at message {other}, {'before' if other < (lo or 0) else 'after'} this window"
+                    for _, _, _, other, label in outside
+                ],
+                hovertemplate="%{hovertext}<extra></extra>",
+            )
+        )
     hover = "%{hovertext}<extra></extra>"
     for kind, status in MARKS:
         part = frame[(frame["kind"] == kind) & (frame["status"] == status)]
@@ -255,11 +326,14 @@ def timeline_figure(frame: pd.DataFrame, *, axis: str = "turn", selected: int | 
             )
         )
     fig.update_layout(
-        height=max(260, 60 + 36 * len(names)),
+        height=max(300, 110 + 36 * len(names)),  # the lanes, and the legend above them
         margin={"l": 10, "r": 10, "t": 30, "b": 40},
         uirevision="keep",
-        dragmode="select",
-        legend={"orientation": "h", "y": 1.08, "x": 0},
+        # zoom, not select: Streamlit makes a click select the point only outside the select and lasso
+        # drag modes (its click handler is for treemaps); box select stays in the mode bar
+        dragmode="zoom",
+        # above the plot (the margin grows to fit it), never over the top lanes
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         xaxis={
             "title": "time" if axis == "time" else "message (turn)",
             "type": "date" if axis == "time" else "linear",

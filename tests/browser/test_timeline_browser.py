@@ -1,0 +1,141 @@
+"""The Timeline in Chromium: a point clicked on the chart pages the event table to its message and selects its row.
+
+A generated 6,000-message session (``benchmarks/generate.py``) gives a chart of 2,500 messages and a
+table of many 500-row pages, so the point clicked is on a page other than the one shown. The click is
+a real mouse click on the WebGL chart, zoomed first (as a user would) so that one marker is under
+the pointer; every expected figure comes from the library.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from bench_modules import benchmark_module
+from playwright.sync_api import Locator, Page, expect
+
+import toolhist
+from toolhist.check import check
+from toolhist.views.timeline import events_frame, lanes
+
+pytestmark = pytest.mark.browser
+MESSAGES = 6000
+PAGE_ROWS = 500  # pages/1_Timeline.py
+CHART_WINDOW = 2500
+WAIT = 120_000  # ms: a functional wait (reading and checking the session), not a performance bound
+ROW = 35  # Streamlit's data grid: header and rows 35 px high
+
+
+@pytest.fixture(scope="module")
+def session_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = benchmark_module("generate").write(MESSAGES, tmp_path_factory.mktemp("tl") / "long.json")
+    return path
+
+
+def settled(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('[data-test-script-state]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=WAIT,
+    )
+
+
+def target_event(frame: pd.DataFrame, shown_page: int, window: tuple[int, int]) -> pd.Series:
+    """A result in the chart window, alone in its lane at its message, whose first row is on another page."""
+    lo, hi = window
+    alone = frame.groupby(["message", "tool"])["event"].transform("count") == 1
+    first_row = frame.groupby("message")["event"].transform("min")
+    candidates = frame[
+        (frame["kind"] == "result")
+        & (frame["status"] == "ok")
+        & (frame["violations"] == "")
+        & alone
+        & (frame["message"] >= lo)
+        & (frame["message"] < hi)
+        & (first_row // PAGE_ROWS + 1 > shown_page)
+    ]
+    return candidates.iloc[len(candidates) // 2]
+
+
+def click_point(page: Page, x: float, lane: float) -> None:
+    """Zoom the chart around ``x`` (a user's zoom: one marker per message apart), then click the marker."""
+    page.evaluate(
+        "async (x) => { const gd = document.querySelector('.js-plotly-plot');"
+        " await window.Plotly.relayout(gd, {'xaxis.range': [x - 3, x + 3]}); }",
+        x,
+    )
+    position = page.evaluate(
+        """([x, y]) => {
+            const gd = document.querySelector('.js-plotly-plot');
+            const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+            const box = gd.getBoundingClientRect();
+            return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
+        }""",
+        [x, lane],
+    )
+    page.mouse.move(*position)
+    page.mouse.click(*position)
+
+
+def selected_rows(grid: Locator) -> list[int]:
+    """The data rows (0-based) the grid marks as selected among those it has rendered."""
+    rows = grid.locator('tbody tr[aria-selected="true"]')
+    return [int(r.get_attribute("aria-rowindex") or 0) - 2 for r in rows.all()]
+
+
+def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
+    app_url: str, page: Page, session_file: Path
+) -> None:
+    session = toolhist.load(session_file)
+    frame = events_frame(session, check(session_file, ["openai-chat"]).results["openai-chat"])
+    inspected = int(frame[frame["violations"] != ""]["message"].iloc[0])  # the page's first message
+    shown_page = int(frame.index[frame["message"] == inspected][0]) // PAGE_ROWS + 1
+    lo = inspected // CHART_WINDOW * CHART_WINDOW
+    target = target_event(frame, shown_page, (lo, lo + CHART_WINDOW))
+    message = int(target["message"])
+    first = int(frame.index[frame["message"] == message][0])
+    want_page, want_row = first // PAGE_ROWS + 1, first % PAGE_ROWS
+
+    page.goto(f"{app_url}/Timeline?path={session_file}&provider=openai-chat")
+    box = page.get_by_label(f"Page (of {-(-len(frame) // PAGE_ROWS)}, {PAGE_ROWS} rows each)")
+    expect(box).to_have_value(str(shown_page), timeout=WAIT)
+    expect(page.get_by_text(f"Message {inspected}: row ", exact=False)).to_be_visible(timeout=WAIT)
+    page.wait_for_function(
+        "() => { const p = document.querySelector('.js-plotly-plot'); return p && p._fullData?.length > 0; }",
+        timeout=WAIT,
+    )
+    settled(page)
+    charted = lanes(frame[(frame["message"] >= lo) & (frame["message"] < lo + CHART_WINDOW)])
+    click_point(page, float(message), float(charted.index(str(target["tool"]))))
+
+    where = session.source.locations[message].json_path
+    speaker = session.messages[message].speaker
+    expect(page.get_by_text(f"Message {message} · {speaker} · {where}", exact=True)).to_be_visible(
+        timeout=WAIT
+    )
+    expect(page.get_by_label("Message", exact=True)).to_have_value(str(message), timeout=WAIT)
+    expect(box).to_have_value(str(want_page), timeout=WAIT)
+    expect(
+        page.get_by_text(f"Message {message}: row {want_row + 1} of this page (selected).", exact=True)
+    ).to_be_visible(timeout=WAIT)
+    settled(page)
+    # the row itself is selected in the grid: scroll it into the grid's view and read its state
+    grid = page.locator('[data-testid="stDataFrame"]').last
+    grid.scroll_into_view_if_needed()
+    bounds = grid.bounding_box()
+    assert bounds is not None
+    page.mouse.move(bounds["x"] + bounds["width"] / 2, bounds["y"] + bounds["height"] / 2)
+    page.mouse.wheel(0, max(0, want_row - 3) * ROW)
+    expect(grid.locator(f'tbody tr[aria-rowindex="{want_row + 2}"]')).to_have_attribute(
+        "aria-selected", "true", timeout=WAIT
+    )
+    assert selected_rows(grid) == [want_row]
+    shown = json.dumps(
+        session.messages[message].blocks[0].model_dump(mode="json", exclude_defaults=True),
+        indent=2,
+        ensure_ascii=False,
+    )
+    assert shown in [c.strip() for c in page.locator('[data-testid="stCode"]').all_inner_texts()]
+    assert page.outside_requests == []  # type: ignore[attr-defined]
