@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import toolhist
@@ -79,8 +79,19 @@ json_text = st.recursive(
 
 
 @given(json_text)
+@example("api_key:\n" + OPENAI)  # found by hypothesis: the value began inside the escape ``\n``
+@example("apikey=\tabcdefghijklmnop")
 def test_redacted_json_text_is_still_json(value: Any) -> None:
     text = json.dumps(value)
     redacted, _ = redact_text(text)
     json.loads(redacted)
     assert OPENAI not in redacted
+
+
+def test_a_credential_after_an_escaped_blank_in_json_text_is_redacted_and_the_escape_kept() -> None:
+    text = json.dumps({"log": "api_key:\n  ABCDEFGHIJKLMNOP and x-api-key=\t'QRSTUVWXYZ123456'"})
+    redacted, counts = redact_text(text)
+    assert json.loads(redacted) == {
+        "log": "api_key:\n  [REDACTED:credential] and x-api-key=\t'[REDACTED:credential]'"
+    }
+    assert counts == {"credential": 2}

@@ -34,7 +34,24 @@ _FIELD_NAMES = (
     rb"(?i:x-api-key|x-goog-api-key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key)"
 )
 _FIELD_VALUE = rb"[A-Za-z0-9._~+/=\-]{12,}"
-_FIELD = rb"(\\?[\"']?" + _FIELD_NAMES + rb"\\?[\"']?\s*[:=]\s*\\?[\"']?)(" + _FIELD_VALUE + rb")"
+# Between name and value: quotes (escaped inside JSON text) and blanks, which in JSON text may be
+# the escapes ``\n``, ``\r``, ``\t``. A backslash is only ever taken with what it escapes, so the
+# value never starts inside an escape sequence and redacted JSON text stays valid JSON.
+_QUOTE = rb"(?:\\?[\"'])?"
+_BLANK = rb"(?:\s|\\[nrt])*"
+_FIELD = (
+    rb"("
+    + _QUOTE
+    + _FIELD_NAMES
+    + _QUOTE
+    + _BLANK
+    + rb"[:=]"
+    + _BLANK
+    + _QUOTE
+    + rb")("
+    + _FIELD_VALUE
+    + rb")"
+)
 _COMBINED = re.compile(
     b"|".join(b"(?P<k%d>%s)" % (i, pattern) for i, (_, pattern) in enumerate(_KEY_SHAPES))
     + b"|(?P<bearer>"
