@@ -104,16 +104,6 @@ def _table_rows() -> list[int]:
     return list(selection.get("rows", []) if isinstance(selection, dict) else selection.rows)
 
 
-def _table_pick() -> int | None:
-    """The message of a row the user has just selected in the table (the page shown last run), else None."""
-    rows = _table_rows()
-    if rows == st.session_state.get("tl_seen_rows", []):
-        return None  # unchanged (or the selection this page set itself)
-    st.session_state["tl_seen_rows"] = rows
-    shown: list[int] = st.session_state.get("tl_table_messages", [])
-    return shown[rows[0]] if rows and rows[0] < len(shown) else None
-
-
 def chart() -> None:
     """The chart of the window holding the inspected message (all of a short history)."""
     plotted = frame
@@ -155,9 +145,9 @@ def chart() -> None:
 def table() -> None:
     """The event table, filtered and paged; it pages to the inspected message and selects its row.
 
-    A row picked here became the inspected message at the start of the run (`_table_pick`); a
-    message picked on the chart, typed in the Message box or linked moves the table to its page
-    (unless the filters hide it), once per new message, so paging by hand stays where it is.
+    A row picked here becomes the inspected message; a message picked on the chart (`_chart_pick`),
+    typed in the Message box or linked moves the table to its page (unless the filters hide it),
+    once per new message, so paging by hand stays where it is.
     """
     filters = st.columns([2, 2, 1])
     statuses = filters[0].multiselect("Status", sorted(frame["status"].unique()), key="tl_status")
@@ -187,13 +177,18 @@ def table() -> None:
         page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} rows each)", 1, pages, key="tl_page"))
     start = (page - 1) * PAGE_ROWS
     window = shown.iloc[start : start + PAGE_ROWS]
+    rows = _table_rows()
+    if rows != st.session_state.get("tl_seen_rows", []) and rows and rows[0] < len(window):
+        # a row the user has just picked (not the selection this page set): its message is inspected
+        inspected = st.session_state["tl_msg"] = int(window["message"].iloc[rows[0]])
+        st.session_state["tl_page_for"] = inspected
+        positions = (shown["message"].to_numpy() == inspected).nonzero()[0]
     # a row of the inspected message on this page is selected: the one picked, else its first one
     mine = [int(i) - start for i in positions if start <= i < start + PAGE_ROWS]
     selected = _table_rows()[:1]
     if not (selected and selected[0] in mine) and selected != mine[:1]:
         st.session_state["tl_table"] = {"selection": {"rows": mine[:1], "columns": [], "cells": []}}
     st.session_state["tl_seen_rows"] = _table_rows()
-    st.session_state["tl_table_messages"] = window["message"].tolist()
     selected = _table_rows()[:1]
     if selected:  # the grid does not scroll to its selection: say where it is
         st.caption(f"Message {inspected}: row {selected[0] + 1} of this page (selected).")
@@ -223,13 +218,17 @@ def body() -> None:
             from_link if from_link is not None else (int(flagged["message"].iloc[0]) if len(flagged) else 0)
         )
         st.session_state["tl_msg_link"] = st.query_params.get("msg")
-    for picked in (_chart_pick(), _table_pick()):  # a new pick on the chart or in the table
-        if picked is not None:
-            st.session_state["tl_msg"] = picked
+    picked = _chart_pick()
+    if picked is not None:
+        st.session_state["tl_msg"] = picked
     left, right = st.columns([3, 2])
     with left:
-        chart()
+        # the table runs first (a row picked there moves the inspected message, and so the chart's
+        # window, in the same run) but shows below the chart
+        above = st.container()
         table()
+        with above:
+            chart()
     with right:
         msg = int(st.number_input("Message", 0, max(count - 1, 0), key="tl_msg"))
         state.remember("msg", str(msg))

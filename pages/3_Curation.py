@@ -12,7 +12,7 @@ import streamlit as st
 from toolhist.curation import STRATEGIES
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row
+from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message
 
@@ -108,6 +108,7 @@ if position is not None:
 
 st.subheader("Change log")
 if curation.changes:
+    st.text(f"Changes per pass: {per_pass(curation.changes)}")
     st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
 else:
     st.caption(f"Strategy {strategy} changed nothing.")

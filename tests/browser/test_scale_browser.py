@@ -1,5 +1,8 @@
 """A 100,000-message session in the real app: uploaded, loaded with progress, and every page responds.
 
+One upload, then Home, Timeline, Violations, Payloads and Curation in turn (the same browser session,
+so the server parses the file once).
+
 The session is generated at test time by ``benchmarks/generate.py`` (an agent's OpenAI Chat body,
 36.7 MB, with the seed failure modes at steady rates). Every figure the test expects is computed
 here with the library, in a worker thread while the browser drives the server.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -27,7 +31,7 @@ from playwright.sync_api import Locator, Page, expect
 import toolhist
 from toolhist.check import CheckResult, check
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, render
+from toolhist.providers import PROVIDERS, render, validate
 from toolhist.views.payloads import verdict
 from toolhist.views.timeline import events_frame
 from toolhist.views.violations import violations_frame
@@ -41,6 +45,7 @@ PAGE_ROWS = 500  # pages/1_Timeline.py
 CHART_WINDOW = 2500
 TARGET = MESSAGES * 7 // 9  # the table is paged to the first event of this message (or a later one)
 PAYLOAD_PROVIDERS = ("openai-chat", "anthropic", "gemini")  # the Payloads page's first choice for this body
+CURATION = ("anthropic", "toolhist")  # provider and strategy picked on the Curation page
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,11 @@ class Expected:
     """The Timeline's event frame, ringed for every provider that objects (the page's default)."""
     lines: dict[str, int]
     """Lines of each payload pretty-printed (``json.dumps(indent=2)``)."""
+    passes: list[tuple[str, int]]
+    """`toolhist.curate`'s Changes for `CURATION`, counted per pass in the order the passes ran."""
+    changes: int
+    errors_left: int
+    """Error-level violations `toolhist.providers.validate` finds after that curation."""
 
 
 def expectations(path: Path) -> Expected:
@@ -64,7 +74,19 @@ def expectations(path: Path) -> Expected:
         p: json.dumps(render(session, p).body, indent=2, ensure_ascii=False).count("\n") + 1
         for p in PAYLOAD_PROVIDERS
     }
-    return Expected(session=session, result=result, events=events, lines=lines)
+    provider, strategy = CURATION
+    curation = toolhist.curate(session, provider, strategy=strategy)
+    passes = Counter(c.pass_ for c in curation.changes)  # insertion order: the order the passes ran
+    left = validate(session, provider, strategy=strategy)
+    return Expected(
+        session=session,
+        result=result,
+        events=events,
+        lines=lines,
+        passes=list(passes.items()),
+        changes=len(curation.changes),
+        errors_left=sum(v.severity == "error" for v in left),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +131,12 @@ def pick_row(page: Page, grid: Locator, row: int) -> None:
     assert box is not None
     header = row_height = 35  # Streamlit's data grid: header and rows 35 px high
     page.mouse.click(box["x"] + 16, box["y"] + header + row_height * row + row_height / 2)
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Pick ``option`` in the sidebar select box ``label``."""
+    page.locator('[data-testid="stSidebar"]').get_by_label(label).click()
+    page.get_by_role("option", name=option, exact=True).click()
 
 
 def test_a_100k_session_uploads_with_progress_and_every_page_responds(
@@ -210,4 +238,20 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     verdicts = page.locator('[data-testid="stText"]').filter(has_text=re.compile(r"^(rejects|accepts)"))
     expect(verdicts).to_have_text([verdict(want.result.results[p]) for p in PAYLOAD_PROVIDERS], timeout=LOAD)
     expect(page.get_by_text("Too long to show as a tree here: download it.")).to_have_count(3, timeout=LOAD)
+
+    # Curation: the reference strategy for one provider, its changes counted per pass as the library does
+    sidebar_link(page, "Curation")
+    expect(page.get_by_role("heading", name="Curation", exact=True)).to_be_visible(timeout=WAIT)
+    settled(page)
+    provider, strategy = CURATION
+    choose(page, "Provider", provider)
+    settled(page)
+    choose(page, "Strategy", strategy)
+    per_pass = " · ".join(f"{name} {n:,}" for name, n in want.passes)
+    expect(page.get_by_text(f"Changes per pass: {per_pass}", exact=True)).to_be_visible(timeout=LOAD)
+    expect(metric(page, "Changes")).to_have_text(str(want.changes), timeout=WAIT)
+    errors_before = sum(v.severity == "error" for v in want.result.results[provider])
+    expect(metric(page, "Errors before")).to_have_text(str(errors_before), timeout=WAIT)
+    expect(metric(page, "Errors left")).to_have_text(str(want.errors_left), timeout=WAIT)
+    expect(page.get_by_role("button", name="Compare every strategy")).to_be_visible(timeout=LOAD)
     assert page.outside_requests == []  # type: ignore[attr-defined]

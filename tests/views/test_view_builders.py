@@ -15,7 +15,7 @@ from toolhist.diff import diff
 from toolhist.model import Message, Session, SessionSource, TextBlock, ToolCallBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS, provider_for, render, validate
 from toolhist.providers.base import bracketed, dotted
-from toolhist.views.diffs import aligned_frame, changes_frame, compare_strategies, focus_row
+from toolhist.views.diffs import aligned_frame, changes_frame, compare_strategies, focus_row, per_pass
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.payloads import id_map_frame, json_lines, lines_frame, offending_lines, verdict
 from toolhist.views.timeline import MESSAGE_LANE, events_frame, has_times, lanes, timeline_figure
@@ -216,6 +216,22 @@ def test_aligned_frame_and_change_log(strategy: str) -> None:
     log = changes_frame(curation.changes)
     assert len(log) == len(curation.changes)
     assert list(log["pass"]) == [c.pass_ for c in curation.changes]
+    passes = list(dict.fromkeys(c.pass_ for c in curation.changes))
+    assert per_pass(curation.changes) == " · ".join(
+        f"{name} {sum(c.pass_ == name for c in curation.changes):,}" for name in passes
+    )
+
+
+def test_changes_per_pass_in_the_order_the_passes_ran() -> None:
+    s = toolhist.load(SAMPLES / "llxprt_icontent.json")
+    changes = curate(s, "anthropic").changes
+    counted = per_pass(changes)
+    assert counted  # the reference strategy changes this sample
+    assert [part.rsplit(" ", 1)[0] for part in counted.split(" · ")] == list(
+        dict.fromkeys(c.pass_ for c in changes)
+    )
+    assert sum(int(part.rsplit(" ", 1)[1].replace(",", "")) for part in counted.split(" · ")) == len(changes)
+    assert per_pass([]) == ""
 
 
 def test_strategies_compared() -> None:

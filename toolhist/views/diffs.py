@@ -74,6 +74,17 @@ def changes_frame(changes: Sequence[Change]) -> pd.DataFrame:
     )
 
 
+def per_pass(changes: Sequence[Change]) -> str:
+    """``map_ids 105,027 · dedupe_results 1,253``: how many Changes each pass made, in the order it ran.
+
+    The change log of a long history is a table of 100,000 rows; this line is what it adds up to.
+    """
+    counts: dict[str, int] = {}
+    for c in changes:
+        counts[c.pass_] = counts.get(c.pass_, 0) + 1
+    return " · ".join(f"{name} {n:,}" for name, n in counts.items())
+
+
 def _where(position: object) -> str:
     message = getattr(position, "message", None)
     if message is None:
