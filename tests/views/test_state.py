@@ -73,3 +73,35 @@ def test_one_strategy_at_a_time_is_the_comparison() -> None:
     whole = compare_strategies(o.session, "anthropic", list(STRATEGIES))
     rows = [state.compared(o.key, "anthropic", s, o.session) for s in STRATEGIES]
     assert [r.to_dict("records") for r in rows] == [[row] for row in whole.to_dict("records")]
+
+
+def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
+    """Reading a third session clears every cached entry of the first (its parse and what came of it)."""
+    names = ["openai_chat_request.json", "anthropic_request.json", "llxprt_icontent.json"]
+    sources = [state.sample_input(name) for name in names]
+    keys = [f"{source.digest}:" for source in sources]
+    made = []
+    for source, key in zip(sources, keys, strict=True):
+        _, session = state._load(source.digest, None, source.name, source.data)
+        made.append(
+            (
+                session,
+                state.curated(key, "anthropic", "toolhist", session),
+                state.payload(key, "gemini", "none", session),
+            )
+        )
+        dropped = state._keep_recent(key)
+    assert state.SESSIONS_KEPT == 2
+    assert keys[0] in dropped
+    assert not {keys[1], keys[2]} & set(dropped)
+    for n, (source, key) in enumerate(zip(sources, keys, strict=True)):
+        _, session = state._load(source.digest, None, source.name, source.data)
+        again = (
+            session,
+            state.curated(key, "anthropic", "toolhist", session),
+            state.payload(key, "gemini", "none", session),
+        )
+        kept = n > 0
+        assert [a is b for a, b in zip(again, made[n], strict=True)] == [kept] * 3
+        assert again[1] == made[n][1]  # recomputed, the same result
+        assert again[2] == made[n][2]

@@ -18,17 +18,24 @@ the first time a page asks for it (`Opened.found`). Curations, diffs and payload
 content key, provider and strategy, and shared between pages (a payload of a curated history is
 rendered from the cached `Curation`, not by curating again).
 
+Memory: a 100,000-message session holds about 1.1 GB once parsed and 2.3 GB with every page's
+work on it (``benchmarks/bench_app.py``). Every cached result made from a session is recorded under
+its content key, and only the `SESSIONS_KEPT` sessions read last keep theirs: reading another one
+clears the oldest one's entries in every cache (`_keep_recent`). Without that, a cached curation
+(which holds its original session) would keep a session alive long after its parse was evicted.
+
 This module is the only one that knows the ``session_state`` keys.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Final, Literal
 
 import pandas as pd
 import streamlit as st
@@ -60,6 +67,39 @@ DEFAULT_SAMPLE = "openai_chat_request.json"
 MAX_UPLOAD_MB = 50
 _INPUT = "toolhist.input"
 _PREFS = "toolhist.prefs"
+SESSIONS_KEPT: Final = 2
+"""Sessions whose parse and derived results stay cached (the ones read last, process-wide)."""
+
+_lock = threading.Lock()
+_recent: list[str] = []  # content keys, the one read last at the end
+_entries: dict[str, set[tuple[str, tuple[Any, ...]]]] = {}  # content key -> (cache, its hashed args)
+
+
+def _record(key: str, cache: str, *args: Any) -> None:
+    """Note that ``cache`` now holds an entry for ``args``, made from the session ``key``.
+
+    Called in a cached function's body (a miss); unhashed arguments (``_…``) are passed as None:
+    the entry's cache key ignores them.
+    """
+    with _lock:
+        _entries.setdefault(key, set()).add((cache, args))
+
+
+def _keep_recent(key: str) -> list[str]:
+    """Mark ``key`` read last; clear every cached entry of sessions beyond `SESSIONS_KEPT`.
+
+    Returns the content keys whose entries were cleared.
+    """
+    with _lock:
+        if key in _recent:
+            _recent.remove(key)
+        _recent.append(key)
+        dropped = _recent[:-SESSIONS_KEPT]
+        del _recent[:-SESSIONS_KEPT]
+        entries = [entry for old in dropped for entry in _entries.pop(old, set())]
+    for cache, args in entries:
+        globals()[cache].clear(*args)
+    return dropped
 
 
 @dataclass(frozen=True)
@@ -128,14 +168,16 @@ def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) ->
 def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
-    Few entries: a 100,000-message session holds a few hundred MB once parsed.
+    Few entries: a 100,000-message session holds about 1.1 GB once parsed.
     """
+    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None)
     return load_document(_data, fmt, name=name)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
     """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
+    _record(key, "_verdict", key, provider, None, None)
     return verdict(_document, _session, provider)
 
 
@@ -155,6 +197,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     document, session = _load(digest, source.fmt, source.name, source.data)
     bar.empty()
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
+    _keep_recent(opened.key)
     checked(opened, providers, first=1)
     st.session_state[_INPUT] = source
     return opened
@@ -304,6 +347,7 @@ def message_param(count: int) -> int | None:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
     """`toolhist.curate`, cached per session key, provider and strategy."""
+    _record(key, "curated", key, provider, strategy, None)
     return curate(_session, provider, strategy=strategy)
 
 
@@ -314,6 +358,7 @@ def payload(key: str, provider: str, strategy: str, _session: Session) -> Payloa
     A curated payload is rendered from the cached `curated` (what ``render(…, strategy=…)`` does,
     without curating again), so the Curation and Payloads pages share one curation.
     """
+    _record(key, "payload", key, provider, strategy, None)
     if strategy == "none":
         return render(_session, provider)
     return render_curation(curated(key, provider, strategy, _session))
@@ -322,6 +367,7 @@ def payload(key: str, provider: str, strategy: str, _session: Session) -> Payloa
 @st.cache_resource(max_entries=32, show_spinner=False)
 def violations(key: str, provider: str, strategy: str, _session: Session) -> list[Violation]:
     """`toolhist.providers.validate`, cached per session key, provider and strategy (from `payload`)."""
+    _record(key, "violations", key, provider, strategy, None)
     sent = payload(key, provider, strategy, _session)
     return violations_of(provider_for(provider), sent.body, sent.source_map)
 
@@ -329,6 +375,7 @@ def violations(key: str, provider: str, strategy: str, _session: Session) -> lis
 @st.cache_resource(max_entries=16, show_spinner=False)
 def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFrame:
     """The timeline's event frame with the chosen providers' violations (as checked), cached."""
+    _record(key, "events", key, providers, None)
     found = [v for p in providers for v in _opened.found(p)]
     return events_frame(_opened.session, found)
 
@@ -338,6 +385,7 @@ def aligned(
     key: str, provider: str, strategy: str, _curation: Curation
 ) -> tuple[dict[Status, int], pd.DataFrame]:
     """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
+    _record(key, "aligned", key, provider, strategy, None)
     d: Diff = diff(_curation.original, _curation.session, _curation.changes)
     return d.counts(), aligned_frame(d)
 
@@ -348,6 +396,7 @@ def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.Da
 
     One strategy at a time, so a page can show progress and a later visit reuses every row.
     """
+    _record(key, "compared", key, provider, strategy, None)
     return compare_strategies(_session, provider, [strategy])
 
 
@@ -359,4 +408,5 @@ def lines(
 
     The line count, and every line up to ``full_up_to`` lines, else only the marked ones with context.
     """
+    _record(key, "lines", key, provider, strategy, full_up_to, None, None)
     return numbered_lines(_payload.body, provider_for(provider).path_format, _found, full_up_to=full_up_to)
