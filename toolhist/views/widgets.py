@@ -15,7 +15,7 @@ from toolhist.model import Session
 from toolhist.providers import Violation
 
 PAGES = {
-    "home": "app.py",
+    "home": "home.py",
     "timeline": "pages/1_Timeline.py",
     "violations": "pages/2_Violations.py",
     "curation": "pages/3_Curation.py",

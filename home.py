@@ -1,0 +1,232 @@
+"""toolhist home page: load a session, see its format and counts and which providers would reject it.
+
+A bundled sample is open on the first run, so the page shows something before any upload.
+
+Layout and state only: reading, counting and checking live in ``toolhist`` and ``toolhist.views``.
+Parsed sessions are cached by content digest, never by widget state. Everything the session contains
+is shown through Streamlit's escaping elements (tables, text, code); nothing is rendered as HTML.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+import toolhist
+from toolhist.check import CheckResult
+from toolhist.errors import ToolhistError
+from toolhist.formats import FORMATS, READERS
+from toolhist.model import Session
+from toolhist.views import state
+from toolhist.views.matrix import provider_totals, violation_matrix
+from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
+from toolhist.views.summary import messages_table, summary_rows, verdict_rows
+from toolhist.views.widgets import PAGES
+
+SOURCES = ("Sample", "Upload", "Paste", "Path")
+PAGE_ROWS = 1000  # message rows per table page
+
+
+def cli_path() -> str | None:
+    """The file named on the command line (``streamlit run app.py -- FILE``, ``./dev app FILE``), if any.
+
+    It opens like a ``?path=`` link: in the Path box, so the address bar then names it for every page.
+    """
+    if Path(sys.argv[0]).name != "app.py":  # streamlit run puts the entry script first; AppTest does not
+        return None
+    given = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    return given[0] if given else None
+
+
+def pick_source(fmt: str | None) -> Input | None:
+    """The chosen input, or None when nothing is chosen yet."""
+    names = state.sample_names()
+    held = state.current_input()
+    wanted = st.query_params.get("sample")
+    if wanted is not None and wanted not in names:
+        alert("warning", f"There is no bundled sample by that name; showing {DEFAULT_SAMPLE}.", wanted)
+    if wanted is None and held is not None and held.sample in names:
+        wanted = held.sample  # the sample another page had open
+    default = (
+        names.index(wanted)
+        if wanted in names
+        else names.index(DEFAULT_SAMPLE)
+        if DEFAULT_SAMPLE in names
+        else 0
+    )
+
+    linked_path = st.query_params.get("path") or cli_path()
+    if linked_path and "sample" not in st.query_params and "source" not in st.session_state:
+        st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
+    source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
+    # the URL names the input only when a link can reopen it: a sample or a path, never an upload
+    for param in ("sample", "path"):
+        if param in st.query_params and param != {"Sample": "sample", "Path": "path"}.get(str(source)):
+            del st.query_params[param]
+    if source == "Upload":
+        upload = st.file_uploader(
+            f"A session file (JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB)",
+            type=["json", "jsonl"],
+            key="upload",
+            max_upload_size=MAX_UPLOAD_MB,
+        )
+        return Input(name=upload.name, data=upload.getvalue(), fmt=fmt) if upload is not None else None
+    if source == "Paste":
+        text = st.text_area("Paste a request body, a message list or a session log", key="paste", height=200)
+        return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
+    if source == "Path":
+        raw = st.text_input("Path to a session file on this machine", key="path")
+        if not raw.strip():
+            return None
+        path = Path(raw.strip()).expanduser()
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            alert("error", "Cannot read that path.", f"{path}: {exc.strerror or exc}")
+            return None
+        if size > MAX_UPLOAD_MB * 1024 * 1024:
+            alert(
+                "error",
+                f"That file is over the app's {MAX_UPLOAD_MB} MB limit; use the CLI.",
+                f"{path}: {size} bytes",
+            )
+            return None
+        st.query_params["path"] = raw.strip()
+        return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+    choice = st.selectbox("Sample session", names, index=default, key="sample")
+    if choice is None:
+        return None
+    st.query_params["sample"] = choice
+    return state.sample_input(choice, fmt)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def message_rows(key: str, _session: Session) -> pd.DataFrame:
+    """The message table, cached per content key (a second or so at 100,000 messages, on every rerun)."""
+    return pd.DataFrame(messages_table(_session))
+
+
+def show_messages(key: str, session: Session) -> None:
+    """The message table; a long history's a page at a time, so the browser is not sent every row."""
+    st.subheader("Messages")
+    rows = message_rows(key, session)
+    if len(rows) > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser
+        pages = -(-len(rows) // PAGE_ROWS)
+        page = int(
+            st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="home_page")
+        )
+        first = (page - 1) * PAGE_ROWS
+        rows = rows.iloc[first : first + PAGE_ROWS]
+        st.caption(f"Messages {first:,} to {first + len(rows) - 1:,} of {len(session.messages):,}")
+    st.dataframe(
+        rows,
+        hide_index=True,
+        key="messages",
+        # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
+        column_order=("#", "speaker", "source", "calls", "results", "preview"),
+        column_config={
+            "#": st.column_config.NumberColumn(width="small"),
+            "speaker": st.column_config.TextColumn(width="small"),
+            "calls": st.column_config.NumberColumn(width="small"),
+            "results": st.column_config.NumberColumn(width="small"),
+        },
+    )
+
+
+def show(key: str, session: Session, result: CheckResult) -> None:
+    """Summary, provider verdicts and the message table."""
+    summary = toolhist.summarize(session)
+    st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
+    cols = st.columns(5)
+    cols[0].metric("Messages", summary.messages)
+    cols[1].metric("Tool calls", summary.tool_calls)
+    cols[2].metric("Tool results", summary.tool_results)
+    cols[3].metric("Unanswered calls", len(summary.unanswered_calls))
+    cols[4].metric("Unmatched results", len(summary.unmatched_results))
+    if summary.unanswered_calls:
+        st.text("Unanswered calls: " + ", ".join(summary.unanswered_calls))
+    if summary.unmatched_results:
+        st.text("Results answering no earlier call: " + ", ".join(summary.unmatched_results))
+    if summary.duplicate_results:
+        st.text("Calls answered more than once: " + ", ".join(summary.duplicate_results))
+    if summary.notes:
+        alert("info", "What the reader noted", "\n".join(summary.notes))
+
+    st.subheader("Would a provider accept it?")
+    st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
+    matrix = violation_matrix(result.results)
+    if len(matrix):
+        st.caption("Violations per rule and provider: select a count to list those violations")
+        picked = st.dataframe(matrix, key="matrix", on_select="rerun", selection_mode="single-cell")
+        cells = picked["selection"]["cells"] if isinstance(picked, dict) else picked.selection.cells
+        if cells:
+            row, name = cells[0]
+            params = {"provider": str(name), "rule": str(matrix.index[int(row)])}
+            if name not in result.results:  # the severity column: every provider with that rule
+                params = {"rule": params["rule"]}
+            st.switch_page(PAGES["violations"], query_params=params)
+        links = st.columns(len(result.results))
+        for column, (provider, (errors, warnings)) in zip(
+            links, provider_totals(result.results).items(), strict=True
+        ):
+            if errors or warnings:
+                column.page_link(
+                    PAGES["violations"],
+                    label=f"{provider} ({errors + warnings})",
+                    help=f"{errors} error(s), {warnings} warning(s) for {provider}",
+                    query_params={"provider": provider},
+                )
+    nav = st.columns(6)
+    nav[0].page_link(PAGES["timeline"], label="Timeline", icon=":material/timeline:")
+    nav[1].page_link(PAGES["violations"], label="Violations", icon=":material/rule:")
+    nav[2].page_link(PAGES["curation"], label="Curation", icon=":material/difference:")
+    nav[3].page_link(PAGES["payloads"], label="Payloads", icon=":material/data_object:")
+    nav[4].page_link(PAGES["explain"], label="Explain a 400", icon=":material/help:")
+    nav[5].page_link(PAGES["compaction"], label="Compaction", icon=":material/compress:")
+
+    show_messages(key, session)
+
+    st.subheader("Summary")
+    narrow, _ = st.columns([1, 2])
+    narrow.dataframe(
+        pd.DataFrame(summary_rows(summary)).astype(str),
+        hide_index=True,
+        key="summary",
+        height="content",  # a dozen rows: show them all rather than scroll inside the table
+        column_config={
+            "": st.column_config.TextColumn(width=140),
+            "value": st.column_config.TextColumn(width=160),
+        },
+    )
+
+
+def main() -> None:
+    """The page."""
+    st.set_page_config(page_title="toolhist", layout="wide")  # no icon: an icon favicon loads from a CDN
+    st.title("toolhist")
+    st.caption(
+        "Inspect an LLM tool-call history: which provider would answer HTTP 400, where, and with which words."
+    )
+    fmt_choice = st.sidebar.selectbox("Format", ["detect", *FORMATS], key="format")
+    fmt = None if fmt_choice == "detect" else fmt_choice
+    picked = pick_source(fmt)
+    if picked is None:
+        st.info("Choose a sample, upload a file, paste JSON or give a path.")
+        return
+    name = picked.name
+    try:
+        opened = state.read(picked)
+    except ToolhistError as exc:
+        alert("error", "This input cannot be read as a session.", str(exc))
+        return
+    except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
+        alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
+        return
+    st.text(f"Session: {name}")
+    show(opened.key, opened.session, opened.result)
+
+
+main()
