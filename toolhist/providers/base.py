@@ -122,8 +122,10 @@ def new_payload(
     Validating ``dict[str, JsonValue]`` walks and copies the whole body (a discriminator call per
     value): at 10,000 messages that was a sizeable share of every render in
     ``benchmarks/bench_scale.py``. The renderers build the body from JSON values of a validated
-    `Session` and return it without keeping a reference, so the copy protected nothing. The body is
-    not copied: callers treat payloads as read-only, as the frozen model says.
+    `Session`, so validation found nothing; what the copy did was keep the body from sharing nested
+    values (argument objects, ``provider_data`` entries, request fields) with the session. Now they
+    are shared: both are read-only by contract (frozen models), and nothing in toolhist mutates a
+    body after rendering it.
     """
     return construct(Payload, provider=provider, body=body, source_map=source_map, omitted=omitted, id_map={})
 
