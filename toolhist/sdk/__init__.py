@@ -22,6 +22,7 @@ raise `SdkUnavailable` saying how to get it; `available` tells beforehand.
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 from dataclasses import dataclass, replace
 from importlib import import_module
@@ -262,7 +263,9 @@ def capture(body: dict[str, Any], provider: str, *, fill_model: bool = True) -> 
     module = _module(provider)
     given, filled = with_model(body, provider) if fill_model else (body, False)
     try:
-        captured: Captured = getattr(module, bound.capture)(given)
+        # The SDK gets its own copy: whatever it does to it in place, ``given`` (which may share
+        # values with the session it was rendered from) stays what was rendered, to compare with.
+        captured: Captured = getattr(module, bound.capture)(copy.deepcopy(given))
     except (TypeError, ValueError) as exc:
         raise SdkRejected.of(bound.sdk, sdk_version(provider), exc) from None
     return replace(captured, given=given, model_filled=filled)
