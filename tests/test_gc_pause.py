@@ -14,6 +14,8 @@ from toolhist._gc import paused
 from toolhist.check import check, verdict
 from toolhist.curation.compare import compare
 from toolhist.formats import load_document
+from toolhist.providers import provider_for
+from toolhist.providers.base import violations
 from toolhist.report import report
 
 
@@ -90,6 +92,7 @@ def test_long_calls_run_with_the_collector_paused(generated: Path) -> None:
     session = toolhist.load(generated)
     curation = toolhist.curate(session, "anthropic")
     doc, _ = load_document(generated)
+    payload = toolhist.render(session, "mistral")
     calls: dict[str, Callable[[], object]] = {
         "load": lambda: toolhist.load(generated),
         "check": lambda: check(generated),
@@ -100,5 +103,6 @@ def test_long_calls_run_with_the_collector_paused(generated: Path) -> None:
         "diff": lambda: toolhist.diff(curation.original, curation.session, curation.changes),
         "compare": lambda: compare(session, "openai-chat"),
         "report": lambda: report(session, ["anthropic"]),
+        "violations": lambda: violations(provider_for("mistral"), payload.body, payload.source_map),
     }
     assert {name: collections_during(fn) for name, fn in calls.items()} == dict.fromkeys(calls, 0)

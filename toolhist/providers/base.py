@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from toolhist._gc import paused
 from toolhist._trusted import construct
 from toolhist.model import Session
 
@@ -185,6 +186,7 @@ class Provider:
         raise KeyError(f"{self.name} has no rule {rule_id!r}")
 
 
+@paused
 def violations(
     provider: Provider, body: dict[str, Any], source_map: dict[str, tuple[int, int | None]] | None = None
 ) -> list[Violation]:
