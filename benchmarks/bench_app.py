@@ -34,18 +34,8 @@ from pathlib import Path
 
 from generate import write
 from playwright.sync_api import Page, sync_playwright
-from serve import start_server, stop_server
+from serve import CHROMIUM_ARGS, start_server, stop_server
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT = 900_000  # ms: long enough for any page on a slow machine; the figure is what matters
 STEPS = ("home", "Timeline", "Violations", "Curation", "Payloads")
 

@@ -28,19 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
-from serve import start_server, stop_server
+from serve import CHROMIUM_ARGS, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def generate(n_messages: int, seed: int) -> dict[str, Any]:

@@ -16,16 +16,6 @@ from bench_modules import benchmark_module
 from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).parent.parent.parent
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def chromium_path() -> str:
@@ -53,7 +43,7 @@ def app_url() -> Iterator[str]:
 def browser() -> Iterator[Browser]:
     executable = chromium_path()
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        b = pw.chromium.launch(executable_path=executable, args=benchmark_module("serve").CHROMIUM_ARGS)
         yield b
         b.close()
 
