@@ -13,8 +13,9 @@ import streamlit as st
 
 from toolhist.views.widgets import PAGES
 
+# Sidebar titles other than the one Streamlit infers from the file name (``1_Timeline.py``: Timeline).
+# (A comment, not a docstring: Streamlit's magic would show a bare string on every page.)
 TITLES = {"home": "Home", "explain": "Explain a 400"}
-"""Sidebar titles other than the one Streamlit infers from the file name (``1_Timeline.py``: Timeline)."""
 
 st.navigation(
     [st.Page(page, title=TITLES.get(name), default=name == "home") for name, page in PAGES.items()]
