@@ -197,10 +197,15 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
         timeout=WAIT
     )
     settled(page)
-    codes = page.locator('[data-testid="stCode"]').all_inner_texts()  # violations' texts, then the blocks
-    for block in message.blocks:
-        shown = json.dumps(block.model_dump(mode="json", exclude_defaults=True), indent=2, ensure_ascii=False)
-        assert shown in [c.strip() for c in codes]
+    blocks = [
+        json.dumps(block.model_dump(mode="json", exclude_defaults=True), indent=2, ensure_ascii=False)
+        for block in message.blocks
+    ]
+    # The code elements can mount a moment after the run ends: wait for them, then compare exactly.
+    code = page.locator('[data-testid="stCode"]')  # violations' texts, then the blocks
+    expect(code).to_contain_text(blocks, timeout=WAIT)
+    codes = [c.strip() for c in code.all_inner_texts()]
+    assert all(shown in codes for shown in blocks)
     windows = -(-MESSAGES // CHART_WINDOW)
     window = page.get_by_label(f"Chart window (of {windows}, {CHART_WINDOW} messages each)")
     expect(window).to_have_value(str(picked // CHART_WINDOW + 1), timeout=WAIT)
