@@ -137,5 +137,7 @@ def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
         indent=2,
         ensure_ascii=False,
     )
-    assert shown in [c.strip() for c in page.locator('[data-testid="stCode"]').all_inner_texts()]
+    code = page.locator('[data-testid="stCode"]')
+    expect(code).to_contain_text([shown], timeout=WAIT)  # code elements can mount after the run ends
+    assert shown in [c.strip() for c in code.all_inner_texts()]
     assert page.outside_requests == []  # type: ignore[attr-defined]
