@@ -76,17 +76,25 @@ def _message_of(customdata: Any) -> int:
     return int(customdata["1"] if isinstance(customdata, dict) else customdata[1])
 
 
+def _selected(key: str, field: str) -> list[Any]:
+    """``field`` (``points``, ``rows``) of the selection widget ``key`` holds at the start of the run.
+
+    The state is a dict under AppTest and an attribute object in the server; empty when none.
+    """
+    event = st.session_state.get(key)
+    selection = (
+        event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
+    ) or {}
+    return list(selection.get(field, []) if isinstance(selection, dict) else getattr(selection, field))
+
+
 def _chart_pick() -> int | None:
     """The message a new chart selection points at (its points' ``customdata``), else None.
 
     Read from the widget's state at the start of the run, before the table is drawn, so the table
     can page to the message picked on the chart in the same run (AppTest hands plain dicts).
     """
-    event = st.session_state.get("tl_chart")
-    selection = (
-        event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
-    ) or {}
-    points = selection.get("points", []) if isinstance(selection, dict) else selection.points
+    points: list[Any] = _selected("tl_chart", "points")
     picked = next((_message_of(p["customdata"]) for p in points if p.get("customdata")), None)
     if picked is None or st.session_state.get("tl_seen_chart") == picked:
         st.session_state["tl_seen_chart"] = picked
@@ -97,11 +105,7 @@ def _chart_pick() -> int | None:
 
 def _table_rows() -> list[int]:
     """The rows selected in the event table (as the widget holds them at the start of the run)."""
-    event = st.session_state.get("tl_table")
-    selection = (
-        event.get("selection") if isinstance(event, dict) else getattr(event, "selection", None)
-    ) or {}
-    return list(selection.get("rows", []) if isinstance(selection, dict) else selection.rows)
+    return list(_selected("tl_table", "rows"))
 
 
 def chart() -> None:
