@@ -33,11 +33,8 @@ def judge(row: SessionRow) -> SessionRow:
     """``row`` with its verdict (or, for a file its reader refuses, the reason as ``problem``)."""
     if row.problem is not None:
         return row
-    # A .json checkpoint read with the llxprt-checkpoint format named is streamed as JSON Lines
-    # (and fails); detection reads it right, so the format is named for recordings only.
-    fmt = None if row.format == "llxprt-checkpoint" and row.path.suffix == ".json" else row.format
     try:
-        document, session = load_document(str(row.path), fmt)
+        document, session = load_document(str(row.path), row.read_format)
     except (ToolhistError, OSError) as exc:
         return replace(row, problem=str(exc))
     model = row.model or _model(session)

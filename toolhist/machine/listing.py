@@ -68,6 +68,15 @@ class SessionRow:
         """The reader id for this file."""
         return FORMATS[self.agent]
 
+    @property
+    def read_format(self) -> str | None:
+        """The format to read the file with: `format`, but None (detect) for an llxprt ``.json`` checkpoint.
+
+        Named, the llxprt-checkpoint format streams a file on disk as JSON Lines (recordings), and a
+        pretty-printed checkpoint then fails on its first line; detection reads it right.
+        """
+        return None if self.format == "llxprt-checkpoint" and self.path.suffix == ".json" else self.format
+
     def when(self) -> str:
         """``modified`` as ``YYYY-MM-DD HH:MM`` UTC."""
         return datetime.fromtimestamp(self.modified, UTC).strftime("%Y-%m-%d %H:%M")
