@@ -20,7 +20,7 @@ import toolhist
 from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
-from toolhist.machine import AGENTS, HOME_ENV, SessionRow, list_sessions
+from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
 from toolhist.views import state
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
@@ -117,6 +117,23 @@ def machine_rows(home: str | None) -> list[SessionRow]:
     return list_sessions(home)
 
 
+@st.cache_data(max_entries=5000, show_spinner=False)
+def judged_row(path: str, modified: float, _row: SessionRow) -> SessionRow:
+    """`toolhist.machine.judge` of one listed session, kept while the file is unchanged."""
+    return judge(_row)
+
+
+def judged_rows(rows: list[SessionRow]) -> list[SessionRow]:
+    """Every row judged, with a progress bar naming the session being read."""
+    bar = st.progress(0.0)
+    judged = []
+    for n, row in enumerate(rows):
+        bar.progress(n / len(rows), text=f"Judging session {n + 1} of {len(rows)}…")
+        judged.append(judged_row(str(row.path), row.modified, row))
+    bar.empty()
+    return judged
+
+
 def machine_row(path: str) -> SessionRow | None:
     """The listed session at ``path`` (from the cached listing), if it is one."""
     return next((r for r in machine_rows(os.environ.get(HOME_ENV)) if str(r.path) == path), None)
@@ -135,8 +152,13 @@ def machine_source(fmt: str | None) -> Input | None:
     shown = [r for r in rows if agent in (ALL, r.agent)]
     st.caption(
         f"{len(shown)} sessions, newest first. Messages are counted from each file's first 256 KiB "
-        "(an estimate for longer files); the verdict is computed for the session you open."
+        "(an estimate for longer files); a verdict needs the whole file: the session you open, or every "
+        "listed one with the switch below."
     )
+    if st.toggle(
+        "Judge every listed session on the provider it ran on (reads each file)", key="machine_judge"
+    ):
+        shown = judged_rows(shown)
     st.dataframe(
         sessions_frame(shown), hide_index=True, key="machine_table", height=min(400, 38 + 35 * len(shown))
     )

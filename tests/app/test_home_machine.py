@@ -125,3 +125,25 @@ def test_no_sessions_on_an_empty_home(tmp_path: Path, monkeypatch: pytest.Monkey
     assert next(i.value for i in app.info) == (
         "No agent sessions were found on this machine (`toolhist sessions --where` lists the folders)."
     )
+
+
+def test_judge_every_listed_session(at: AppTest) -> None:
+    at.selectbox(key="machine_agent").set_value("llxprt").run()
+    at.toggle(key="machine_judge").set_value(True).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table.columns) == [
+        "modified (UTC)",
+        "agent",
+        "project",
+        "messages",
+        "provider",
+        "model",
+        "verdict",
+        "problem",
+        "file",
+    ]
+    assert [tuple(r) for r in table[["messages", "provider", "verdict"]].itertuples(index=False)] == [
+        (5, "openai-chat", "rejects (HTTP 400): oai.dup_tool_result"),
+        (7, "", "provider unknown"),
+    ]

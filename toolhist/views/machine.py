@@ -14,10 +14,12 @@ from toolhist.machine import SessionRow
 from toolhist.providers import Violation
 
 ALL = "All agents"
+COLUMNS = ("modified (UTC)", "agent", "project", "messages", "provider", "model", "problem", "file")
+"""The table's columns; a ``verdict`` column comes after ``model`` once the sessions are judged."""
 
 
 def sessions_frame(rows: Sequence[SessionRow]) -> pd.DataFrame:
-    """One row per session, in the order given: when, agent, project, messages, provider, model, file."""
+    """One row per session, in the order given (`COLUMNS`, and ``verdict`` when judged)."""
     frame = pd.DataFrame(
         [
             {
@@ -27,13 +29,16 @@ def sessions_frame(rows: Sequence[SessionRow]) -> pd.DataFrame:
                 "messages": row.messages,
                 "provider": row.provider or "",
                 "model": row.model or "",
+                "verdict": (f"{row.verdict}: {', '.join(row.rules)}" if row.rules else row.verdict) or "",
                 "problem": row.problem or "",
                 "file": str(row.path),
             }
             for row in rows
         ],
-        columns=["modified (UTC)", "agent", "project", "messages", "provider", "model", "problem", "file"],
+        columns=[*COLUMNS[:6], "verdict", *COLUMNS[6:]],
     )
+    if all(row.verdict is None for row in rows):  # not judged: no empty column
+        frame = frame.drop(columns="verdict")
     return frame.astype({"messages": "Int64"})  # a count, or empty when the file was not read
 
 
