@@ -9,6 +9,7 @@ is shown through Streamlit's escaping elements (tables, text, code); nothing is 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,14 +20,19 @@ import toolhist
 from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
+from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
 from toolhist.views import state
+from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
 from toolhist.views.summary import messages_table, summary_rows, verdict_rows
 from toolhist.views.widgets import PAGES
 
-SOURCES = ("Sample", "Upload", "Paste", "Path")
+SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine")
+# The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
+# not a string: Streamlit's magic would show a bare string on the page.
+LINKED = {"Sample": "sample", "Path": "path", "This machine": "path"}
 PAGE_ROWS = 1000  # message rows per table page
 
 
@@ -64,7 +70,7 @@ def pick_source(fmt: str | None) -> Input | None:
     source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
     # the URL names the input only when a link can reopen it: a sample or a path, never an upload
     for param in ("sample", "path"):
-        if param in st.query_params and param != {"Sample": "sample", "Path": "path"}.get(str(source)):
+        if param in st.query_params and param != LINKED.get(str(source)):
             del st.query_params[param]
     if source == "Upload":
         upload = st.file_uploader(
@@ -77,6 +83,8 @@ def pick_source(fmt: str | None) -> Input | None:
     if source == "Paste":
         text = st.text_area("Paste a request body, a message list or a session log", key="paste", height=200)
         return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
+    if source == "This machine":
+        return machine_source(fmt)
     if source == "Path":
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
@@ -101,6 +109,81 @@ def pick_source(fmt: str | None) -> Input | None:
         return None
     st.query_params["sample"] = choice
     return state.sample_input(choice, fmt)
+
+
+@st.cache_data(ttl=60, show_spinner="Looking for the sessions agents keep on this machine…")
+def machine_rows(home: str | None) -> list[SessionRow]:
+    """`toolhist.machine.list_sessions` (headers only), kept a minute; ``home`` is ``$TOOLHIST_HOME``."""
+    return list_sessions(home)
+
+
+@st.cache_data(max_entries=5000, show_spinner=False)
+def judged_row(path: str, modified: float, _row: SessionRow) -> SessionRow:
+    """`toolhist.machine.judge` of one listed session, kept while the file is unchanged."""
+    return judge(_row)
+
+
+def judged_rows(rows: list[SessionRow]) -> list[SessionRow]:
+    """Every row judged, with a progress bar naming the session being read."""
+    bar = st.progress(0.0)
+    judged = []
+    for n, row in enumerate(rows):
+        bar.progress(n / len(rows), text=f"Judging session {n + 1} of {len(rows)}…")
+        judged.append(judged_row(str(row.path), row.modified, row))
+    bar.empty()
+    return judged
+
+
+def machine_row(path: str) -> SessionRow | None:
+    """The listed session at ``path`` (from the cached listing), if it is one."""
+    return next((r for r in machine_rows(os.environ.get(HOME_ENV)) if str(r.path) == path), None)
+
+
+def machine_source(fmt: str | None) -> Input | None:
+    """The sessions agents keep here, newest first, filterable by agent; the one picked, as an Input."""
+    rows = machine_rows(os.environ.get(HOME_ENV))
+    if not rows:
+        st.info(
+            "No agent sessions were found on this machine (`toolhist sessions --where` lists the folders)."
+        )
+        return None
+    agents = [a for a in AGENTS if any(r.agent == a for r in rows)]
+    agent = st.selectbox("Agent", [ALL, *agents], key="machine_agent")
+    shown = [r for r in rows if agent in (ALL, r.agent)]
+    st.caption(
+        f"{len(shown)} sessions, newest first. Messages are counted from each file's first 256 KiB "
+        "(an estimate for longer files); a verdict needs the whole file: the session you open, or every "
+        "listed one with the switch below."
+    )
+    if st.toggle(
+        "Judge every listed session on the provider it ran on (reads each file)", key="machine_judge"
+    ):
+        shown = judged_rows(shown)
+    st.dataframe(
+        sessions_frame(shown), hide_index=True, key="machine_table", height=min(400, 38 + 35 * len(shown))
+    )
+    by_path = {str(r.path): r for r in shown}
+    picked = st.selectbox(
+        "Session to open",
+        list(by_path),
+        index=None,
+        format_func=lambda p: label(by_path[p]),
+        placeholder="Choose a session",
+        key="machine_pick",
+    )
+    if picked is None:
+        return None
+    row = by_path[picked]
+    if row.problem is not None:
+        alert("error", "toolhist cannot read this session.", f"{row.path}: {row.problem}")
+        return None
+    try:
+        opened = state.path_input(picked, fmt or row.read_format)
+    except (OSError, ValueError) as exc:
+        alert("error", "Cannot read that session.", f"{picked}: {exc}")
+        return None
+    st.query_params["path"] = picked
+    return opened
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -226,6 +309,9 @@ def main() -> None:
         alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
+    row = machine_row(name) if st.session_state.get("source") == "This machine" else None
+    if row is not None:
+        st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
     show(opened.key, opened.session, opened.result)
 
 

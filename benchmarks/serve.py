@@ -6,6 +6,7 @@ drive is what the timeline benchmark measures.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -34,8 +35,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(timeout: float = 60) -> tuple[subprocess.Popen[bytes], str]:
-    """``streamlit run app.py`` on a free port, once its health check answers (else RuntimeError)."""
+def start_server(
+    timeout: float = 60, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``streamlit run app.py`` on a free port, once its health check answers (else RuntimeError).
+
+    ``env``: variables added to this process's environment for the server (``TOOLHIST_HOME``).
+    """
     port = free_port()
     proc = subprocess.Popen(
         [
@@ -51,6 +57,7 @@ def start_server(timeout: float = 60) -> tuple[subprocess.Popen[bytes], str]:
             "--server.fileWatcherType=none",
         ],
         cwd=ROOT,
+        env={**os.environ, **env} if env else None,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

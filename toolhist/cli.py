@@ -393,6 +393,7 @@ cli.add_command(__import__("toolhist.cli_migrate", fromlist=["migrate_cmd"]).mig
 cli.add_command(__import__("toolhist.cli_compact", fromlist=["compact_cmd"]).compact_cmd)
 cli.add_command(__import__("toolhist.cli_scan", fromlist=["scan_cmd"]).scan_cmd)
 cli.add_command(__import__("toolhist.cli_report", fromlist=["report_cmd"]).report_cmd)
+cli.add_command(__import__("toolhist.cli_sessions", fromlist=["sessions_cmd"]).sessions_cmd)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,116 @@
+"""``toolhist sessions``: the sessions each agent keeps on this machine, newest first.
+
+Kept out of `toolhist.cli` so the command is one registration line there. Informational: exit 0
+whatever the sessions contain (unreadable files are rows with their reason); 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions, places
+
+
+def _shown(path: Path, home: Path) -> str:
+    """``path`` relative to the home folder when inside it (``~/…``), else as it is."""
+    try:
+        return str(Path("~") / path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def _messages(row: SessionRow) -> str:
+    if row.messages is None:
+        return "-"
+    return f"~{row.messages}" if row.counted == "estimate" else str(row.messages)
+
+
+def _verdict(row: SessionRow) -> str:
+    if row.verdict is None:
+        return "-"
+    return f"{row.verdict}: {', '.join(row.rules)}" if row.rules else row.verdict
+
+
+def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[str]:
+    """The table ``toolhist sessions`` prints: a header, one line per session, a problem line under it."""
+    table = [
+        [row.when(), row.agent, _messages(row), row.provider or "-"]
+        + ([_verdict(row)] if verdicts else [])
+        + [row.project or "-", _shown(row.path, home)]
+        for row in rows
+    ]
+    header = ["modified (UTC)", "agent", "messages", "provider"] + (["verdict"] if verdicts else [])
+    header += ["project", "path"]
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(len(header) - 1)]
+    lines = []
+    for cells, row in zip([header, *table], [None, *rows], strict=True):
+        padded = [
+            cell.rjust(widths[i]) if header[i] == "messages" else cell.ljust(widths[i])
+            for i, cell in enumerate(cells[:-1])
+        ]
+        lines.append("  ".join([*padded, cells[-1]]))
+        if row is not None and row.problem is not None:
+            lines.append(f"    unreadable: {row.problem}")
+    return lines
+
+
+@click.command("sessions")
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENTS),
+    help="Only this agent's sessions (repeatable; default: every agent).",
+)
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help=f"Read this folder as the home folder (default: ${HOME_ENV}, else yours). "
+    "The agents' own variables (CODEX_HOME, CLAUDE_CONFIG_DIR…) are then ignored.",
+)
+@click.option(
+    "--verdict",
+    "verdicts",
+    is_flag=True,
+    help="Also read each session whole and check it on the provider it ran on (slower: the default "
+    "listing reads only each file's first 256 KiB).",
+)
+@click.option("--where", is_flag=True, help="List the folders looked in instead of the sessions.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of sessions.")
+def sessions_cmd(
+    agents: tuple[str, ...], home: Path | None, verdicts: bool, where: bool, as_json: bool
+) -> None:
+    """List the sessions each agent keeps on this machine, newest first.
+
+    Claude Code, Codex, Gemini CLI, VS Code chat, Cline, Roo, Kilo and llxprt, in the folders each
+    uses on Linux, macOS and Windows. Per session: last modified, agent, messages, the provider it
+    ran on, the project and the file. Messages are counted from the file's first 256 KiB (message
+    records found by a byte search; "~" marks a count scaled from the part read); with --verdict
+    they are the messages read. A file that cannot be read is listed with the reason.
+    """
+    found = places(home)
+    if where:
+        for agent, folder in found.where():
+            if not agents or agent in agents:
+                state = "found" if folder.is_dir() else "absent"
+                click.echo(f"{agent:<11}  {state:<6}  {_shown(folder, found.home)}")
+        return
+    rows = list_sessions(found.home if home is not None else None, agents or None)
+    if verdicts:
+        rows = [judge(row) for row in rows]
+    if as_json:
+        click.echo(json.dumps([row.to_json() for row in rows], indent=2, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo(f"no sessions found under {found.home} (see `toolhist sessions --where`)")
+        return
+    for line in render_rows(rows, found.home, verdicts=verdicts):
+        click.echo(line)
+    counts = Counter(row.agent for row in rows)
+    unreadable = sum(row.problem is not None for row in rows)
+    by_agent = ", ".join(f"{agent} {counts[agent]}" for agent in AGENTS if counts[agent])
+    click.echo(f"{len(rows)} sessions ({by_agent}); {unreadable} unreadable")
