@@ -41,9 +41,11 @@ CULPRIT: dict[str, int | None] = {
 def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("bundles")
     for provider in BODIES:
-        with serve(mistral=provider == "mistral") as (base, _):
-            with pytest.raises(Exception, match=r"(?i)tool|function"):  # the SDK's own 400 error
-                send(provider, "warn", base, folder / provider)
+        with (
+            serve(mistral=provider == "mistral") as (base, _),
+            pytest.raises(Exception, match=r"(?i)tool|function"),  # the SDK's own 400 error
+        ):
+            send(provider, "warn", base, folder / provider)
     return folder
 
 
