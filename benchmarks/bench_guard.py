@@ -16,7 +16,8 @@ in it) of 100, 1,000 and 10,000 messages, this times in the same process:
 
 The calls are interleaved run by run, so a load change on the machine hits all of them. It prints
 medians of N runs and ``own`` as a share of ``sdk``. The goal (issue 20) is under 5% of the SDK's
-request building at 1,000 messages. Figures only; no test asserts on time. Run: ``.venv/bin/python benchmarks/bench_guard.py [--runs 7]``.
+request building at 1,000 messages. Figures only; no test asserts on time.
+Run: ``.venv/bin/python benchmarks/bench_guard.py [--runs 7]``.
 """
 
 from __future__ import annotations
@@ -80,9 +81,8 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("toolhist.guard").disabled = True
     print(f"openai {openai.__version__}; medians of {args.runs} runs; the transport answers at once")
-    print(
-        f"{'messages':>8}  {'sdk':>9}  {'warn':>9}  {'repair':>9}  {'warn-sdk':>9}  {'own':>8}  {'own/sdk':>7}"
-    )
+    heads = ("sdk", "warn", "repair", "warn-sdk")
+    print(f"{'messages':>8}  " + "  ".join(f"{h:>9}" for h in heads) + f"  {'own':>8}  {'own/sdk':>7}")
     for size in (int(s) for s in args.sizes.split(",")):
         body = generate(size)
         plain = _client(httpx2.Client(transport=httpx2.MockTransport(_answer)))
