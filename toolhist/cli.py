@@ -356,15 +356,29 @@ def compare_cmd(
 def explain_cmd(
     file: str | None, text: str | None, text_file: str | None, fmt: str | None, as_json: bool
 ) -> None:
-    """Say which provider rule an HTTP 400 text is, and (with FILE) which message breaks it."""
+    """Say which provider rule an HTTP 400 text is, and (with FILE) which message breaks it.
+
+    FILE may be a guard bundle (`toolhist.guard`): its recorded answer is the error text, unless
+    --text or --text-file gives another.
+    """
     from pathlib import Path
 
     from toolhist.explain import explain
 
-    if (text is None) == (text_file is None):
+    if text is not None and text_file is not None:
         raise UsageError("give the error text with exactly one of --text or --text-file")
+    session = load(file, format=fmt) if file else None
+    bundle = session.metadata.get("bundle") if session is not None else None
+    if text is None and text_file is None:
+        if not isinstance(bundle, dict):
+            raise UsageError("give the error text with --text or --text-file (or FILE as a toolhist bundle)")
+        from toolhist.guard.bundle import error_text
+
+        text = error_text(bundle)
+        if not text:
+            raise UsageError(f"{file}: the bundle records no error, only an accepted request")
     error = text if text is not None else Path(str(text_file)).read_text(encoding="utf-8", errors="replace")
-    result = explain(error, load(file, format=fmt) if file else None)
+    result = explain(error, session)
     if as_json:
         _emit_json(result.model_dump(mode="json"))
         return
@@ -381,6 +395,31 @@ def explain_cmd(
         click.echo(f"call ids  {', '.join(result.call_ids)}")
     click.echo(f"meaning   {result.meaning}")
     click.echo(f"fix       {result.fix}")
+
+
+@cli.command("bundles")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def bundles_cmd(folder: str, as_json: bool) -> None:
+    """List the guard's capture bundles under FOLDER, newest first: time, provider, model, status, rule."""
+    from pathlib import Path
+
+    from toolhist.guard.bundle import listing
+
+    rows, bad = listing(Path(folder))
+    if as_json:
+        _emit_json(
+            {"bundles": [r.to_json() for r in rows], "unreadable": [{"file": f, "reason": r} for f, r in bad]}
+        )
+        return
+    if not rows:
+        click.echo(f"{folder}: no bundles")
+    for r in rows:
+        click.echo(
+            f"{r.time}  {r.provider:<16} {r.model or '-':<28} {r.status}  {r.rule or '-':<24} {r.path}"
+        )
+    for f, reason in bad:
+        click.echo(f"skipped {f}: {reason}", err=True)
 
 
 @cli.command("schema")

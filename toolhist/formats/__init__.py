@@ -15,6 +15,7 @@ from toolhist.errors import LoadError, UsageError
 from toolhist.formats.anthropic import AnthropicReader
 from toolhist.formats.base import Reader, ShapeError
 from toolhist.formats.bedrock import BedrockReader
+from toolhist.formats.bundled import OpenedBundle, open_bundle
 from toolhist.formats.canonical import CanonicalReader
 from toolhist.formats.claude_code import ClaudeCodeReader
 from toolhist.formats.codex import CodexReader
@@ -187,6 +188,9 @@ def load_document(
     if progress is not None and doc.path is not None:
         size = os.path.getsize(doc.path)
         progress(size, size)
+    bundle = open_bundle(doc)
+    if bundle is not None:
+        return _read_bundle(doc, bundle, reader)
     if reader is None:
         reader = detect(doc)
     try:
@@ -202,6 +206,27 @@ def load_document(
         ) from None
     except RecursionError:
         raise LoadError("JSON nesting is too deep", file=doc.name) from None
+
+
+def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> tuple[Document, Session]:
+    """A guard bundle (`toolhist.guard.bundle`): its request body, read in its provider's own format.
+
+    The body is what was sent, so `toolhist.check` judges it as sent for that provider; the bundle's
+    header (provider, model, status, the provider's answer) rides along in ``metadata["bundle"]``.
+    """
+    chosen = reader or READERS[bundle.format]
+    try:
+        session = chosen.read(bundle.body)
+    except ShapeError as exc:
+        line, column = doc.line_of(("request", "body", *exc.pointer))
+        raise LoadError(
+            f"not a valid {chosen.id} session in the bundle's request body: {exc.reason}",
+            file=doc.name,
+            line=line,
+            column=column,
+            json_path=json_path(("request", "body", *exc.pointer)),
+        ) from None
+    return bundle.body, session.model_copy(update={"metadata": {**session.metadata, "bundle": bundle.header}})
 
 
 __all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "load_document", "reader_for"]

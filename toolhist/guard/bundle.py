@@ -1,0 +1,204 @@
+"""The capture bundle: one file holding a failed request as it was sent and what the provider answered.
+
+A user-reported 400 usually reaches an engineer as a pasted error text, and the request that failed
+is gone. The guard writes a bundle where the 400 happens, so the request is kept. Format (version 1),
+one JSON object per file, ``*.toolhist.json``:
+
+- ``toolhist_bundle``: the format version (1);
+- ``time`` (UTC, ISO 8601), ``provider`` (toolhist's name), ``model``, ``endpoint`` (URL), ``method``;
+- ``sdk`` (the client and its version, ``openai 3.54.0``), ``toolhist_version``, ``mode`` (the
+  guard's);
+- ``request``: ``body`` (the JSON body exactly as sent: after a ``repair``, the repaired one) and
+  ``headers`` (credentials removed: ``authorization``, ``x-api-key``, ``api-key``,
+  ``x-goog-api-key``, ``cookie``, AWS signatures);
+- ``response``: ``status``, ``body`` (parsed JSON when it is JSON, else text), ``stream_error``
+  (true when the error arrived inside a 2xx event stream);
+- ``violations``: what toolhist predicted for the body as given, before it was sent;
+- ``changes``: the Changes a ``repair`` made (empty otherwise); ``given_body``: the body before the
+  repair, when one was made.
+
+Every string is passed through `toolhist.redact` before the file is written, so a key pasted into a
+prompt does not travel with the bundle.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from toolhist.redact import redact_value
+
+VERSION = 1
+SUFFIX = ".toolhist.json"
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "x-api-key",
+        "api-key",
+        "x-goog-api-key",
+        "cookie",
+        "proxy-authorization",
+        "x-amz-security-token",
+        "x-amz-content-sha256",
+    }
+)
+"""Headers never written: credentials and request signatures."""
+
+
+def is_bundle(value: Any) -> bool:
+    """Whether parsed JSON is a toolhist bundle."""
+    return isinstance(value, dict) and "toolhist_bundle" in value and isinstance(value.get("request"), dict)
+
+
+def clean_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Headers worth keeping in a bundle: lower-cased names, no credentials or signatures."""
+    return {k.lower(): v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+
+
+def parse_body(raw: bytes) -> Any:
+    """A response body as JSON when it is JSON, else as text."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return raw.decode("utf-8", "replace")
+
+
+def build(
+    *,
+    provider: str,
+    endpoint: str,
+    method: str,
+    sdk: str,
+    mode: str,
+    body: Any,
+    headers: dict[str, str],
+    status: int,
+    response: Any,
+    stream_error: bool,
+    violations: list[dict[str, Any]],
+    changes: list[dict[str, Any]],
+    given_body: Any = None,
+) -> dict[str, Any]:
+    """The bundle object (version 1), redacted."""
+    from toolhist import __version__
+
+    model = body.get("model", body.get("modelId")) if isinstance(body, dict) else None
+    if model is None:
+        found = re.search(r"/models/([^/:]+)|/model/([^/]+)/", endpoint)
+        model = next((g for g in found.groups() if g), None) if found else None
+    bundle: dict[str, Any] = {
+        "toolhist_bundle": VERSION,
+        "time": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "provider": provider,
+        "model": model,
+        "endpoint": endpoint,
+        "method": method,
+        "sdk": sdk,
+        "toolhist_version": __version__,
+        "mode": mode,
+        "request": {"body": body, "headers": clean_headers(headers)},
+        "response": {"status": status, "body": response, "stream_error": stream_error},
+        "violations": violations,
+        "changes": changes,
+    }
+    if given_body is not None:
+        bundle["given_body"] = given_body
+    redacted, _ = redact_value(bundle)
+    return dict(redacted)
+
+
+def write(folder: Path, bundle: dict[str, Any], keep_last: int = 0) -> Path:
+    """Write ``bundle`` into ``folder`` (created), named by time, provider and status.
+
+    With ``keep_last`` > 0, only the newest that many bundles of ``folder`` are kept (the rotating
+    capture of every request); 0 keeps all.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = re.sub(r"[^0-9T]", "", bundle["time"])[:18]
+    status = bundle["response"]["status"]
+    base = f"{stamp}-{bundle['provider']}-{status}"
+    path = folder / f"{base}{SUFFIX}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{base}-{n}{SUFFIX}"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(orjson.dumps(bundle, option=orjson.OPT_INDENT_2))
+    os.replace(tmp, path)
+    if keep_last > 0:
+        for old in sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime_ns)[:-keep_last]:
+            old.unlink(missing_ok=True)
+    return path
+
+
+@dataclass(frozen=True)
+class BundleInfo:
+    """One line of ``toolhist bundles``: what a bundle holds, read from its header fields."""
+
+    path: str
+    time: str
+    provider: str
+    model: str | None
+    status: int
+    rule: str | None
+    """The rule the provider's error text is (`toolhist.explain`), else toolhist's first prediction."""
+    error: str
+    """The provider's error text, one line (empty for a captured request that was accepted)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """As printed by ``toolhist bundles --json``."""
+        return dict(self.__dict__)
+
+
+def error_text(bundle: dict[str, Any]) -> str:
+    """The provider's error text, as the SDK would have shown it (the response body as text)."""
+    response = bundle.get("response", {})
+    body = response.get("body")
+    if response.get("status", 0) < 400 and not response.get("stream_error"):
+        return ""
+    return body if isinstance(body, str) else orjson.dumps(body).decode()
+
+
+def info(path: Path, bundle: dict[str, Any]) -> BundleInfo:
+    """The listing row for one bundle: the rule its error text names, else the first predicted one."""
+    from toolhist.explain import explain
+
+    text = error_text(bundle)
+    rule = explain(text).rule if text else None
+    if rule is None:
+        errors = [v for v in bundle.get("violations", []) if v.get("severity") == "error"]
+        rule = errors[0]["rule"] if errors else None
+    first_line = " ".join(text.split())[:200]
+    return BundleInfo(
+        path=str(path),
+        time=str(bundle.get("time", "")),
+        provider=str(bundle.get("provider", "")),
+        model=bundle.get("model"),
+        status=int(bundle.get("response", {}).get("status", 0)),
+        rule=rule,
+        error=first_line,
+    )
+
+
+def listing(folder: Path) -> tuple[list[BundleInfo], list[tuple[str, str]]]:
+    """Every bundle under ``folder``, newest first, and the files that could not be read (with why)."""
+    rows: list[BundleInfo] = []
+    bad: list[tuple[str, str]] = []
+    for path in sorted(folder.rglob(f"*{SUFFIX}")):
+        try:
+            value = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError) as exc:
+            bad.append((str(path), f"not readable JSON: {exc}"))
+            continue
+        if not is_bundle(value):
+            bad.append((str(path), "not a toolhist bundle (no 'toolhist_bundle' and 'request')"))
+            continue
+        rows.append(info(path, value))
+    rows.sort(key=lambda r: r.time, reverse=True)
+    return rows, bad
