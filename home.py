@@ -20,19 +20,22 @@ import toolhist
 from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
+from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
 from toolhist.views import state
+from toolhist.views.bundles import bundles_frame, captured, default_folder
+from toolhist.views.bundles import label as bundle_label
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
 from toolhist.views.summary import messages_table, summary_rows, verdict_rows
 from toolhist.views.widgets import PAGES
 
-SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine")
+SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
 # not a string: Streamlit's magic would show a bare string on the page.
-LINKED = {"Sample": "sample", "Path": "path", "This machine": "path"}
+LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
 
 
@@ -85,6 +88,8 @@ def pick_source(fmt: str | None) -> Input | None:
         return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
     if source == "This machine":
         return machine_source(fmt)
+    if source == "Bundles":
+        return bundle_source(fmt)
     if source == "Path":
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
@@ -184,6 +189,63 @@ def machine_source(fmt: str | None) -> Input | None:
         return None
     st.query_params["path"] = picked
     return opened
+
+
+def bundle_source(fmt: str | None) -> Input | None:
+    """The guard's capture bundles in a folder, newest first; the one picked, as an Input."""
+    folder = st.text_input(
+        "Folder of toolhist guard bundles (the guard's capture= folder)",
+        value=default_folder(),
+        key="bundles_dir",
+    ).strip()
+    if not folder:
+        return None
+    if not Path(folder).expanduser().is_dir():
+        alert("warning", "There is no such folder.", folder)
+        return None
+    rows, bad = bundle_listing(str(Path(folder).expanduser()))
+    for path, reason in bad:
+        alert("warning", "A file in that folder is not a readable bundle.", f"{path}: {reason}")
+    if not rows:
+        st.info("No bundles in that folder yet (`toolhist.guard` writes them when a provider answers 4xx).")
+        return None
+    st.caption(f"{len(rows)} bundle{'' if len(rows) == 1 else 's'}, newest first.")
+    st.dataframe(bundles_frame(rows), hide_index=True, key="bundles_table")
+    by_path = {r.path: r for r in rows}
+    picked = st.selectbox(
+        "Bundle to open",
+        list(by_path),
+        index=None,
+        format_func=lambda p: bundle_label(by_path[p]),
+        placeholder="Choose a bundle",
+        key="bundle_pick",
+    )
+    if picked is None:
+        return None
+    st.query_params["path"] = picked
+    return Input(name=picked, data=Path(picked).read_bytes(), fmt=fmt, path=picked)
+
+
+@st.cache_data(ttl=10, show_spinner=False)
+def bundle_listing(folder: str) -> tuple[list[BundleInfo], list[tuple[str, str]]]:
+    """`toolhist.guard.bundle.listing` of a folder, kept a few seconds (it explains each bundle's answer)."""
+    return listing(Path(folder))
+
+
+def show_captured(session: Session) -> None:
+    """For a session opened from a bundle: what the provider answered, and where that points."""
+    banner = captured(session)
+    if banner is None:
+        return
+    st.subheader("Captured by the toolhist guard")
+    st.text(banner.headline)
+    found = banner.explanation
+    if found is not None and found.rule is not None:
+        culprit = "unknown" if found.message_index is None else f"message {found.message_index}"
+        st.text(f"The answer is {found.provider} rule {found.rule}; culprit: {culprit}. Fix: {found.fix}")
+    if banner.error:
+        st.code(banner.error, language=None, wrap_lines=True)
+        st.page_link(PAGES["explain"], label="Explain this answer", icon=":material/help:")
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -312,6 +374,7 @@ def main() -> None:
     row = machine_row(name) if st.session_state.get("source") == "This machine" else None
     if row is not None:
         st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
+    show_captured(opened.session)
     show(opened.key, opened.session, opened.result)
 
 

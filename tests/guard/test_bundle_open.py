@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 from fake_provider import serve
-from sdk_calls import BODIES, HISTORY, RULE, send
+from guard_calls import BODIES, HISTORY, RULE, send
 
 from toolhist.guard import bundle as bundles
 

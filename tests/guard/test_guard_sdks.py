@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import pytest
 from fake_provider import serve
-from sdk_calls import BODIES, CASES, CHAT, HISTORY, RULE, STREAM, send
+from guard_calls import BODIES, CASES, CHAT, HISTORY, RULE, STREAM, send
 
 from toolhist import guard
 from toolhist.guard import bundle as bundles

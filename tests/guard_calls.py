@@ -1,6 +1,6 @@
 """Broken bodies per provider and how to send each through its real SDK client, guarded.
 
-Shared by the guard tests (`test_guard_sdks`, `test_bundle_open`).
+Shared by the guard tests (`tests/guard`) and the app tests that open the bundles it writes.
 
 The guard around the real SDK clients, against a fake provider on 127.0.0.1 (no network).
 
@@ -248,3 +248,22 @@ CASES = [pytest.param(p, False, id=f"{p}-sync") for p in BODIES] + [
     pytest.param(p, True, id=f"{p}-async") for p in ASYNC
 ]
 """Every SDK synchronously; every one with an async client (not botocore) asynchronously too."""
+
+
+def write_bundles(folder: Path, providers: tuple[str, ...] = tuple(BODIES)) -> dict[str, Path]:
+    """One bundle per provider in ``folder``: its broken body sent by its real SDK, guarded in ``warn``
+    mode, answered 400 by the fake provider. Returns provider → bundle path."""
+    import pytest
+    from fake_provider import serve
+
+    from toolhist.guard.bundle import SUFFIX
+
+    out: dict[str, Path] = {}
+    for provider in providers:
+        with (
+            serve(mistral=provider == "mistral") as (base, _),
+            pytest.raises(Exception, match=r"(?i)tool|function"),  # the SDK's own 400 error
+        ):
+            send(provider, "warn", base, folder / provider)
+        [out[provider]] = list((folder / provider).glob(f"*{SUFFIX}"))
+    return out
