@@ -124,6 +124,7 @@ def test_schema_is_the_session_json_schema() -> None:
         "request",
         "source",
         "metadata",
+        "unsent",
     }
     # Field docstrings are exported, so the schema documents itself.
     call = schema["$defs"]["ToolCallBlock"]["properties"]
