@@ -152,6 +152,18 @@ def show(key: str, session: Session, result: CheckResult) -> None:
         st.text("Results answering no earlier call: " + ", ".join(summary.unmatched_results))
     if summary.duplicate_results:
         st.text("Calls answered more than once: " + ", ".join(summary.duplicate_results))
+    if summary.unsent:
+        alert(
+            "info",
+            "Kept in the log, not sent to the model",
+            "\n".join(f"{kind} x{n}" for kind, n in summary.unsent.items()),
+        )
+    if summary.skipped:
+        alert(
+            "warning",
+            "Skipped: records this reader does not know",
+            "\n".join(f"{kind} x{n}" for kind, n in summary.skipped.items()),
+        )
     if summary.notes:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 

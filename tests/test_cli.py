@@ -73,6 +73,8 @@ def test_summary_text_and_json(tmp_path: Path) -> None:
         "duplicate_results": ["call_1"],
         "tools_declared": None,
         "notes": [],
+        "unsent": {},
+        "skipped": {},
     }
 
 

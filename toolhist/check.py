@@ -7,6 +7,7 @@ provider sees the body toolhist renders for it. Both are located in the canonica
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,12 @@ class CheckResult:
     results: dict[str, list[Violation]] = field(default_factory=dict)
     as_sent: tuple[str, ...] = ()
     """Providers whose verdict is on the body exactly as it was sent."""
+    notes: tuple[str, ...] = ()
+    """What the reader said (``SessionSource.notes``): skipped records, compactions, versions…"""
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Records the reader does not know, by kind (``SessionSource.skipped``)."""
+    unsent: dict[str, int] = field(default_factory=dict)
+    """Records the agent keeps but does not send, by kind (``Session.unsent``)."""
 
     def errors(self) -> int:
         """Error-level violations over all providers."""
@@ -68,6 +75,9 @@ class CheckResult:
             "file": self.file,
             "format": self.format,
             "messages": self.messages,
+            "notes": list(self.notes),
+            "skipped": self.skipped,
+            "unsent": self.unsent,
             "results": {
                 p: {"violations": [v.model_dump(mode="json") for v in vs]} for p, vs in self.results.items()
             },
@@ -97,4 +107,7 @@ def check(
         messages=len(session.messages),
         results=results,
         as_sent=tuple(as_sent),
+        notes=session.source.notes,
+        skipped=dict(session.source.skipped),
+        unsent=dict(sorted(Counter(u.kind for u in session.unsent).items())),
     )

@@ -82,6 +82,8 @@ def render_summary(s: Summary) -> str:
         f"duplicate results  {len(s.duplicate_results)}{_ids(s.duplicate_results)}",
         f"tools declared     {'none' if s.tools_declared is None else s.tools_declared}",
     ]
+    lines += [f"kept, not sent     {k} x{n}" for k, n in s.unsent.items()]
+    lines += [f"skipped (unknown)  {k} x{n}" for k, n in s.skipped.items()]
     lines += [f"note               {n}" for n in s.notes]
     return "\n".join(lines)
 
@@ -167,6 +169,12 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
         _emit_json(result.to_json())
     else:
         click.echo(f"{result.file}: {result.format}, {result.messages} messages")
+        for kind, n in result.unsent.items():
+            click.echo(f"kept, not sent: {kind} x{n}")
+        for kind, n in result.skipped.items():
+            click.echo(f"skipped (the reader does not know it): {kind} x{n}")
+        for note in result.notes:
+            click.echo(f"note: {note}")
         for name, found in result.results.items():
             errors = sum(v.severity == "error" for v in found)
             warnings = len(found) - errors

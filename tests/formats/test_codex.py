@@ -304,3 +304,32 @@ def test_unknown_record_kinds_are_skipped_counted_and_named(tmp_path: Path) -> N
         "Codex skips what it cannot parse too (RolloutRecorder::load_rollout_items); written by Codex CLI "
         "0.63.0, which has record kinds this reader does not know"
     )
+
+
+def test_check_shows_skipped_and_unsent_and_reads_the_rollout(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from toolhist.cli import cli
+
+    path = write(
+        tmp_path,
+        META_NEW,
+        ghost("aaa"),
+        user("hi"),
+        rec("inter_agent_communication_metadata", {"agent": "worker-1"}),
+    )
+    human = CliRunner().invoke(cli, ["check", str(path), "--provider", "anthropic"])
+    assert human.exit_code == 0, human.output
+    assert human.output.splitlines()[:3] == [
+        f"{path}: codex, 1 messages",
+        "kept, not sent: ghost_snapshot x1",
+        "skipped (the reader does not know it): line type 'inter_agent_communication_metadata' x1",
+    ]
+    data = json.loads(
+        CliRunner().invoke(cli, ["check", str(path), "--provider", "anthropic", "--json"]).output
+    )
+    assert (data["skipped"], data["unsent"]) == (
+        {"line type 'inter_agent_communication_metadata'": 1},
+        {"ghost_snapshot": 1},
+    )
+    assert data["notes"][-1].startswith("skipped 1 record(s) this reader does not know")
