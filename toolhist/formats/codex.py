@@ -19,8 +19,10 @@ Follows the agent's own code (openai/codex, read at the commits named):
   ``ToolCallBlock.freeform_input``, so a Responses render sends the same items and other
   providers get the text as ``{"input": …}``.
 
-Rollouts seen: cli_version 0.44.0 (the test fixtures), ghost-snapshot era rollouts (2025-11/12,
-gpt-5.1-codex-max) and newer record kinds named in issue 17.
+Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
+0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
+issue 17 (``inter_agent_communication_metadata``, ``token_usage_record``, ``server_request``,
+``wrapper_meta``), which this reader skips and counts.
 
 Each line is ``{"timestamp", "type", "payload"}`` (research/anchors.md §3.3; serde ``tag="type",
 content="payload"`` in codex-rs). ``response_item`` payloads are Responses API items (``message``,

@@ -28,7 +28,9 @@ This reader therefore gives what the model sees next:
   31acd00a86424e2ee6e980e54919cf31fbf88030) has such an empty answer: its prompt is sent, its
   answer is kept in ``Session.unsent`` with the error text the chat showed, never rendered.
 
-The append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
+Sessions seen: chat exports with and without ``version`` (the real-log corpus,
+tests/corpus/logs/vscode: a plain export, a user-cancelled and an in-progress chat). The
+append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
 """
 
 from __future__ import annotations
