@@ -333,3 +333,23 @@ def test_check_shows_skipped_and_unsent_and_reads_the_rollout(tmp_path: Path) ->
         {"ghost_snapshot": 1},
     )
     assert data["notes"][-1].startswith("skipped 1 record(s) this reader does not know")
+
+
+def test_the_canonical_json_keeps_unsent_skipped_and_freeform(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        META_NEW,
+        ghost("aaa"),
+        user("hi"),
+        rec("wrapper_meta", {}),
+        patch_call("call_p"),
+        ghost("bbb"),
+    )
+    session = toolhist.load(path)
+    assert [u.before for u in session.unsent] == [0, 2]
+    again = toolhist.load(session.to_json())
+    assert (again.unsent, again.source.skipped, again.messages) == (
+        session.unsent,
+        {"line type 'wrapper_meta'": 1},
+        session.messages,
+    )

@@ -45,6 +45,7 @@ the ``openai-responses`` rules.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -288,10 +289,14 @@ def _partition(
 
 
 def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:
-    """Maps a sent-item index to the index of the message holding that item (``count`` past the end)."""
+    """Maps a sent-item index to the index of the message holding that item (``count`` past the end).
+
+    Messages hold consecutive items, so the last item index of each message is non-decreasing and
+    a binary search finds the message.
+    """
     lasts = [max(loc.block_items) if loc.block_items else (loc.index or 0) for loc in locations]
 
     def before(item_index: int) -> int:
-        return next((m for m, last in enumerate(lasts) if last >= item_index), count)
+        return bisect_left(lasts, item_index)
 
     return before
