@@ -287,6 +287,7 @@ class VSCodeReader(Reader):
             data=data,
         )
         if error:
-            built.notes.append(
-                f"{json_path(ptr)}: request failed ({error.splitlines()[-1]}); its answer is not sent"
-            )
+            # The chat's text: "Sorry, your request failed…\n\nReason: …" (a stack trace may follow).
+            lines = [line.strip() for line in error.splitlines() if line.strip()]
+            reason = next((line for line in lines if line.startswith("Reason:")), lines[0])
+            built.notes.append(f"{json_path(ptr)}: request failed ({reason[:200]}); its answer is not sent")
