@@ -353,3 +353,14 @@ def test_the_canonical_json_keeps_unsent_skipped_and_freeform(tmp_path: Path) ->
         {"line type 'wrapper_meta'": 1},
         session.messages,
     )
+
+
+def test_a_system_item_is_kept_unsent(tmp_path: Path) -> None:
+    system = item(
+        {"type": "message", "role": "system", "content": [{"type": "input_text", "text": "be terse"}]}
+    )
+    session = toolhist.load(write(tmp_path, META, system, user("hi")))
+    assert [m.speaker for m in session.messages] == ["human"]
+    assert [(u.kind, u.before, u.text, u.data) for u in session.unsent] == [
+        ("system message", 0, "be terse", {"type": "message", "role": "system"})
+    ]

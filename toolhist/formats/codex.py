@@ -66,6 +66,18 @@ UNSENT_ITEMS = {
     "never sent (codex-rs/core/src/context_manager/history.rs)",
 }
 """Response item types Codex keeps in the rollout but never sends, with why."""
+SYSTEM_REASON = (
+    "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
+    "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
+)
+
+
+def _text_of(content: Any) -> str:
+    """A message item's text parts joined (a string content as it is)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
 
 
 def looks_codex(value: Any) -> int:
@@ -269,7 +281,19 @@ def _partition(
     kept: list[Unsent] = []
     for item, line in zip(items, item_lines, strict=True):
         kind = item.get("type", "message")
-        if kind in UNSENT_ITEMS:
+        if kind == "message" and item.get("role") == "system":  # is_api_message: role != "system"
+            kept.append(
+                Unsent(
+                    kind="system message",
+                    reason=SYSTEM_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(item.get("content")),
+                    data={k: v for k, v in item.items() if k != "content"},
+                )
+            )
+        elif kind in UNSENT_ITEMS:
             kept.append(
                 Unsent(
                     kind=str(kind),
