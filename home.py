@@ -23,7 +23,7 @@ from toolhist.model import Session
 from toolhist.views import state
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
-from toolhist.views.summary import messages_table, summary_rows, verdict_rows
+from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
 from toolhist.views.widgets import PAGES
 
 SOURCES = ("Sample", "Upload", "Paste", "Path")
@@ -134,6 +134,10 @@ def show_messages(key: str, session: Session) -> None:
             "results": st.column_config.NumberColumn(width="small"),
         },
     )
+    if session.unsent:
+        st.subheader("Kept in the log, not sent to the model")
+        st.caption("The agent records these but leaves them out of every request; they are never rendered.")
+        st.dataframe(pd.DataFrame(unsent_table(session)), hide_index=True, key="unsent")
 
 
 def show(key: str, session: Session, result: CheckResult) -> None:

@@ -89,6 +89,15 @@ def _timeline(session: Session) -> str:
     return f'<section id="timeline"><h2>Timeline (tool calls and results)</h2>{body}</section>'
 
 
+def _unsent(session: Session) -> str:
+    """The records the agent kept but never sends (``Session.unsent``), each with its text."""
+    if not session.unsent:
+        return ""
+    rows = [(u.before, u.kind, u.line, u.text, u.reason) for u in session.unsent]
+    body = _table(("before message", "kind", "line", "text", "why not sent"), rows)
+    return f'<section id="unsent"><h2>Kept in the log, not sent</h2>{body}</section>'
+
+
 def _messages(session: Session) -> str:
     rows = [(i, m.speaker, summarize_message(m, width=MESSAGE_WIDTH)) for i, m in enumerate(session.messages)]
     body = _table(("#", "speaker", "content"), rows)
@@ -158,7 +167,7 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     for name in chosen:
         provider_for(name)
     title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
-    sections = [_summary(session), _timeline(session), _messages(session)]
+    sections = [_summary(session), _timeline(session), _messages(session), _unsent(session)]
     sections.append('<section id="providers"><h2>Providers</h2></section>')
     sections += [_provider(session, p) for p in chosen]
     return (

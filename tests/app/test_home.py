@@ -161,3 +161,7 @@ def test_unsent_and_skipped_records_are_shown(tmp_path: Path) -> None:
     assert [i.value for i in at.info][:1] == ["Kept in the log, not sent to the model"]
     assert [w.value for w in at.warning] == ["Skipped: records this reader does not know"]
     assert codes(at)[:2] == ["ghost_snapshot x1", "line type 'token_usage_record' x1"]
+    unsent = next(d.value for d in at.dataframe if "why not sent" in d.value.columns)
+    assert unsent[["before message", "kind", "line", "source"]].to_dict(orient="records") == [
+        {"before message": 0, "kind": "ghost_snapshot", "line": 2, "source": "payload"}
+    ]
