@@ -271,3 +271,32 @@ def test_calls_already_in_the_messages_are_not_duplicated() -> None:
 def test_only_tool_spans_are_a_history_too() -> None:
     s = toolhist.load(_trace(_tool(2000, "call_a", '{"city": "Paris"}', '"rain"')))
     assert [m.speaker for m in s.messages] == ["ai", "tool"]
+
+
+def test_tool_span_of_a_call_in_the_legacy_events_is_not_added_twice() -> None:
+    events = [
+        {"name": "gen_ai.user.message", "attributes": {"content": "hi"}},
+        {
+            "name": "gen_ai.assistant.message",
+            "attributes": {
+                "tool_calls": json.dumps(
+                    [{"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}]
+                )
+            },
+        },
+        {"name": "gen_ai.tool.message", "attributes": {"id": "c1", "content": "rain"}},
+    ]
+    chat = {"name": "chat", "attributes": {"gen_ai.system": "openai"}, "events": events}
+    tool = {
+        "name": "execute_tool weather",
+        "attributes": {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "weather",
+            "gen_ai.tool.call.id": "c1",
+            "gen_ai.tool.call.arguments": "{}",
+            "gen_ai.tool.call.result": "rain",
+        },
+    }
+    s = toolhist.load([tool, chat])
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert not any("execute_tool" in note for note in s.source.notes)
