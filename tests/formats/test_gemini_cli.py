@@ -90,9 +90,10 @@ def test_rewind_set_and_ui_records() -> None:
         "kept in session.unsent, not made messages",
     )
     (kept,) = s.unsent
-    assert (kept.kind, kept.before, kept.text, kept.json_path) == (
+    assert (kept.kind, kept.before, kept.line, kept.text, kept.json_path) == (
         "info record",
         3,
+        4,
         "Request cancelled.",
         "[3]",
     )

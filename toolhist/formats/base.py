@@ -206,13 +206,19 @@ class Built:
         *,
         text: str = "",
         data: dict[str, JsonValue] | None = None,
+        index: int | None = None,
     ) -> None:
-        """Record a source entry the agent keeps but never sends, before the next message added."""
+        """Record a source entry the agent keeps but never sends, before the next message added.
+
+        ``index`` is the entry's position in a JSON Lines document, for its line number.
+        """
+        lines = self.doc.jsonl_lines
         self.unsent.append(
             Unsent(
                 kind=kind,
                 reason=reason,
                 before=len(self.messages),
+                line=lines[index] if lines is not None and index is not None and index < len(lines) else None,
                 json_path=json_path(ptr),
                 text=text,
                 data=data or {},

@@ -150,6 +150,7 @@ class GeminiCliReader(Reader):
                     (*ptr, i),
                     text=content if isinstance(content, str) else "",
                     data=rest(record, "content"),
+                    index=i,
                 )
                 continue
             self._record(record, (*ptr, i), i, built)
