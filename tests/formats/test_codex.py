@@ -364,3 +364,13 @@ def test_a_system_item_is_kept_unsent(tmp_path: Path) -> None:
     assert [(u.kind, u.before, u.text, u.data) for u in session.unsent] == [
         ("system message", 0, "be terse", {"type": "message", "role": "system"})
     ]
+
+
+def test_a_file_with_no_rollout_line_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, rec("token_usage_record", {}), {"x": 1})
+    with pytest.raises(LoadError) as info:
+        toolhist.load(path, format="codex")
+    assert info.value.reason == (
+        "not a valid codex log: no Codex rollout line (types compacted, event_msg, response_item, "
+        "session_meta, turn_context, world_state) in this file"
+    )

@@ -212,6 +212,12 @@ class CodexReader(StreamReader):
                     model = payload["model"]
             else:
                 events[f"{kind}:{payload.get('type', '?')}"] += 1
+        if not meta and not items and not turns and not events and not compactions:
+            # Codex itself refuses a file with no rollout line ("failed to parse thread ID from
+            # rollout file"); skipping everything would read garbage as an empty session.
+            raise at_line(
+                None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
+            )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
         built, locations = _grouped(sent, sent_lines, name, path, notes)
         version = meta.get("cli_version")

@@ -139,6 +139,8 @@ class GeminiCliReader(Reader):
                     f"record type {kind!r}" if isinstance(kind, str) else "line of an unknown shape",
                     lines[i] if lines is not None and i < len(lines) else None,
                 )
+        if not records and not session_meta and built.skips.counts:
+            raise ShapeError(ptr, "expected message records, a metadata line, $set or $rewindTo; found none")
         ui_only = 0
         for i, record in records:
             if record["type"] in UI_ONLY:
