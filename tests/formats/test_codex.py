@@ -320,10 +320,14 @@ def test_check_shows_skipped_and_unsent_and_reads_the_rollout(tmp_path: Path) ->
     )
     human = CliRunner().invoke(cli, ["check", str(path), "--provider", "anthropic"])
     assert human.exit_code == 0, human.output
-    assert human.output.splitlines()[:3] == [
+    notes = [f"note: {n}" for n in toolhist.load(path).source.notes]
+    assert len(notes) == 2
+    assert human.output.splitlines() == [
         f"{path}: codex, 1 messages",
+        "anthropic         ok",
         "kept, not sent: ghost_snapshot x1",
         "skipped (the reader does not know it): line type 'inter_agent_communication_metadata' x1",
+        *notes,
     ]
     data = json.loads(
         CliRunner().invoke(cli, ["check", str(path), "--provider", "anthropic", "--json"]).output

@@ -19,16 +19,7 @@ from pydantic import JsonValue
 
 from toolhist._trusted import construct
 from toolhist.formats.document import Document, json_path
-from toolhist.model import (
-    Block,
-    Location,
-    Message,
-    Session,
-    ToolCallBlock,
-    ToolResponseBlock,
-    ToolSpec,
-    Unsent,
-)
+from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
 
 Pointer = tuple[str | int, ...]
 
@@ -195,7 +186,8 @@ class Built:
         self.messages: list[Message] = []
         self.locations: list[Location] = []
         self.notes: list[str] = list(doc.notes)
-        self.unsent: list[Unsent] = []
+        self.unsent: list[Any] = []
+        """`toolhist.model.Unsent` records, in source order (see `keep_unsent`)."""
         self.skips = Skips()
 
     def keep_unsent(
@@ -212,6 +204,8 @@ class Built:
 
         ``index`` is the entry's position in a JSON Lines document, for its line number.
         """
+        from toolhist.model import Unsent
+
         lines = self.doc.jsonl_lines
         self.unsent.append(
             Unsent(
