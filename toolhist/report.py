@@ -101,7 +101,7 @@ def _unsent(session: Session) -> str:
 def _messages(session: Session) -> str:
     rows = [(i, m.speaker, summarize_message(m, width=MESSAGE_WIDTH)) for i, m in enumerate(session.messages)]
     body = _table(("#", "speaker", "content"), rows)
-    return f'<section id="messages"><h2>Messages</h2>{body}</section>'
+    return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
 def _provider(session: Session, provider: str) -> str:
@@ -167,7 +167,7 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     for name in chosen:
         provider_for(name)
     title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
-    sections = [_summary(session), _timeline(session), _messages(session), _unsent(session)]
+    sections = [_summary(session), _timeline(session), _messages(session)]
     sections.append('<section id="providers"><h2>Providers</h2></section>')
     sections += [_provider(session, p) for p in chosen]
     return (
