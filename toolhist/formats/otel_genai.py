@@ -19,6 +19,10 @@ Accepted files: an OTLP/JSON export (``resourceSpans`` → ``scopeSpans`` → ``
 exporter, span JSONL), one span or a list. Every inference span carries the whole history up to
 its call, so the last one is read; how many others there were is said in a note. ``execute_tool``
 spans add the calls and results the chat spans' messages lack (`toolhist.formats.otel_tools`).
+
+Conventions followed: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-spans.md`` (commit
+a064dcca28053f4406d5dc65895e89c523171ca4: inference and execute_tool spans). Traces seen: the
+shapes in tests/formats/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
 """
 
 from __future__ import annotations
