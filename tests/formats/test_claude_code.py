@@ -209,3 +209,22 @@ def test_malformed_lines_name_file_line_and_field(
             toolhist.load(path, format=fmt)
         assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 2, json_path)
         assert info.value.reason == f"not a valid claude-code log: {reason}"
+
+
+def test_unknown_line_types_are_skipped_and_counted(tmp_path: Path) -> None:
+    # Known bookkeeping kinds stay "not sent"; a kind newer than the reader is skipped and named.
+    path = write(
+        tmp_path,
+        line("user", "u1", None, "hi"),
+        {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}},
+        {"type": "worktree-state", "sessionId": "s-1", "state": {}},
+        line("assistant", "a1", "u1", [{"type": "text", "text": "Hello."}]),
+    )
+    s = toolhist.load(path)
+    assert [m.speaker for m in s.messages] == ["human", "ai"]
+    assert s.source.skipped == {"line type 'worktree-state'": 1}
+    assert s.source.notes[-2:] == (
+        "lines not sent to the model: file-history-snapshot x1",
+        "skipped 1 record(s) this reader does not know: line type 'worktree-state' x1 (first on line 3); "
+        "written by Claude Code 2.0.37",
+    )
