@@ -72,6 +72,17 @@ EXPECTED_FAILURES: dict[tuple[str, str], str] = {
         "predicted; Claude Code sent both results (the run went on). Claude Code reader: no "
         "helper owns it this wave"
     ),
+    **{
+        (check, "codex/claude-code-log-synthetic-rollout.fixture.jsonl"): (
+            "an unknown line type (future_synthetic_record) makes the whole rollout unreadable; "
+            f"Codex skips lines it does not know ({READERS_A}: skip, count and name them)"
+        )
+        for check in (
+            "detected_and_read",
+            "no_ghost_snapshot_in_bodies",
+            "custom_tool_call_patch_kept",
+        )
+    },
     ("cline_tool_use_paired", "kilo/mike4567-cline-native-subagents.json"): (
         "native tool_use blocks whose results are '[tool for ...] Result:' user texts are read as "
         f"unanswered calls plus plain text ({READERS_B})"
@@ -101,6 +112,14 @@ def _check(check: str, path: Path, problem: str | None) -> None:
         assert problem is not None, (
             f"{_key(path)}: '{check}' now holds; remove it from EXPECTED_FAILURES ({expected})"
         )
+
+
+def _load(path: Path) -> toolhist.Session | str:
+    """The session read with format detection, or the reason it could not be read."""
+    try:
+        return toolhist.load(path)
+    except toolhist.ToolhistError as error:
+        return f"unreadable: {error}"
 
 
 def _records(path: Path) -> list[Any]:
@@ -153,11 +172,10 @@ def test_corpus_has_provenance_beside_every_file() -> None:
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_detected_as_its_format_and_read(path: Path) -> None:
     want = FORMAT_OF_DIR[path.parent.name]
+    session = _load(path)
     problem = None
-    try:
-        session = toolhist.load(path)
-    except toolhist.ToolhistError as error:
-        problem = f"not readable: {error}"
+    if isinstance(session, str):
+        problem = session
     else:
         if session.source.format != want:
             problem = f"detected as {session.source.format}, not {want}"
@@ -168,10 +186,12 @@ def test_detected_as_its_format_and_read(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_unknown_records_named(path: Path) -> None:
-    session = toolhist.load(path, format=FORMAT_OF_DIR[path.parent.name])
-    skipped = getattr(session.source, "skipped", None)
-    if skipped is None:
-        problem: str | None = "SessionSource has no 'skipped' count of unknown record kinds"
+    session = _load(path)
+    skipped = None if isinstance(session, str) else getattr(session.source, "skipped", None)
+    if isinstance(session, str):
+        problem: str | None = session
+    elif skipped is None:
+        problem = "SessionSource has no 'skipped' count of unknown record kinds"
     else:
         notes = " ".join(session.source.notes)
         unnamed = sorted(kind for kind in skipped if kind.split()[-1] not in notes)
@@ -192,7 +212,10 @@ def _codex_items(path: Path, item_type: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("path", CODEX, ids=[_key(p) for p in CODEX])
 def test_no_ghost_snapshot_in_bodies(path: Path) -> None:
-    session = toolhist.load(path)
+    session = _load(path)
+    if isinstance(session, str):
+        _check("no_ghost_snapshot_in_bodies", path, session)
+        return
     leaked = [
         provider
         for provider, body in _bodies(session).items()
@@ -211,7 +234,10 @@ def test_the_corpus_has_a_real_ghost_snapshot() -> None:
 @pytest.mark.parametrize("path", CODEX, ids=[_key(p) for p in CODEX])
 def test_custom_tool_call_patch_kept_byte_for_byte(path: Path) -> None:
     patches = [item["input"] for item in _codex_items(path, "custom_tool_call")]
-    session = toolhist.load(path)
+    session = _load(path)
+    if isinstance(session, str):
+        _check("custom_tool_call_patch_kept", path, session)
+        return
     missing = []
     for provider, body in _bodies(session).items():
         if isinstance(body, Exception):
@@ -238,7 +264,10 @@ def _cline_tool_uses(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", KILO, ids=[_key(p) for p in KILO])
 def test_cline_tool_use_paired(path: Path) -> None:
-    session = toolhist.load(path)
+    session = _load(path)
+    if isinstance(session, str):
+        _check("cline_tool_use_paired", path, session)
+        return
     calls = {
         (block.raw_id or block.id): block.id for message in session.messages for block in message.tool_calls()
     }
@@ -266,7 +295,10 @@ def test_formats_without_files_are_named() -> None:
 def test_otel_execute_tool_spans_read_as_calls_with_results() -> None:
     assert bool(OTEL) == ("otel-genai" not in MISSING_FORMATS)
     for path in OTEL:
-        session = toolhist.load(path)
+        session = _load(path)
+        if isinstance(session, str):
+            _check("otel_execute_tool_read", path, session)
+            continue
         calls = [b for m in session.messages for b in m.tool_calls()]
         answered = {b.call_id for m in session.messages for b in m.tool_responses()}
         problem = None if calls and all(c.id in answered for c in calls) else "calls without results"
@@ -283,7 +315,11 @@ def _errors(session: toolhist.Session, provider: str) -> list[str]:
 @pytest.mark.parametrize("path", RAN_ON, ids=[_key(p) for p in RAN_ON])
 def test_no_400_on_the_provider_it_ran_on(path: Path) -> None:
     provider = _source(path)["toolhist_provider"]
-    rules = _errors(toolhist.load(path), provider)
+    session = _load(path)
+    if isinstance(session, str):
+        _check("no_400_on_the_provider_it_ran_on", path, session)
+        return
+    rules = _errors(session, provider)
     problem = f"{provider} errors predicted on an accepted run: {rules}" if rules else None
     _check("no_400_on_the_provider_it_ran_on", path, problem)
 
