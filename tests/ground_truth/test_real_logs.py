@@ -27,6 +27,7 @@ the test until its entry is removed, so the list only shrinks as the readers are
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -184,6 +185,13 @@ def test_detected_as_its_format_and_read(path: Path) -> None:
     _check("detected_and_read", path, problem)
 
 
+UNKNOWN_KINDS: dict[str, set[str]] = {
+    # Record kinds in the file that the agent itself does not write in the version the file claims:
+    # the reader cannot know them, so it must skip them by name (never fail, never drop silently).
+    "codex/claude-code-log-synthetic-rollout.fixture.jsonl": {"future_synthetic_record"},
+}
+
+
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_unknown_records_named(path: Path) -> None:
     session = _load(path)
@@ -194,8 +202,9 @@ def test_unknown_records_named(path: Path) -> None:
         problem = "SessionSource has no 'skipped' count of unknown record kinds"
     else:
         notes = " ".join(session.source.notes)
-        unnamed = sorted(kind for kind in skipped if kind.split()[-1] not in notes)
-        problem = f"skipped kinds not named in the notes: {unnamed}" if unnamed else None
+        kinds = {kind.split()[-1] for kind in skipped} | UNKNOWN_KINDS.get(_key(path), set())
+        unnamed = sorted(kind for kind in kinds if kind not in notes)
+        problem = f"unknown kinds not named in the notes: {unnamed}" if unnamed else None
     _check("unknown_records_named", path, problem)
 
 
@@ -308,8 +317,22 @@ def test_otel_execute_tool_spans_read_as_calls_with_results() -> None:
 RAN_ON = [p for p in FILES if _source(p).get("toolhist_provider")]
 
 
+def _next_request(session: toolhist.Session) -> toolhist.Session:
+    """The request the agent would send next (DESIGN §2): helper B's judgement once merged.
+
+    Until ``toolhist.judgement`` exists, the history as read stands in for it.
+    """
+    try:
+        judgement = importlib.import_module("toolhist.judgement")
+    except ModuleNotFoundError:
+        return session
+    judged: toolhist.Session = judgement.judge(session).session
+    return judged
+
+
 def _errors(session: toolhist.Session, provider: str) -> list[str]:
-    return [v.rule for v in toolhist.validate(session, provider) if v.severity == "error"]
+    judged = _next_request(session)
+    return [v.rule for v in toolhist.validate(judged, provider) if v.severity == "error"]
 
 
 @pytest.mark.parametrize("path", RAN_ON, ids=[_key(p) for p in RAN_ON])
@@ -339,3 +362,4 @@ def test_expected_failures_name_real_checks_and_files() -> None:
     for check, name in EXPECTED_FAILURES:
         assert check in CHECKS, check
         assert name in IDS, name
+    assert set(UNKNOWN_KINDS) <= set(IDS)
