@@ -67,11 +67,12 @@ EXPECTED_FAILURES: dict[tuple[str, str], str] = {
         f"openai-responses body; Codex never sends it ({READERS_A}: Session.unsent)"
     ),
     ("no_400_on_the_provider_it_ran_on", "claude-code/drmaciver-coverage-test-fix.jsonl"): (
-        "the reader keeps only the parentUuid chain of the latest record, so the result of the "
-        "first of two parallel Read calls (streamed as two assistant records of one message, the "
-        "second parented on the first) is taken for an abandoned branch and ant.result_missing is "
-        "predicted; Claude Code sent both results (the run went on). Claude Code reader: no "
-        "helper owns it this wave"
+        "two parallel Read calls were streamed as two assistant records of one message, the second "
+        "parented on the first, so the first result sits on a side branch; the reader keeps only the "
+        "parentUuid chain of the latest record and predicts ant.result_missing. The live run sent "
+        "both results (it went on); Claude Code's own resume has the same one-chain bug and loses "
+        "the sibling result (anthropics/claude-code#31330, 'the data was always there in the "
+        "JSONL'). Claude Code reader: no helper owns it this wave"
     ),
     **{
         (check, "codex/claude-code-log-synthetic-rollout.fixture.jsonl"): (
