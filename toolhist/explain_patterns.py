@@ -24,10 +24,10 @@ _TOKENS = {
     "%q": "['\"`\u2018\u2019]",
     "%id": "(?P<id>[^\\s'\"`,]{1,256})",
     "%ids": "(?P<ids>[^\\n]{1,4000})",
-    "%n": "(?:\\d{1,9}|[A-Za-z_]{1,16}|<\\w{1,16}>|\\*{1,8})",
+    "%n": "(?:\\d{1,9}|[A-Za-z_]{1,16}|<\\w{1,16}>|\\{\\w{1,16}\\}|\\*{1,8})",
 }
 """Shorthands inside the regex sources below: any quote, one id, an id list up to the end of the line,
-an index (or the placeholder a reporter or a relay put in its place: ``X``, ``N``, ``<n>``, ``position``, ``***``)."""
+an index (or the placeholder a reporter or a relay put in its place: ``X``, ``N``, ``<n>``, ``{id}``, ``position``, ``***``)."""
 
 
 @dataclass(frozen=True)
@@ -186,14 +186,14 @@ PATTERNS: tuple[Pattern, ...] = (
     # --- Bedrock Converse (§7a) -------------------------------------------------------------------
     _p("brk.first_user", _BRK, None, r"A conversation must start with a user message"),
     _p("brk.alternate", _BRK, None, r"A conversation must alternate between user and assistant roles"),
-    _p("brk.result_missing", _BRK, None, r"Expected toolResult blocks at messages\.%n\.content for the following Ids:\s*%ids", side="call"),
-    _p("brk.result_count", _BRK, None, r"number of toolResult blocks at messages\.%n\.content exceeds the number of toolUse blocks"),
-    _p("brk.dup_ids", _BRK, None, r"toolUse blocks at messages\.%n\.content contain duplicate Ids:\s*%ids", side="call"),
+    _p("brk.result_missing", _BRK, None, r"Expected toolResult blocks at messages?\.%n\.content for the following Ids:\s*%ids", side="call"),
+    _p("brk.result_count", _BRK, None, r"number of toolResult blocks (?:at messages?\.%n\.content )?exceeds the number of toolUse blocks"),
+    _p("brk.dup_ids", _BRK, None, r"toolUse blocks at messages?\.%n\.content contain duplicate Ids:\s*%ids", side="call"),
     _p("brk.mixed_turn", _BRK, "tool-use", r"Conversation blocks and tool use blocks cannot be provided in the same turn"),
     _p("brk.mixed_turn", _BRK, None, r"Conversation blocks and tool result blocks cannot be provided in the same turn"),
     _p("brk.toolconfig", _BRK, None, r"toolConfig field must be defined when using (?:the )?toolUse and toolResult content blocks"),
-    _p("brk.nonempty", _BRK, None, r"content field at messages\.%n\.content\.\d+\.toolResult cannot be empty when status value is error"),
-    _p("brk.blank_text", _BRK, None, r"text field in the ContentBlock object at messages\.%n\.content\.\d+ is blank"),
+    _p("brk.nonempty", _BRK, None, r"content field at messages?\.%n\.content\.\d+\.toolResult cannot be empty when status value is error"),
+    _p("brk.blank_text", _BRK, None, r"text field in the ContentBlock object at messages?\.%n\.content\.\d+ is blank"),
     _p("brk.empty_content", _BRK, None, r"content field in the Message object at messages\.\[?\d+\]? is empty"),
     _p("brk.id_pattern", _BRK, None, r"Value %q(?P<id>[^\n]{0,256}?)%q at %q?messages\.\d+\.member\.content\.\d+\.member\.tool(?:Use|Result)\.toolUseId%q? failed to satisfy constraint"),
     _p("brk.tool_name_pattern", _BRK, None, r"Value %q[^\n]{0,256}?%q at %q?toolConfig\.tools\.\d+\.member\.toolSpec\.name%q? failed to satisfy constraint"),
