@@ -46,7 +46,8 @@ class Explanation(BaseModel):
     """What was peeled off, outermost first: ``openrouter``, ``vertex``, ``litellm``, ``bedrock-validation``,
     ``bedrock-model``, ``ai-sdk``, ``relay-request-id``, ``python-repr``, ``json``; led by what was undone
     of the paste itself when the text did not match as pasted: ``layout`` (terminal wrapping, borders,
-    gutters, fullwidth forms), ``escapes`` (string escaping), ``whitespace`` (matched ignoring it)."""
+    gutters, fullwidth forms), ``escapes`` (string escaping), ``whitespace`` (matched ignoring it),
+    ``cut`` (the paste ends inside the rule's opening words)."""
     variant: str | None = None
     """Which wording or sender: ``deepseek``, ``qwen``, ``groq``, ``kimi``, ``preceeding-typo``, ``old``…"""
     paths: tuple[str, ...] = ()
@@ -79,6 +80,16 @@ _PATH = re.compile(
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+")
 _COMPACT = {p: re.compile(layout.compact_pattern(p.regex.pattern), p.regex.flags) for p in PATTERNS}
 """Each pattern without its whitespace, for text whose wrap fell inside a word (`explain_layout.compact`)."""
+_CUT_MIN = 24
+"""A paste cut short must still end with this many characters (whitespace aside) of a pattern's opening
+words: about four words, the length of ``No tool output found for`` that DeepSeek's and OpenAI's
+Responses texts share before they part."""
+_HEADS = [
+    (p, head)
+    for p in PATTERNS
+    if len(head := layout.literal_head(layout.compact_pattern(p.regex.pattern))) >= _CUT_MIN
+]
+"""Each pattern's literal opening words (whitespace-free, lower case), where they are long enough to tell."""
 _ID_SPLIT = re.compile(r"[,\s]+")
 _ID_STRIP = ".,;'\"`()[]{}"
 
@@ -117,7 +128,7 @@ def explain(error_text: str, session: Session | None = None) -> Explanation:
     param = next((p for p in map(_parse_path, peeled.params) if p is not None), None)
     culprit = param or ((paths[-1] if pattern.culprit == "last" else paths[0]) if paths else None)
     # A whitespace-free match cannot tell where an id ends: name none rather than a wrong one.
-    call_ids = () if peeled.wrappers[-1:] == ["whitespace"] else _call_ids(pattern, match, peeled.text)
+    call_ids = () if "whitespace" in peeled.wrappers else _call_ids(pattern, match, peeled.text)
     message_index = block_index = None
     if session is not None and pattern.provider is not None:
         message_index, block_index = _locate(session, pattern, culprit, call_ids)
@@ -166,7 +177,8 @@ def _match_as_pasted(
 
     Each step is tried only when the ones before it left no match: the layout undone (wrapping, borders,
     gutters, fullwidth forms), then string escapes taken off, then whitespace ignored (a wrap inside a
-    word). Whatever was undone is recorded in ``wrappers`` before the envelopes peeled after it.
+    word), then a paste cut short inside a rule's opening words. Whatever was undone is recorded in
+    ``wrappers`` before the envelopes peeled after it.
     """
     flowed = layout.reflow(original)
     if flowed != original:
@@ -186,10 +198,34 @@ def _match_as_pasted(
         )
         if found is not None:
             return Unwrapped(again.text, [*steps, *again.wrappers], again.params), found
-    found = _match(_squeezed(plain), compact=True, patterns=patterns)
+    squeezed = _squeezed(plain)
+    found = _match(squeezed, compact=True, patterns=patterns)
     if found is not None:
         return Unwrapped(plain, [*steps, "whitespace"]), found
+    found = _match_cut(squeezed, patterns)
+    if found is not None:
+        return Unwrapped(plain, [*steps, "whitespace", "cut"]), found
     return peeled, None
+
+
+def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, re.Match[str]] | None:
+    """The one rule whose opening words the paste ends inside (a title GitHub cut, a copy cut short).
+
+    The longest such ending decides; when patterns of two rules share it, no rule is named.
+    """
+    tail = squeezed.rstrip(".…'\"`").lower()
+    endings: list[tuple[int, Pattern]] = []
+    for pattern, head in _HEADS:
+        if pattern in patterns:
+            k = next((k for k in range(len(head), _CUT_MIN - 1, -1) if tail.endswith(head[:k])), 0)
+            if k:
+                endings.append((k, pattern))
+    longest = max((k for k, _ in endings), default=0)
+    hits = [p for k, p in endings if k == longest]
+    if not hits or len({(p.provider, p.rule) for p in hits}) > 1:
+        return None
+    match = re.search(re.escape(tail[len(tail) - longest :]), tail)
+    return (hits[0], match) if match else None
 
 
 def _squeezed(text: str) -> str:

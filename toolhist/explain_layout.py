@@ -108,3 +108,29 @@ def compact_pattern(source: str) -> str:
 def _skip_quantifier(source: str, i: int) -> int:
     match = _QUANTIFIER.match(source, i)
     return match.end() if match else i
+
+
+_LITERAL_END = re.compile(r"[\[\](){}|^$.*+?\\]")
+
+
+def literal_head(source: str) -> str:
+    r"""The literal text a compact regex source starts with, lower-cased (``\.`` counts as ``.``).
+
+    It stops at the first construct that is not a plain character, and leaves out a character that a
+    quantifier makes optional. Empty when the pattern starts with a group, class or lookbehind.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\" and i + 1 < len(source) and not source[i + 1].isalnum():
+            char, step = source[i + 1], 2
+        elif _LITERAL_END.match(char):
+            break
+        else:
+            step = 1
+        if source[i + step : i + step + 1] in ("?", "*", "{"):
+            break
+        out.append(char)
+        i += step
+    return "".join(out).lower()

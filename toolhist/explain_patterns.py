@@ -175,7 +175,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("mis.id_format", _MIS, None, r"Tool call id was (?P<id>[^\n]{0,256}?) but must be a-z, A-Z, 0-9, with a length of 9"),
     _p("mis.last_role", _MIS, None, r"Expected last role User or Tool \(or Assistant with prefix[^)\n]{0,80}\) for serving but got"),
     _p("mis.call_id_missing", _MIS, None, r"Tool call id has to be defined in serving mode"),
-    _p("mis.id_missing", _MIS, None, r"Tool call id has to be defined"),
+    _p("mis.id_missing", _MIS, None, r"Tool call id has to be defined(?!\s*[A-Za-z])"),  # not mis.call_id_missing, cut short
     _p("mis.dup_result", _MIS, None, r"Duplicate tool call id %id in tool results", side="result"),
     _p("mis.unexpected_result", _MIS, None, r"Unexpected tool call id %id in tool results", side="result"),
     _p("mis.dup_call", _MIS, None, r"Duplicate tool call id(?: %id)? in assistant message", side="call"),
