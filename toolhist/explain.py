@@ -84,12 +84,17 @@ _CUT_MIN = 24
 """A paste cut short must still end with this many characters (whitespace aside) of a pattern's opening
 words: about four words, the length of ``No tool output found for`` that DeepSeek's and OpenAI's
 Responses texts share before they part."""
+_CUT_SLACK = 16
+"""How far past a pattern's literal opening words a cut paste may end (the rest of one or two words)."""
 _HEADS = [
-    (p, head)
+    (p, head, cased)
     for p in PATTERNS
-    if len(head := layout.literal_head(layout.compact_pattern(p.regex.pattern))) >= _CUT_MIN
+    for head, cased in [layout.literal_head(layout.compact_pattern(p.regex.pattern))]
+    if len(head) >= _CUT_MIN
 ]
-"""Each pattern's literal opening words (whitespace-free, lower case), where they are long enough to tell."""
+"""Each pattern's literal opening words (whitespace-free, lower case, unquoted) where long enough to
+tell, with the positions whose letter case the pattern checks."""
+_NO_QUOTES = str.maketrans("", "", layout.QUOTES)
 _ID_SPLIT = re.compile(r"[,\s]+")
 _ID_STRIP = ".,;'\"`()[]{}"
 
@@ -211,21 +216,47 @@ def _match_as_pasted(
 def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, re.Match[str]] | None:
     """The one rule whose opening words the paste ends inside (a title GitHub cut, a copy cut short).
 
-    The longest such ending decides; when patterns of two rules share it, no rule is named.
+    The longest such ending decides; when patterns of two rules end it as long, no rule is named.
     """
-    tail = squeezed.rstrip(".…'\"`").lower()
+    tail = squeezed.translate(_NO_QUOTES).rstrip(".…")
+    lower = tail.lower()
     endings: list[tuple[int, Pattern]] = []
-    for pattern, head in _HEADS:
+    for pattern, head, cased in _HEADS:
         if pattern in patterns:
-            k = next((k for k in range(len(head), _CUT_MIN - 1, -1) if tail.endswith(head[:k])), 0)
+            k = next(
+                (k for k in range(len(head), _CUT_MIN - 1, -1) if _ends_with(tail, lower, head[:k], cased)), 0
+            )
+            if not k and _ends_near(tail, lower, head, cased):
+                k = len(head)  # the opening words whole, then a few characters the head stopped short of
             if k:
                 endings.append((k, pattern))
     longest = max((k for k, _ in endings), default=0)
     hits = [p for k, p in endings if k == longest]
-    if not hits or len({(p.provider, p.rule) for p in hits}) > 1:
+    if not hits or len({p.rule for p in hits}) > 1:
         return None
+    # The sender whose letter case the text has (Kimi, DeepSeek), else the general form (the last).
+    case_checks = {p: len(c) for p, _, c in _HEADS}
+    pattern = max(reversed(hits), key=lambda p: case_checks[p])
     match = re.search(re.escape(tail[len(tail) - longest :]), tail)
-    return (hits[0], match) if match else None
+    return (pattern, match) if match else None
+
+
+def _ends_near(tail: str, lower: str, head: str, cased: dict[int, str]) -> bool:
+    """``tail`` holds the whole ``head`` within its last characters (`_CUT_SLACK` after it).
+
+    A head stops where the pattern stops being literal (``prece{1,2}ding``); the paste may be cut a
+    little after that.
+    """
+    at = lower.rfind(head, max(0, len(lower) - len(head) - _CUT_SLACK))
+    return at >= 0 and all(tail[at + i] == char for i, char in cased.items())
+
+
+def _ends_with(tail: str, lower: str, head: str, cased: dict[int, str]) -> bool:
+    """``tail`` ends with ``head`` (compared in lower case), with the letters ``cased`` in their case."""
+    if not lower.endswith(head):
+        return False
+    start = len(tail) - len(head)
+    return all(tail[start + at] == char for at, char in cased.items() if at < len(head))
 
 
 def _squeezed(text: str) -> str:

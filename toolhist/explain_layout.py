@@ -111,17 +111,38 @@ def _skip_quantifier(source: str, i: int) -> int:
 
 
 _LITERAL_END = re.compile(r"[\[\](){}|^$.*+?\\]")
+QUOTES = "'\"`\u2018\u2019\u201c\u201d"
+"""Quote characters: senders and relays quote names differently, so a cut paste is compared without them."""
+_QUOTE_CLASS = re.compile(r"\[[" + QUOTES + r"]+\]\??")
+"""A character class of quote characters only (``%q`` in the patterns), optional or not."""
 
 
-def literal_head(source: str) -> str:
-    r"""The literal text a compact regex source starts with, lower-cased (``\.`` counts as ``.``).
+def literal_head(source: str) -> tuple[str, dict[int, str]]:
+    r"""The literal text a compact regex source starts with, and where its letter case is checked.
 
-    It stops at the first construct that is not a plain character, and leaves out a character that a
-    quantifier makes optional. Empty when the pattern starts with a group, class or lookbehind.
+    The text is lower-cased and unquoted; the positions are those the pattern checks the case of
+    (``(?-i:a)``: Kimi's lower-case first letter, DeepSeek's capital). ``\.`` counts as ``.``; a class of quote characters is skipped like the quotes themselves; a
+    leading lookbehind is skipped. It stops at the first other construct, and leaves out a character
+    a quantifier makes optional. Empty when the pattern starts with a group or another class.
     """
     out: list[str] = []
+    cased: dict[int, str] = {}
     i = 0
+    if source.startswith(("(?<!", "(?<=")):
+        i = _group_end(source, 0)
     while i < len(source):
+        if (quote := _QUOTE_CLASS.match(source, i)) is not None:
+            i = quote.end()
+            continue
+        if source.startswith("(?-i:", i):
+            end = source.find(")", i)
+            if end < 0 or not source[i + 5 : end].isalpha():
+                break
+            for char in source[i + 5 : end]:
+                cased[len(out)] = char
+                out.append(char.lower())
+            i = end + 1
+            continue
         char = source[i]
         if char == "\\" and i + 1 < len(source) and not source[i + 1].isalnum():
             char, step = source[i + 1], 2
@@ -131,6 +152,29 @@ def literal_head(source: str) -> str:
             step = 1
         if source[i + step : i + step + 1] in ("?", "*", "{"):
             break
-        out.append(char)
+        if char not in QUOTES:
+            out.append(char.lower())
         i += step
-    return "".join(out).lower()
+    return "".join(out), cased
+
+
+def _group_end(source: str, start: int) -> int:
+    """The index after the group that opens at ``start`` (escapes and classes taken into account)."""
+    depth, i, in_class = 0, start, False
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(source)

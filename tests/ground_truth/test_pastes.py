@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_explain import CASES, WRAPPERS
 
@@ -188,11 +188,19 @@ def test_pathological_pastes_name_no_rule(text: str) -> None:
     assert got.reason.startswith("no known provider error pattern matched")
 
 
+WHOLE_TEXTS = {case.raw.rstrip(". ") for case in CASES}
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(CASES), st.floats(min_value=0.0, max_value=1.0))
 def test_a_paste_cut_short_names_its_rule_or_none(case: Any, where: float) -> None:
-    """Cut a catalogued text anywhere: the answer is its own rule or no rule, never another one."""
+    """Cut a catalogued text anywhere: the answer is its own rule or no rule, never another one.
+
+    Unless the cut leaves exactly another rule's whole text ("Tool call id has to be defined" is
+    mis.id_missing's text and the start of mis.call_id_missing's): then that rule is the answer.
+    """
     text = case.raw[: max(1, int(len(case.raw) * where))]
+    assume(text.rstrip(". ") not in WHOLE_TEXTS or text.rstrip(". ") == case.raw.rstrip(". "))
     got = explain(text)
     assert got.rule in (None, case.rule)
     if got.rule is not None:
