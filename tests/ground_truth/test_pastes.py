@@ -8,7 +8,9 @@ unnamed). The bar: no wrong rule ever, and at least 95% named right. A text the 
 yet is listed below with the reason, as expected data; the test fails when it starts passing.
 
 The property tests take texts explain() already names and do to them what terminals do (wrap at any
-column, also inside words; draw a box around them; indent them) and check the answer stays the same.
+column, also inside words; draw a box around them; indent them) and check the answer stays the same;
+cut a catalogued text anywhere and the answer is its own rule or none; shape an unrelated paste the same
+ways and it stays unnamed.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ ENTRIES: list[dict[str, Any]] = [
     json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()
 ]
 PENDING = "pending:"
-"""A label for a rule another branch is adding and whose slug we could not read yet."""
+"""A label for a rule another branch is adding that will not match this text even when it lands (the
+paste lacks what its pattern needs): explain must name no rule for it."""
 
 EXPECTED_MISSES: dict[str, str] = {}
 """Entries explain() names no rule for, with the reason (none left). Each must still come out as rule=None."""
