@@ -106,7 +106,12 @@ def test_sidechains_are_listed_apart_and_loadable(tmp_path: Path) -> None:
     assert [m.speaker for m in session.messages] == ["human", "ai", "tool"]
     assert session.metadata["sidechains"] == [{"key": "agent42", "root": "s1", "first_line": 3, "lines": 3}]
     assert session.metadata["thread"] == "main"
+    # Kept visible, not sent: one record, before the main message that follows it (the Task result).
+    assert [(u.kind, u.before, u.line, u.data) for u in session.unsent] == [
+        ("sidechain", 2, 3, {"key": "agent42", "root": "s1", "first_line": 3, "lines": 3})
+    ]
     sub = read_sidechain(str(path), "agent42")
+    assert sub.unsent == ()
     assert [m.speaker for m in sub.messages] == ["human", "ai", "tool"]
     assert sub.metadata["thread"] == "sidechain"
     assert [c.name for m in sub.messages for c in m.tool_calls()] == ["Grep"]
