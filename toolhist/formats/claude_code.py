@@ -19,7 +19,6 @@ line with ``parentUuid: null`` and ``logicalParentUuid`` pointing back). So the 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter
 from typing import Any
 
@@ -27,6 +26,7 @@ from pydantic import JsonValue
 
 from toolhist.formats.anthropic import read_content
 from toolhist.formats.base import ShapeError, Skips
+from toolhist.formats.claude_code_thread import keep_sidechains, with_sibling_results
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -37,7 +37,7 @@ from toolhist.formats.jsonl_stream import (
     iso_seconds,
     shape_on_line,
 )
-from toolhist.model import Message, MessageMetadata, Session, ToolResponseBlock, Unsent
+from toolhist.model import Message, MessageMetadata, Session, ToolResponseBlock
 
 MESSAGE_TYPES = ("user", "assistant")
 KNOWN_TYPES = {
@@ -204,7 +204,7 @@ class ClaudeCodeReader(StreamReader):
                 f"{len(chains)} sidechain(s) (subagents) kept apart: metadata['sidechains']; load one with "
                 "toolhist.formats.claude_code.read_sidechain(path, agent_id)"
             )
-            _keep_sidechains(built, chains)
+            keep_sidechains(built, chains)
         if other:
             built.notes.append(
                 "lines not sent to the model: " + ", ".join(f"{k} x{v}" for k, v in sorted(other.items()))
@@ -273,7 +273,7 @@ class ClaudeCodeReader(StreamReader):
             if node is None:
                 broken = (chain[-1].line, str(parent))
         chain.reverse()
-        return chain, broken
+        return with_sibling_results(chain, order), broken
 
     @staticmethod
     def _root(nodes: dict[str, _Node], node: _Node) -> _Node:
@@ -394,28 +394,3 @@ def read_sidechain(source: Any, key: str) -> Session:
     if hasattr(source, "__fspath__"):
         return reader.stream(str(source))
     return reader.read(read_input(source))
-
-
-SIDECHAIN_REASON = (
-    "a subagent's own thread (isSidechain: true): it goes to the subagent's requests, never into the "
-    "main thread's history (the main parentUuid thread does not pass through it)"
-)
-
-
-def _keep_sidechains(built: Collector, chains: list[JsonValue]) -> None:
-    """One `Unsent` record per sidechain, placed before the first main message after its first line."""
-    lines = sorted(loc.line or 0 for loc in built.locations)
-    for chain in chains:
-        if not isinstance(chain, dict):
-            continue
-        first = chain.get("first_line")
-        line = first if isinstance(first, int) else None
-        built.unsent.append(
-            Unsent(
-                kind="sidechain",
-                reason=SIDECHAIN_REASON,
-                before=bisect_right(lines, line) if line is not None else len(built.messages),
-                line=line,
-                data=dict(chain),
-            )
-        )
