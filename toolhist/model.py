@@ -11,10 +11,11 @@ blocks. Three choices go further than the original:
   to the source's own provider therefore loses nothing, and nothing a user gave is silently dropped.
 
 Kept but not sent. An agent log holds more than the history the agent replays: Codex's
-``ghost_snapshot`` items, VS Code requests that failed before any answer, UI events. The agent's
-own send path leaves them out (DESIGN §2), so ``Session.messages`` is exactly what is sent and
-everything else the reader recognised goes into ``Session.unsent`` (one `Unsent` record each,
-with the message index it stood before, its visible text and the reason). Renderers, rules and
+``ghost_snapshot`` items, VS Code requests that failed before any answer, Gemini CLI info/error
+records, Claude Code sidechains (subagent threads). The agent's own send path leaves them out
+(DESIGN §2), so ``Session.messages`` is exactly what is sent and everything else the reader
+recognised goes into ``Session.unsent`` (one `Unsent` record each, with the message index it
+stood before, its visible text and the reason). Renderers, rules and
 curation only ever walk ``messages``, so nothing unsent can reach a payload, whatever the
 provider; summaries, the app and reports read ``unsent`` to show it. Records a reader does not
 know at all are counted by kind in ``SessionSource.skipped`` and named in the notes: an unknown

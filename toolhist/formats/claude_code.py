@@ -26,6 +26,7 @@ from pydantic import JsonValue
 
 from toolhist.formats.anthropic import read_content
 from toolhist.formats.base import ShapeError, Skips
+from toolhist.formats.claude_code_thread import keep_sidechains, with_sibling_results
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -203,6 +204,7 @@ class ClaudeCodeReader(StreamReader):
                 f"{len(chains)} sidechain(s) (subagents) kept apart: metadata['sidechains']; load one with "
                 "toolhist.formats.claude_code.read_sidechain(path, agent_id)"
             )
+            keep_sidechains(built, chains)
         if other:
             built.notes.append(
                 "lines not sent to the model: " + ", ".join(f"{k} x{v}" for k, v in sorted(other.items()))
@@ -271,7 +273,7 @@ class ClaudeCodeReader(StreamReader):
             if node is None:
                 broken = (chain[-1].line, str(parent))
         chain.reverse()
-        return chain, broken
+        return with_sibling_results(chain, order), broken
 
     @staticmethod
     def _root(nodes: dict[str, _Node], node: _Node) -> _Node:
