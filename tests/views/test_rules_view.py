@@ -22,8 +22,7 @@ def test_one_row_per_rule_with_its_applicability() -> None:
     assert row["evidence"].splitlines()[:2] == [
         "docs: platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-6#prefill-removal ('Prefilling "
         "assistant messages returns a 400 error on Claude 4.6 models')",
-        "issue: strands-agents/sdk-python#1694 (us.anthropic.claude-opus-4-6-v1 on Bedrock; Sonnet 4.5 works, "
-        "2026-02)",
+        "issue: strands-agents/sdk-python#1694 (us.anthropic.claude-opus-4-6-v1 on Bedrock; Sonnet 4.5 works)",
     ]
     assert list(rules_frame("gemini")["provider"].unique()) == ["gemini"]
 

@@ -34,7 +34,7 @@ PREFILL_TEXT = (
 PREFILL_SOURCE = (
     "platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-6#prefill-removal ('Prefilling "
     "assistant messages returns a 400 error on Claude 4.6 models'); strands-agents/sdk-python#1694 "
-    "(us.anthropic.claude-opus-4-6-v1 on Bedrock; Sonnet 4.5 works, 2026-02); Tarquinen/"
+    "(us.anthropic.claude-opus-4-6-v1 on Bedrock; Sonnet 4.5 works); Tarquinen/"
     "opencode-dynamic-context-pruning#520 (claude-sonnet-4-6, 2026-04); ericc-ch/copilot-api PR#261 "
     "(opus-4-6/4-7/4-8 and sonnet-4-6 reject, *-4-5 accept, 2026-06); cortexkit/magic-context#511 (Sonnet "
     "4.6, Sonnet 5, 2026-09); vybestack/llxprt-code PR#3695 (Fable 5, 2026-09). Mixed for older models: "

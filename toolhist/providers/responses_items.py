@@ -44,11 +44,11 @@ RULES: tuple[Rule, ...] = (
         "function_call_output item, not a role tool message",
         "Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.",
         "openai/openai-python#2677 (param input[3], code invalid_value: a Chat history sent to /v1/responses); "
-        "NousResearch/hermes-agent#5709 (role=tool leaked into Codex-backed Responses paths, 2026)",
+        "NousResearch/hermes-agent#5709 (role=tool leaked into Codex-backed Responses paths). The role enum "
+        "has held since the Responses API launched (2025-03); neither thread is dated in the index",
         "none in the body: send each result as a function_call_output item with its call_id (the renderer "
         "does)",
         since="2025-03",
-        observed="2026-04",
     ),
     Rule(
         "resp.reasoning_next_idless",
