@@ -186,9 +186,10 @@ MODELS = [
     "claude-sonnet-4-5",
     "claude-opus-4-6",
     "o1-mini",
+    "sonar",
 ]
 """Models whose rules differ: DeepSeek and Kimi thinking, Gemini 3 signatures, Gemini 3.5 trailing turns,
-Claude 4.6 prefill, o1-mini system messages."""
+Claude 4.6 prefill, o1-mini and Perplexity system messages."""
 
 
 ROLES = {

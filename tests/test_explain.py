@@ -164,6 +164,8 @@ CASES: list[Case] = [
     Case("Missing parameter 'name': messages with role 'function' must have a 'name'.", "openai-chat", "oai.function_name_missing"),
     Case("'messages.1' : for 'role:user' the following must be satisfied[('messages.1' : property 'tool_calls' is unsupported, did you mean 'tool_call_id'?)]", "openai-chat", "oai.user_tool_calls", "groq", (), ("messages[1]",)),
     Case("Missing required parameter: 'messages[2].tool_calls[0].type'.", "openai-chat", "oai.call_type_missing", "azure", (), ("messages[2].tool_calls[0]",)),
+    Case("Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.", "openai-chat", "oai.image_outside_user", None, (), ("messages[2]",)),
+    Case("After the (optional) system message(s), user or tool message(s) should alternate with assistant message(s).", "openai-chat", "pplx.alternate", "perplexity"),
     Case("Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.", "openai-responses", "resp.role_tool"),
     Case("Item with id 'rs_04962823ecde01b901698e138042688193a657e07614b238c3' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", "openai-responses", "resp.item_not_persisted", None, ("rs_04962823ecde01b901698e138042688193a657e07614b238c3",)),
     Case("This model does not support assistant message prefill. The conversation must end with a user message.", "anthropic", "ant.prefill_unsupported"),
@@ -444,15 +446,12 @@ EXPLAINED_AS = {
     # The provider sends ant.result_missing's text for these (research/providers.md §10).
     ("anthropic", "ant.result_first"): ("anthropic", "ant.result_missing"),
     ("anthropic", "ant.tool_use_last"): ("anthropic", "ant.result_missing"),
-    # The same text as another rule's: the reasoning item's missing follower, and Claude 4.6 prefill through
-    # Bedrock (strands-agents/sdk-python#1694 quotes Anthropic's text).
-    ("openai-responses", "resp.reasoning_next_idless"): ("openai-responses", "resp.reasoning_dangling"),
+    # The same text as another rule's: a srvtoolu_ id on a plain tool_use (a recorded 400), and Claude 4.6
+    # prefill through Bedrock (strands-agents/sdk-python#1694 quotes Anthropic's text).
+    ("anthropic", "ant.server_tool_as_tool_use"): ("anthropic", "ant.result_missing"),
     ("bedrock", "brk.prefill_unsupported"): ("anthropic", "ant.prefill_unsupported"),
 }
-NOT_AN_HTTP_ERROR = {
-    "kimi.id_format",  # a toolhist warning: Kimi accepts the request
-    "ant.server_tool_as_tool_use",  # toolhist's own text: the API's answer was not found
-}
+NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request
 
 
 def _rule_texts() -> list[tuple[str, str, str]]:

@@ -110,6 +110,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("oai.system_role_unsupported", _OC, None, r"Unsupported value: %qmessages\[\d+\]\.role%q does not support %q\w{1,20}%q with this model"),
     _p("oai.function_name_missing", _OC, None, r"messages with role %qfunction%q must have a %qname%q"),
     _p("oai.call_type_missing", _OC, "azure", r"Missing required parameter: %qmessages\[\d+\]\.tool_calls\[\d+\]\.type%q"),
+    _p("oai.image_outside_user", _OC, None, r"Image URLs are only allowed for messages with role %quser%q, but this message with role %q\w{1,20}%q contains an image URL"),
+    _p("pplx.alternate", _OC, "perplexity", r"After the \(optional\) system message\(s\), user or tool message\(s\) should alternate with assistant message\(s\)"),
     # --- DeepSeek and Kimi reasoning replay (§6, §7b) -----------------------------------------------
     _p("ds.reasoning_required", _OC, "deepseek", r"Missing %qreasoning_content%q field in the assistant message at message index (?P<mi>\d{1,9})"),
     _p("ds.reasoning_required", _OC, "deepseek", r"The %qreasoning_content%q in the thinking mode must be passed back to the API"),
@@ -232,6 +234,8 @@ RULE_INFO: dict[str, tuple[str, str]] = {
     "oai.function_name_missing": ("A legacy function message (role function) has no name.", "send the result as a tool message with its tool_call_id, or add the function's name"),
     "oai.user_tool_calls": ("tool_calls sit on a message that is not an assistant message (Groq rejects it).", "split_tool_calls (calls go out in an assistant message)"),
     "oai.call_type_missing": ("A tool call has no type (Azure wants type: function on every call).", "add type: function to every tool call"),
+    "oai.image_outside_user": ("An image_url part is in a message that is not a user message (tool, assistant and system content is text).", "send the image in a user message after the tool messages"),
+    "pplx.alternate": ("Perplexity wants, after the leading system messages, user or tool messages alternating with assistant messages (no system message later on).", "demote_system (a later system message goes out as a user message)"),
     "kimi.reasoning": ("Kimi thinking models: an assistant message with tool calls must replay reasoning_content.", "fill_reasoning_content (an empty string is accepted)"),
     "kimi.thinking_effort_conflict": ("Kimi accepts either thinking or reasoning_effort in a request, not both.", "none: a request option, not the history; send only one of the two"),
     "tmpl.alternate": ("The Mistral chat template (vLLM) wants user/assistant alternation after an optional system message.", "merge_turns"),

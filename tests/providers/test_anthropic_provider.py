@@ -243,8 +243,7 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
             user(res("srvtoolu_01WxYz")),
         ),
         "messages.1.content.0",
-        "messages.1.content.0: tool_use id 'srvtoolu_01WxYz' is a server tool use id: the server tool call was "
-        "replayed as a client tool_use and its server result is not in the request.",
+        MISSING.format(i=1, ids="srvtoolu_01WxYz"),  # the text of the recorded 400 (see the rule's source)
         body(user("search the docs"), assistant(use("toolu_01WxYz")), user(res("toolu_01WxYz"))),
     ),
     (

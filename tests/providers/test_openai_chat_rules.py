@@ -240,6 +240,52 @@ CASES: list[tuple[str, Subject, str, str, Subject]] = [
         body(USER, asks(fn_call("call_1")), answer("call_1")),
     ),
     (
+        "oai.image_outside_user",
+        body(
+            USER,
+            asks(fn_call("call_1", "screenshot")),
+            {
+                "role": "tool",
+                "tool_call_id": "call_1",
+                "content": [{"type": "image_url", "image_url": {"url": "https://example.com/s.png"}}],
+            },
+        ),
+        "messages[2].content",
+        "Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'tool' contains an image URL.",
+        body(
+            USER,
+            asks(fn_call("call_1", "screenshot")),
+            answer("call_1", "saved s.png"),
+            {
+                "role": "user",
+                "content": [{"type": "image_url", "image_url": {"url": "https://example.com/s.png"}}],
+            },
+        ),
+    ),
+    (
+        "pplx.alternate",
+        body(
+            {"role": "system", "content": "Be brief."},
+            USER,
+            {"role": "assistant", "content": "Done."},
+            {"role": "system", "content": "Be briefer."},
+            {"role": "user", "content": "Again"},
+            model="sonar",
+        ),
+        "messages[3].role",
+        "After the (optional) system message(s), user or tool message(s) should alternate with assistant "
+        "message(s).",
+        body(
+            {"role": "system", "content": "Be brief."},
+            {"role": "system", "content": "Be briefer."},
+            USER,
+            {"role": "assistant", "content": "Done."},
+            {"role": "user", "content": "Again"},
+            model="sonar",
+        ),
+    ),
+    (
         "ds.alternate",
         body(USER, {"role": "user", "content": "and b.py"}, model="deepseek-reasoner"),
         "messages[1]",
@@ -262,11 +308,13 @@ def test_rule_broken_by_smallest_history(
 
 def test_every_rule_has_a_case() -> None:
     assert {c[0] for c in CASES} == {r.id for r in RULES}
-    warnings = {"oai.user_tool_calls", "oai.call_type_missing", "ds.alternate"}  # one server, or old evidence
+    # one server, mixed, or old evidence
+    warnings = {"oai.user_tool_calls", "oai.call_type_missing", "oai.image_outside_user", "ds.alternate"}
     assert {r.id for r in RULES if r.severity == "warning"} == warnings
     assert [r.id for r in RULES if r.model_dependent] == [
         "ds.reasoning_required",
         "oai.system_role_unsupported",
+        "pplx.alternate",
         "ds.alternate",
     ]
 

@@ -32,7 +32,7 @@ TABLE_10 = {
 # fmt: on
 STYLE = re.compile(r"^[a-z]+\.[a-z][a-z0-9_]*$")
 PREFIXES = {
-    "openai-chat": {"oai", "ds"},
+    "openai-chat": {"oai", "ds", "pplx"},
     "openai-responses": {"resp"},
     "anthropic": {"ant"},
     "gemini": {"gem"},
@@ -70,6 +70,7 @@ def test_rules_json_flags_the_model_dependent_rules() -> None:
     assert [r["rule"] for r in listed if r["model_dependent"]] == [
         "ds.reasoning_required",
         "oai.system_role_unsupported",
+        "pplx.alternate",
         "ds.alternate",
     ]
     by_id = {r["rule"]: r for r in listed}

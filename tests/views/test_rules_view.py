@@ -41,5 +41,5 @@ def test_phrases_for_models_dates_and_conditions() -> None:
     assert (record["severity"], record["model_dependent"], record["models"]) == ("warning", True, [])
     assert record["evidence"][0] == {
         "kind": "issue",
-        "ref": "vercel/ai#7543 (reasoning item with id and encrypted_content null, 2025-07)",
+        "ref": "vercel/ai#7543 (a reasoning item with its id and encrypted_content null, o3, 2025-07)",
     }

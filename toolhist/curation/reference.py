@@ -17,7 +17,7 @@ synthesis, rename and id rewrite is a Change with its reason. The passes, in ord
 12. ``merge_turns``       the provider's turn order (Bedrock alternation, Gemini, Mistral)
 13. ``model_requirements`` model-specific needs: DeepSeek/Kimi reasoning_content, Gemini 3 signatures
 14. ``demote_system``      o1-mini / o1-preview: system text as a user message
-15. ``append_user_turn``   Claude 4.6+ (and Claude on Bedrock with tools): no final assistant message
+15. ``append_user_turn``   Claude 4.6+ (and Claude on Bedrock after a tool round): no final assistant message
 16. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
 17. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
 
@@ -71,7 +71,7 @@ def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pas
         merge_turns(provider),
         model_requirements(provider, session.request),
         demote_system(provider, session.request),
-        end_on_user(provider, session.request, bool(session.tools)),
+        end_on_user(provider, session.request),
         drop_final_thinking(provider, session.request if fmt == provider else {}),
     ]
 

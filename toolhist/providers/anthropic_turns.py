@@ -5,8 +5,8 @@ request may end with and what a replayed block may be:
 
 - Claude 4.6 and later models take no assistant prefill: the request must end with a user message
   (older models continue a final assistant message);
-- a server tool call (``srvtoolu_…`` id) replayed as a plain ``tool_use`` block has lost its server
-  result: what the API answers is not known, so it is a warning;
+- a server tool call (``srvtoolu_…`` id) replayed as a plain ``tool_use`` block is not paired with the
+  ``tool_result`` after it: the API answers with ant.result_missing's text (a recorded 400);
 - the thinking blocks of the latest assistant message must be sent as the model returned them: a body
   cannot show the original, but a signature carried by two blocks with different text shows that one
   of them was changed.
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolhist.providers.anthropic_rules import MISSING_TEXT
 from toolhist.providers.base import Finding, PathT, Rule
 
 NAME = "anthropic"
@@ -61,18 +62,19 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ant.server_tool_as_tool_use",
         NAME,
-        "warning",
-        "a server tool call (srvtoolu_ id) is replayed as a plain tool_use block: its server result is lost",
-        "messages.{index}.content.{block}: tool_use id '{id}' is a server tool use id: the server tool call "
-        "was replayed as a client tool_use and its server result is not in the request.",
-        "BerriAI/litellm PR#30486 (generic OpenAI clients replay Anthropic web search as a tool call and a tool "
-        "message keyed to the srvtoolu_ id, 2026-06); BerriAI/litellm#33546 (server_tool_use surfaced as "
-        "function_call, the session then fails on replay, 2026-07); decolua/9router#3685 (foreign server tool "
-        "ids, 2026-09). toolhist's text: the API's answer to a srvtoolu_ id on a plain tool_use was not found "
-        "[U], hence a warning",
-        "none in the body: replay the server_tool_use block with its result block, or drop both with a Change",
-        since="2026-06",
-        observed="2026-09",
+        "error",
+        "a server tool call (srvtoolu_ id) is not replayed as a plain tool_use block: the API does not pair it "
+        "with a tool_result",
+        MISSING_TEXT,
+        "corpus pydantic/pydantic-ai:tests/models/cassettes/test_anthropic/test_anthropic_web_search_tool.yaml "
+        "@0b43f6544c #1 (claude-3-5-sonnet-latest, 2025-05-24: a tool_use with a srvtoolu_ id answered by a "
+        "tool_result in the next message, rejected with this text; /work/wt/reports/traffic.md); BerriAI/litellm "
+        "PR#30486 (generic OpenAI clients replay Anthropic web search as a tool call and a tool message keyed to "
+        "the srvtoolu_ id, 2026-06); BerriAI/litellm#33546 (server_tool_use surfaced as function_call, 2026-07)",
+        "map_ids (a client id for the call and its result), or replay the server_tool_use block with its "
+        "result block",
+        since="2025-05",
+        observed="2026-07",
     ),
     Rule(
         "ant.thinking_immutable",
@@ -127,7 +129,7 @@ def check(messages: list[Any]) -> Iterator[Finding]:
                 yield Finding(
                     "ant.server_tool_as_tool_use",
                     ("messages", i, "content", j),
-                    {"index": i, "block": j, "id": raw},
+                    {"index": i, "ids": raw},
                     (raw,),
                 )
     yield from _check_immutable(messages)

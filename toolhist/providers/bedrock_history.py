@@ -4,8 +4,11 @@ The turn, pairing and block rules are in `toolhist.providers.bedrock`. These:
 
 - a ``toolUse`` block's ``name`` has the same constraint as a declared tool's name (1-64 characters of
   ``[a-zA-Z0-9_-]``), checked where the history carries it, not only in ``toolConfig``;
-- Claude on Bedrock takes no assistant prefill when tools are configured, and Claude 4.6 and later take
-  none at all: the request must end with a user message.
+- Claude on Bedrock takes no assistant prefill right after a tool result turn, and Claude 4.6 and later
+  take none at all: the request must end with a user message. (A recorded conversation with tools that
+  ends on a prefill after a plain user turn was accepted: crewAI's
+  ``test_bedrock_agent_kickoff_with_tools_mocked.yaml`` @89e961e08e #6, while #5, the same history cut
+  right after the tool round, was rejected.)
 """
 
 from __future__ import annotations
@@ -28,17 +31,20 @@ PREFILL_TOOLS_TEXT = (
     "`assistant` response. When using tools, pre-filling the `assistant` response is not supported."
 )
 PREFILL_TOOLS_SOURCE = (
-    "langchain-ai/langgraph#4940 (an Anthropic Messages body with tools sent through Bedrock InvokeModel, "
-    "ending on an assistant text message, 2025); enechange/collmbo PR#12 (Amazon Bedrock, 2024-10)"
+    "corpus crewAIInc/crewAI:lib/crewai/tests/cassettes/agents/TestBedrockNativeToolCalling."
+    "test_bedrock_agent_kickoff_with_tools_mocked.yaml @89e961e08e #5 (anthropic.claude-3-haiku, 2026-01-22) "
+    "and lib/crewai/tests/cassettes/llms/bedrock/test_bedrock_agent_kickoff_structured_output_with_tools.yaml "
+    "@7e09e01215 #2 (anthropic.claude-3-sonnet, 2026-02-12): both end on an assistant text right after the "
+    "toolResult turn, rejected (/work/wt/reports/traffic.md); #6 of the first, the same history with a plain "
+    "user turn before the prefill, accepted; langchain-ai/langgraph#4940 (an Anthropic body with tools through "
+    "Bedrock InvokeModel, assistant text right after the tool_result, 2025); enechange/collmbo PR#12 (2024-10)"
 )
 
 
-def _tools_configured(body: dict[str, Any]) -> bool:
-    """A toolConfig with tools, on a Claude model that otherwise takes prefill."""
-    config = body.get("toolConfig")
-    tools = config.get("tools") if isinstance(config, dict) else None
+def _takes_prefill(body: dict[str, Any]) -> bool:
+    """A model that otherwise takes prefill (Claude 4.6+ refuse it always: brk.prefill_unsupported)."""
     model = model_of(body)
-    return isinstance(tools, list) and bool(tools) and not any(re.search(p, model) for p in PREFILL_REMOVED)
+    return not any(re.search(p, model) for p in PREFILL_REMOVED)
 
 
 RULES: tuple[Rule, ...] = (
@@ -58,15 +64,18 @@ RULES: tuple[Rule, ...] = (
         "brk.prefill_tools",
         NAME,
         "error",
-        "Claude with toolConfig: the conversation does not end with an assistant message (no prefill)",
+        "Claude: no assistant prefill right after a tool result turn (the conversation ends with a user message "
+        "while a tool round is open)",
         PREFILL_TOOLS_TEXT,
         PREFILL_TOOLS_SOURCE,
         "append_user_turn (a user turn asks the model to continue)",
         models=CLAUDE,
+        unknown_model=True,  # a Converse body names no model (it is in the URL): both recorded 400s were so
         since="2024-10",
-        observed="2025",
-        condition="toolConfig has tools and the last message is an assistant message without toolUse",
-        applies=_tools_configured,
+        observed="2026-02",
+        condition="the last message is an assistant message without toolUse, and the user turn before it holds "
+        "a toolResult",
+        applies=_takes_prefill,
     ),
     Rule(
         "brk.prefill_unsupported",
@@ -107,5 +116,16 @@ def check(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
     final_text = isinstance(last, dict) and last.get("role") == "assistant"
     if final_text and not any("toolUse" in b for _, b in _blocks(last)):
         path = ("messages", len(messages) - 1)
-        yield Finding("brk.prefill_tools", path)
+        if _after_results(messages):
+            yield Finding("brk.prefill_tools", path)
         yield Finding("brk.prefill_unsupported", path)
+
+
+def _after_results(messages: list[Any]) -> bool:
+    """Whether the run of user messages before the last message holds a toolResult (the tool round is open)."""
+    k = len(messages) - 2
+    while k >= 0 and isinstance(messages[k], dict) and messages[k].get("role") == "user":
+        if any("toolResult" in b for _, b in _blocks(messages[k])):
+            return True
+        k -= 1
+    return False

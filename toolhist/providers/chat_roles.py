@@ -1,9 +1,10 @@
 """OpenAI Chat Completions: role and message-shape rules some models or compatible servers enforce.
 
 The pairing and shape rules every Chat server shares are in `toolhist.providers.openai_chat`. These
-are the ones that hold for some models (o1-mini and o1-preview take no system message; DeepSeek R1
-took no two user or assistant messages in a row) or were seen on one compatible server (Groq takes no
-``tool_calls`` outside an assistant message, Azure AI Foundry wants every call's ``type``). Where only
+are the ones that hold for some models (o1-mini and o1-preview take no system message; Perplexity's sonar
+models none after the first other message; DeepSeek R1 took no two user or assistant messages in a row)
+or were seen on one compatible server (Groq takes no ``tool_calls`` outside an assistant message, Azure AI
+Foundry wants every call's ``type``, one Azure deployment refused an image in a tool message). Where only
 one server is known to reject, the rule is a warning and says which.
 
 The renderer never writes these shapes (a call always goes out in an assistant message with
@@ -23,6 +24,8 @@ NAME = "openai-chat"
 NO_SYSTEM_MODELS = (r"(^|/)o1-mini", r"(^|/)o1-preview")
 """o1-mini and o1-preview (and their dated snapshots): the two models that answer 400 to a system message.
 o1, o3-mini, o3, o4-mini and later accept it (microsoft/agent-framework#1077, tested 2025-10-01)."""
+PERPLEXITY_MODELS = (r"(^|/)sonar",)
+"""Perplexity's sonar models (``sonar``, ``sonar-pro``, ``sonar-reasoning``, ``perplexity/sonar``)."""
 ALTERNATING_ROLES = ("user", "assistant")
 
 RULES: tuple[Rule, ...] = (
@@ -83,6 +86,41 @@ RULES: tuple[Rule, ...] = (
         observed="2025-02",
     ),
     Rule(
+        "oai.image_outside_user",
+        NAME,
+        "warning",
+        "image_url parts outside user messages: Azure rejected an image in a tool message, OpenAI and other "
+        "servers accept it",
+        "Invalid 'messages[{index}]'. Image URLs are only allowed for messages with role 'user', but this "
+        "message with role '{role}' contains an image URL.",
+        "corpus crmne/ruby_llm:spec/fixtures/vcr_cassettes/chat_content_object_support_azure_openai_azure-gpt-4o_"
+        "preserves_content_objects_returned_from_tools.yml @1214d8dd56 #1 (azure-gpt-4o, 2025-10-14, rejected). "
+        "Mixed: the same recording accepted from OpenAI (gpt-4.1-nano 2025-08..2026-01, gpt-5-nano 2026-01..06), "
+        "Azure gpt-4.1 (2025-12), OpenRouter, xAI and Ollama (crmne/ruby_llm chat_content_object_support_*). "
+        "A warning: rejected by one deployment",
+        "none in the body: send the image in a user message after the tool messages (the renderer writes "
+        "tool results as text)",
+        since="2025-10",
+        observed="2025-10",
+    ),
+    Rule(
+        "pplx.alternate",
+        NAME,
+        "error",
+        "Perplexity (sonar models): after the leading system messages, no system message; user or tool messages "
+        "alternate with assistant messages",
+        "After the (optional) system message(s), user or tool message(s) should alternate with assistant "
+        "message(s).",
+        "corpus crmne/ruby_llm:spec/fixtures/vcr_cassettes/chat_basic_chat_functionality_perplexity_sonar_"
+        "replaces_previous_system_messages_when_replace_true.yml @6d15549852 #1 (sonar, 2025-08-10: system, "
+        "user, assistant, system, user; /work/wt/reports/traffic.md). Only a system message after the first "
+        "other message is checked: the recorded case",
+        "demote_system (a later system message goes out as a user message)",
+        models=PERPLEXITY_MODELS,
+        since="2025-08",
+        observed="2025-08",
+    ),
+    Rule(
         "ds.alternate",
         NAME,
         "warning",
@@ -104,15 +142,28 @@ def _role(message: Any) -> Any:
     return message.get("role") if isinstance(message, dict) else None
 
 
+def _has_image(content: Any) -> bool:
+    return isinstance(content, list) and any(
+        isinstance(p, dict) and p.get("type") == "image_url" for p in content
+    )
+
+
 def check(messages: list[Any]) -> Iterator[Finding]:
     """The rules above over a Chat body's messages (model-dependent ones are filtered by the rule)."""
     previous: tuple[int, Any] | None = None
+    leading = True  # still in the system messages a request may open with
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
         role = message.get("role")
         if role == "system":
             yield Finding("oai.system_role_unsupported", ("messages", i, "role"), {"index": i, "role": role})
+            if not leading:
+                yield Finding("pplx.alternate", ("messages", i, "role"))
+        else:
+            leading = False
+        if role != "user" and _has_image(message.get("content")):
+            yield Finding("oai.image_outside_user", ("messages", i, "content"), {"index": i, "role": role})
         if role == "function" and not message.get("name"):
             yield Finding("oai.function_name_missing", ("messages", i))
         calls = message.get("tool_calls")

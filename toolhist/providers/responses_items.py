@@ -5,10 +5,9 @@ what an item is and how it is identified:
 
 - a Chat-style ``role: "tool"`` message is not a Responses input item (results are
   ``function_call_output`` items); the API answers with the role enum it accepts;
-- a reasoning item sent with its server id must be followed by the item it produced, and an
-  assistant message without an ``id`` is not recognised as that item;
-- with ``store: false`` nothing is kept on the server, so an item sent by its server id alone is not
-  found (a 404, not a 400), and some servers reject any server id under ``store: false``.
+- with ``store: false`` nothing is kept on the server, so an item sent by its server id alone (an
+  ``item_reference``, or a reasoning item without its ``encrypted_content``) is not found (a 404, not a
+  400). An id beside the item's content was accepted (a recorded Codex round trip), so it is not flagged.
 
 The renderer writes results as ``function_call_output`` and sends item ids only where the source had
 them, so these come from raw bodies (or a source that kept the server's ids).
@@ -22,13 +21,6 @@ from typing import Any
 from toolhist.providers.base import Finding, Rule
 
 NAME = "openai-responses"
-REASONING_MODELS = (r"(^|/)o[134]([-.]|$)", r"gpt-5", r"codex")
-"""o1/o3/o4, gpt-5*, codex models (the ones that produce reasoning items)."""
-
-
-def _reasoning_on(body: dict[str, Any]) -> bool:
-    reasoning = body.get("reasoning")
-    return not (isinstance(reasoning, dict) and reasoning.get("effort") == "none")
 
 
 def _store_off(body: dict[str, Any]) -> bool:
@@ -51,38 +43,22 @@ RULES: tuple[Rule, ...] = (
         since="2025-03",
     ),
     Rule(
-        "resp.reasoning_next_idless",
-        NAME,
-        "warning",
-        "reasoning models: a reasoning item sent with its id must be followed by the item it produced, "
-        "identified by its id; an id-less assistant message after it is not that item",
-        "Item '{id}' of type 'reasoning' was provided without its required following item.",
-        "openai/openai-agents-python#1660 and BittnerPierre/AI-Agent-Casebook#128 (gpt-5, 2025-08: this text); "
-        "NousResearch/hermes-agent#97427 and PR#97777 (gpt-5.6, 2026-08: the server links reasoning and "
-        "message items by id, and rejects a replay that identifies one but not the other). A warning: which "
-        "following item the server wants was not seen in a recorded body [U]",
-        "drop_item_ids (send neither id) or send the message with its msg_ id",
-        models=REASONING_MODELS,
-        since="2025-08",
-        observed="2026-08",
-        condition="reasoning not switched off (reasoning.effort none)",
-        applies=_reasoning_on,
-    ),
-    Rule(
         "resp.item_not_persisted",
         NAME,
         "warning",
-        "with store: false the server keeps no items, so an input item sent with a server id may be looked up "
-        "and not found (HTTP 404)",
+        "with store: false the server keeps no items: an item_reference, or a reasoning item sent by its id "
+        "without its encrypted_content, is looked up and not found (HTTP 404)",
         "Item with id '{id}' not found. Items are not persisted when `store` is set to false. Try again with "
         "`store` set to true, or remove this item from your input.",
-        "vercel/ai#7543 (reasoning item with id and encrypted_content null, 2025-07); can1357/oh-my-pi#41 "
-        "(gpt-5.2-codex, 2026-02); anomalyco/opencode#7724, #8987 (2026-01); NousResearch/hermes-agent "
-        "PR#10217 (reasoning ids replayed with encrypted content, GPT-5.4 via a proxy, 2026-04); "
-        "smixs/iva-agent PR#19 (item_reference and echoed ids, 2026-07); vercel/ai PR#12689 (Azure rejects an id "
-        "on a reasoning item under store: false, 2026-02). A warning: a 404, and not every server looks every "
-        "id up",
-        "drop_item_ids (ids are optional on input; encrypted_content carries the reasoning)",
+        "vercel/ai#7543 (a reasoning item with its id and encrypted_content null, o3, 2025-07); "
+        "can1357/oh-my-pi#41 (gpt-5.2-codex, 2026-02); anomalyco/opencode#7724, #8987 (2026-01); smixs/iva-agent "
+        "PR#19 (item_reference under store: false, 2026-07). Mixed for other ids: corpus pydantic/pydantic-ai:"
+        "tests/models/cassettes/test_codex/test_codex_tool_call_round_trip.yaml @203e70510c #1 (gpt-5.5, "
+        "2026-08) was accepted with store: false, an id'd reasoning item carrying encrypted_content and an id'd "
+        "function_call, while NousResearch/hermes-agent PR#10217 (GPT-5.4 via a proxy, 2026-04) and vercel/ai "
+        "PR#12689 (Azure, 2026-02) report ids rejected there; those are not flagged. A warning: a 404, seen "
+        "through clients",
+        "drop_item_ids (ids are optional on input; send the reasoning with its encrypted_content)",
         since="2025-07",
         observed="2026-07",
         condition="store is false",
@@ -108,14 +84,6 @@ def check(items: list[Any]) -> Iterator[Finding]:
                 "resp.role_tool", ("input", i, "role"), call_ids=(cid,) if isinstance(cid, str) else ()
             )
         item_id = item.get("id")
-        if kind == "reasoning" and isinstance(item_id, str) and i + 1 < len(items):
-            nxt = items[i + 1]
-            if (
-                isinstance(nxt, dict)
-                and _kind(nxt) == "message"
-                and nxt.get("role") == "assistant"
-                and not nxt.get("id")
-            ):
-                yield Finding("resp.reasoning_next_idless", ("input", i), {"id": item_id})
-        if kind == "item_reference" or isinstance(item_id, str):
+        by_id_only = kind == "reasoning" and isinstance(item_id, str) and not item.get("encrypted_content")
+        if kind == "item_reference" or by_id_only:
             yield Finding("resp.item_not_persisted", ("input", i, "id"), {"id": str(item_id)})
