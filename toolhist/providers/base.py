@@ -101,7 +101,7 @@ class Evidence:
     """The item as the rule's ``source`` writes it."""
 
 
-_ISSUE = re.compile(r"[\w.-]+/[\w.-]+ ?(?:PR ?)?#\d+|\bPR ?#\d+")
+_ISSUE = re.compile(r"[\w.-]+/[\w.-]+ ?(?:PR ?)?#\d+|\bPR ?#\d+|\b[A-Za-z][\w.-]*#\d+")
 _DOCS = re.compile(
     r"https?://|\b(?:docs?|platform|ai\.google)\.[\w.]+|\.(?:com|dev|ai)/|API reference|docs\b"
 )
