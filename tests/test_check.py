@@ -49,8 +49,10 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     out = run("check", str(f), "--provider", "openai-chat", "--json")
     assert out.returncode == 1
     data = json.loads(out.stdout)
-    assert set(data) == {"file", "format", "messages", "results"}
+    # DESIGN §6 keys, plus the judgement (added, none renamed): a request body is judged as sent.
+    assert set(data) == {"file", "format", "messages", "results", "judged", "appended"}
     assert (data["file"], data["format"], data["messages"]) == (str(f), "openai-chat", 4)
+    assert (data["judged"], data["appended"]) == ("as-sent", None)
     violation = data["results"]["openai-chat"]["violations"][1]
     assert violation == {
         "provider": "openai-chat",
@@ -70,6 +72,7 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout
     assert out.stdout.splitlines() == [
         f"{f}: openai-chat, 3 messages",
+        "judged as sent (a request body)",
         "openai-chat       ok (the body as sent)",
     ]
 
