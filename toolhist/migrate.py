@@ -12,6 +12,10 @@ styles in one conversation. `migrate` does it offline, on the file:
 - a call with no result text gets Kilo's own interruption result (``is_error``), said in the report;
 - what cannot be recovered is reported, never guessed: parameter values Kilo printed as
   ``[object Object]``, and the images and ``is_error`` flags of results flattened on resume;
+- a native ``tool_use`` that only a ``[name for '…'] Result:`` text answers (Cline writes that when it
+  cannot match a result to its call; `toolhist.formats.cline`) gets that text as its
+  ``tool_result``, as Cline writes a matched result (``content``: the same string), so Cline stops
+  sending ``result missing`` in its place; a call with no such text is left as it is, and reported;
 - the first message is marked ``toolhistMigration: {"to": "native", "version": 1}``.
 
 The output is a Kilo native-format ``api_conversation_history.json``. Migrating it again changes
@@ -28,6 +32,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from toolhist.formats import load_document
+from toolhist.formats.cline import RESULT_MISSING
 from toolhist.formats.kilo import MIGRATION_KEY
 from toolhist.formats.kilo_xml import (
     ENV_DETAILS,
@@ -105,10 +110,15 @@ def migrate(history: list[Any]) -> Migration:
     names = _marker_names(out)
     issues: list[Issue] = []
     calls = results = 0
+    paired: set[int] = set()
     for i, message in enumerate(out):
         if not isinstance(message, dict) or message.get("role") != "assistant":
             continue
         following = out[i + 1] if i + 1 < len(out) else None
+        native = _unanswered_native(message, following)
+        if native and isinstance(following, dict):
+            results += _pair_native(following, i + 1, native, issues)
+            paired.add(i + 1)
         if isinstance(following, dict) and _says_no_tool_used(following):
             issues += _not_run(message, i, names)
             continue
@@ -130,7 +140,7 @@ def migrate(history: list[Any]) -> Migration:
                         detail="no user message follows this call: left without a result",
                     )
                 )
-    issues += _orphan_markers(out, history)
+    issues += _orphan_markers(out, history, paired)
     if out:
         first = out[0]
         if isinstance(first, dict) and first.get(MIGRATION_KEY) != _mark():
@@ -336,11 +346,11 @@ def _ends_result(block: Any) -> bool:
     return text.startswith(ENV_DETAILS) or result_marker(text) is not None or not_executed(text) is not None
 
 
-def _orphan_markers(out: list[Any], original: list[Any]) -> list[Issue]:
+def _orphan_markers(out: list[Any], original: list[Any], paired: set[int]) -> list[Issue]:
     """Result texts in user messages that no XML call precedes (converted ones are blocks now)."""
     issues: list[Issue] = []
     for i, message in enumerate(out):
-        if not isinstance(message, dict) or message.get("role") != "user":
+        if not isinstance(message, dict) or message.get("role") != "user" or i in paired:
             continue
         previous = original[i - 1] if i > 0 else None
         if isinstance(previous, dict) and out[i - 1] != previous:
@@ -358,3 +368,70 @@ def _orphan_markers(out: list[Any], original: list[Any]) -> list[Issue]:
                     )
                 )
     return issues
+
+
+def _unanswered_native(message: dict[str, Any], following: Any) -> list[tuple[str, str]]:
+    """(id, name) of the message's ``tool_use`` blocks that no ``tool_result`` in ``following`` answers."""
+    if not isinstance(following, dict) or following.get("role") != "user":
+        return []
+    answered = {
+        b.get("tool_use_id")
+        for b in _blocks(following)
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    }
+    return [
+        (b["id"], b["name"])
+        for b in _blocks(message)
+        if isinstance(b, dict)
+        and b.get("type") == "tool_use"
+        and isinstance(b.get("id"), str)
+        and isinstance(b.get("name"), str)
+        and b["id"] not in answered
+    ]
+
+
+def _pair_native(
+    message: dict[str, Any], index: int, calls: list[tuple[str, str]], issues: list[Issue]
+) -> int:
+    """Answer ``calls`` with their ``[name …] Result:`` texts: tool_result blocks first, in call order."""
+    open_calls = list(calls)
+    made: dict[str, dict[str, Any]] = {}
+    rest: list[Any] = []
+    blocks = _blocks(message)
+    j = 0
+    while j < len(blocks):
+        block = blocks[j]
+        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+        marker = result_marker(text) if isinstance(text, str) else None
+        target = _take(open_calls, marker.name) if marker is not None and not marker.flattened else None
+        j += 1
+        if target is None:
+            rest.append(block)
+            continue
+        assert isinstance(text, str)
+        content: Any = text
+        if text.rstrip().endswith("Result:"):  # Kilo's bare marker: the result is the blocks after it
+            content = [block]
+            while j < len(blocks) and not _ends_result(blocks[j]):
+                content.append(blocks[j])
+                j += 1
+        made[target[0]] = {"type": "tool_result", "tool_use_id": target[0], "content": content}
+    if not made:
+        return 0
+    for call_id, name in open_calls:
+        issues.append(
+            Issue(
+                kind="unrecoverable",
+                message_index=index,
+                tool_name=name,
+                call_id=call_id,
+                detail=f"no result text answers this call: Cline sends {RESULT_MISSING!r} in its place",
+            )
+        )
+    existing = {
+        b.get("tool_use_id"): b for b in rest if isinstance(b, dict) and b.get("type") == "tool_result"
+    }
+    first = [made.get(call_id) or existing.get(call_id) for call_id, _ in calls]
+    placed = [b for b in first if b is not None]
+    message["content"] = placed + [b for b in rest if not any(b is p for p in placed)]
+    return len(made)
