@@ -32,7 +32,6 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from toolhist.formats import load_document
-from toolhist.formats.cline import RESULT_MISSING
 from toolhist.formats.kilo import MIGRATION_KEY
 from toolhist.formats.kilo_xml import (
     ENV_DETAILS,
@@ -110,14 +109,16 @@ def migrate(history: list[Any]) -> Migration:
     names = _marker_names(out)
     issues: list[Issue] = []
     calls = results = 0
+    from toolhist.migrate_cline import pair_native, unanswered_native  # builds on this module
+
     paired: set[int] = set()
     for i, message in enumerate(out):
         if not isinstance(message, dict) or message.get("role") != "assistant":
             continue
         following = out[i + 1] if i + 1 < len(out) else None
-        native = _unanswered_native(message, following)
+        native = unanswered_native(message, following)
         if native and isinstance(following, dict):
-            results += _pair_native(following, i + 1, native, issues)
+            results += pair_native(following, i + 1, native, issues)
             paired.add(i + 1)
         if isinstance(following, dict) and _says_no_tool_used(following):
             issues += _not_run(message, i, names)
@@ -368,70 +369,3 @@ def _orphan_markers(out: list[Any], original: list[Any], paired: set[int]) -> li
                     )
                 )
     return issues
-
-
-def _unanswered_native(message: dict[str, Any], following: Any) -> list[tuple[str, str]]:
-    """(id, name) of the message's ``tool_use`` blocks that no ``tool_result`` in ``following`` answers."""
-    if not isinstance(following, dict) or following.get("role") != "user":
-        return []
-    answered = {
-        b.get("tool_use_id")
-        for b in _blocks(following)
-        if isinstance(b, dict) and b.get("type") == "tool_result"
-    }
-    return [
-        (b["id"], b["name"])
-        for b in _blocks(message)
-        if isinstance(b, dict)
-        and b.get("type") == "tool_use"
-        and isinstance(b.get("id"), str)
-        and isinstance(b.get("name"), str)
-        and b["id"] not in answered
-    ]
-
-
-def _pair_native(
-    message: dict[str, Any], index: int, calls: list[tuple[str, str]], issues: list[Issue]
-) -> int:
-    """Answer ``calls`` with their ``[name …] Result:`` texts: tool_result blocks first, in call order."""
-    open_calls = list(calls)
-    made: dict[str, dict[str, Any]] = {}
-    rest: list[Any] = []
-    blocks = _blocks(message)
-    j = 0
-    while j < len(blocks):
-        block = blocks[j]
-        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
-        marker = result_marker(text) if isinstance(text, str) else None
-        target = _take(open_calls, marker.name) if marker is not None and not marker.flattened else None
-        j += 1
-        if target is None:
-            rest.append(block)
-            continue
-        assert isinstance(text, str)
-        content: Any = text
-        if text.rstrip().endswith("Result:"):  # Kilo's bare marker: the result is the blocks after it
-            content = [block]
-            while j < len(blocks) and not _ends_result(blocks[j]):
-                content.append(blocks[j])
-                j += 1
-        made[target[0]] = {"type": "tool_result", "tool_use_id": target[0], "content": content}
-    if not made:
-        return 0
-    for call_id, name in open_calls:
-        issues.append(
-            Issue(
-                kind="unrecoverable",
-                message_index=index,
-                tool_name=name,
-                call_id=call_id,
-                detail=f"no result text answers this call: Cline sends {RESULT_MISSING!r} in its place",
-            )
-        )
-    existing = {
-        b.get("tool_use_id"): b for b in rest if isinstance(b, dict) and b.get("type") == "tool_result"
-    }
-    first = [made.get(call_id) or existing.get(call_id) for call_id, _ in calls]
-    placed = [b for b in first if b is not None]
-    message["content"] = placed + [b for b in rest if not any(b is p for p in placed)]
-    return len(made)
