@@ -223,3 +223,39 @@ def test_migrate_reports_a_call_no_text_answers() -> None:
     history: Any = migration.history
     content = history[2]["content"]
     assert content == [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": READ}, ENV]
+
+
+def test_cline_xml_era_results_are_one_text_block_with_the_marker() -> None:
+    """Before native calls Cline wrote ``${description} Result:\\n${resultText}`` as one text block."""
+    xml = [
+        {"role": "user", "content": [{"type": "text", "text": "<task>\nread a.py\n</task>"}, ENV]},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Reading.\n\n<read_file>\n<path>a.py</path>\n</read_file>"}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "[read_file for 'a.py'] Result:\nprint(1)"}, ENV],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+    ]
+    session = toolhist.load(xml)
+    assert (session.metadata["agent"], session.metadata["tool_style"]) == ("kilo", "xml")
+    migration = migrate(xml)
+    assert (migration.calls, migration.results, migration.issues) == (1, 1, ())
+    history: Any = migration.history
+    call_id = history[1]["content"][1]["id"]
+    assert history[1]["content"][1] == {
+        "type": "tool_use",
+        "id": call_id,
+        "name": "read_file",
+        "input": {"path": "a.py"},
+    }
+    assert history[2]["content"] == [
+        {
+            "type": "tool_result",
+            "tool_use_id": call_id,
+            "content": [{"type": "text", "text": "[read_file for 'a.py'] Result:\nprint(1)"}],
+        },
+        ENV,
+    ]
