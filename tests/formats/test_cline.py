@@ -220,9 +220,11 @@ def test_migrate_reports_a_call_no_text_answers() -> None:
             "no result text answers this call: Cline sends 'result missing' in its place",
         )
     ]
-    history: Any = migration.history
-    content = history[2]["content"]
-    assert content == [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": READ}, ENV]
+    migrated: Any = migration.history
+    assert migrated[2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_01A", "content": READ},
+        ENV,
+    ]
 
 
 def test_cline_xml_era_results_are_one_text_block_with_the_marker() -> None:
