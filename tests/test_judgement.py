@@ -8,7 +8,7 @@ from pathlib import Path
 from builders import ai, call, human, result, session, tool
 from test_cli import run
 
-from toolhist.check import check
+from toolhist.check import check, judged_verdict
 from toolhist.formats import FORMATS
 from toolhist.judgement import (
     NEXT_TURN_TEXT,
@@ -121,4 +121,14 @@ def test_check_says_the_judgement_and_a_finished_log_passes_mistral_last_role() 
         f"{path}: gemini-cli, 9 messages",
         describe("next-request", result.appended),
         "gemini            ok",
+    ]
+
+
+def test_a_violation_in_the_placeholder_tail_is_located_in_no_message() -> None:
+    """Mistral rejects the pending call's Anthropic id in the placeholder result too: path kept, no message."""
+    s = _as("claude-code", session(human("hi"), ai(call("toolu_01A"))))
+    found = judged_verdict(judge(s), "mistral")
+    assert [(v.rule, v.path, v.message_index) for v in found if v.rule == "mis.id_format"] == [
+        ("mis.id_format", "messages[1].tool_calls[0].id", 1),
+        ("mis.id_format", "messages[2].tool_call_id", None),
     ]

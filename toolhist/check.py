@@ -52,8 +52,21 @@ def verdict(doc: Document, session: Session, provider: str, strategy: str = "non
 
 @paused
 def judged_verdict(judged: Judged, provider: str, strategy: str = "none") -> list[Violation]:
-    """``provider``'s violations of the judged history (`toolhist.judgement.judge`), rendered by toolhist."""
-    return validate(judged.session, provider, strategy=strategy)
+    """``provider``'s violations of the judged history (`toolhist.judgement.judge`), rendered by toolhist.
+
+    A violation inside the placeholder tail is kept (its payload path says where) but located in
+    no message: the placeholder is not in the log, and pages that show message N must find it there.
+    """
+    found = validate(judged.session, provider, strategy=strategy)
+    if not judged.tail:
+        return found
+    logged = len(judged.session.messages) - len(judged.tail)
+    return [
+        v.model_copy(update={"message_index": None, "block_index": None})
+        if v.message_index is not None and v.message_index >= logged
+        else v
+        for v in found
+    ]
 
 
 @dataclass(frozen=True)
