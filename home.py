@@ -21,6 +21,7 @@ from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
 from toolhist.judgement import describe
 from toolhist.model import Session
+from toolhist.ran_on import ran_on, said
 from toolhist.views import state
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
@@ -158,6 +159,9 @@ def show(key: str, session: Session, result: CheckResult) -> None:
 
     st.subheader("Would a provider accept it?")
     st.text(describe(result.judged, result.appended).capitalize())  # literal: pending call ids are user data
+    ran = ran_on(session)
+    if ran is not None:
+        st.text(said(ran).capitalize())
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
     matrix = violation_matrix(result.results)
     if len(matrix):

@@ -50,9 +50,9 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     assert out.returncode == 1
     data = json.loads(out.stdout)
     # DESIGN §6 keys, plus the judgement (added, none renamed): a request body is judged as sent.
-    assert set(data) == {"file", "format", "messages", "results", "judged", "appended"}
+    assert set(data) == {"file", "format", "messages", "results", "judged", "appended", "ran_on"}
     assert (data["file"], data["format"], data["messages"]) == (str(f), "openai-chat", 4)
-    assert (data["judged"], data["appended"]) == ("as-sent", None)
+    assert (data["judged"], data["appended"], data["ran_on"]) == ("as-sent", None, None)
     violation = data["results"]["openai-chat"]["violations"][1]
     assert violation == {
         "provider": "openai-chat",

@@ -115,11 +115,18 @@ def test_check_says_the_judgement_and_a_finished_log_passes_mistral_last_role() 
     assert out.returncode == 0, out.stdout
     data = json.loads(out.stdout)
     assert (data["judged"], data["appended"]) == ("next-request", result.appended)
+    assert data["ran_on"] == {
+        "named": "gemini",
+        "provider": "gemini",
+        "model": "gemini-2.5-pro",
+        "evidence": "message 8 metadata",
+    }
     text = run("check", str(path), "--provider", "gemini")
     assert text.returncode == 0
     assert text.stdout.splitlines() == [
         f"{path}: gemini-cli, 9 messages",
         describe("next-request", result.appended),
+        "ran on gemini (gemini-2.5-pro; message 8 metadata)",
         "gemini            ok",
     ]
 

@@ -113,5 +113,5 @@ def test_the_report_says_which_judgement_it_made() -> None:
         "judged as the next request the agent would send: its history + a placeholder user turn "
         "(the log ends with the model&#x27;s answer)"
     )
-    assert f"<p>{said}</p>" in log
+    assert f"<p>{said}</p><p>ran on gemini (gemini-2.5-pro; message 8 metadata)</p>" in log
     assert "mis.last_role" not in log

@@ -9,7 +9,7 @@ other provider sees the body toolhist renders for it. Both are located in the ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolhist._gc import paused
@@ -19,6 +19,7 @@ from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
+from toolhist.ran_on import RanOn, ran_on
 
 OWN_FORMAT = {
     "openai-chat": ("openai-chat", "messages"),
@@ -83,6 +84,8 @@ class CheckResult:
     """``as-sent`` (a request body) or ``next-request`` (an agent log: the request it would send next)."""
     appended: str | None = None
     """For ``next-request``: what the next request adds to the log, in words (None: nothing)."""
+    ran_on: RanOn | None = None
+    """The provider the log says the session ran on (`toolhist.ran_on`): it accepted the session."""
 
     def errors(self) -> int:
         """Error-level violations over all providers."""
@@ -96,6 +99,7 @@ class CheckResult:
             "messages": self.messages,
             "judged": self.judged,
             "appended": self.appended,
+            "ran_on": None if self.ran_on is None else asdict(self.ran_on),
             "results": {
                 p: {"violations": [v.model_dump(mode="json") for v in vs]} for p, vs in self.results.items()
             },
@@ -133,4 +137,5 @@ def check(
         as_sent=tuple(as_sent),
         judged=judged.judgement,
         appended=judged.appended,
+        ran_on=ran_on(session),
     )

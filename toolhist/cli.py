@@ -164,6 +164,7 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     """
     from toolhist.check import check
     from toolhist.judgement import describe
+    from toolhist.ran_on import said
 
     result = check(file, list(providers) or None, strategy=strategy, format=fmt)
     if as_json:
@@ -171,6 +172,8 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     else:
         click.echo(f"{result.file}: {result.format}, {result.messages} messages")
         click.echo(describe(result.judged, result.appended))
+        if result.ran_on is not None:
+            click.echo(said(result.ran_on))
         for name, found in result.results.items():
             errors = sum(v.severity == "error" for v in found)
             warnings = len(found) - errors

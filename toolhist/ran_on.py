@@ -69,6 +69,14 @@ class RanOn:
     """Where the log says it (``message 12 metadata``, ``gen_ai.provider.name``…)."""
 
 
+def said(ran: RanOn) -> str:
+    """``ran on anthropic (claude-sonnet-4-5; message 5 metadata)``: one line for ``check``."""
+    details = "; ".join(x for x in (ran.model, ran.evidence) if x)
+    if ran.provider is None:
+        return f"ran on {ran.named} ({details}); no toolhist provider has its rules"
+    return f"ran on {ran.provider} ({details})"
+
+
 def ran_on(session: Session) -> RanOn | None:
     """The provider ``session`` ran on, or None when the log does not say."""
     for i in range(len(session.messages) - 1, -1, -1):
@@ -102,4 +110,4 @@ def _text(value: JsonValue) -> str | None:
     return value if isinstance(value, str) else None
 
 
-__all__ = ["RanOn", "ran_on"]
+__all__ = ["RanOn", "ran_on", "said"]

@@ -22,6 +22,7 @@ from toolhist.errors import ToolhistError
 from toolhist.judgement import Judged, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, provider_for, render, render_curation, validate
+from toolhist.ran_on import ran_on, said
 from toolhist.summary import summarize
 from toolhist.views.timeline import events_frame
 
@@ -161,7 +162,11 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
     judged = judge(session)
     sections = [_summary(session), _timeline(session), _messages(session)]
-    sections.append(f'<section id="providers"><h2>Providers</h2><p>{_e(judged.describe())}</p></section>')
+    ran = ran_on(session)
+    said_ran = f"<p>{_e(said(ran))}</p>" if ran is not None else ""
+    sections.append(
+        f'<section id="providers"><h2>Providers</h2><p>{_e(judged.describe())}</p>{said_ran}</section>'
+    )
     sections += [_provider(judged, p) for p in chosen]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

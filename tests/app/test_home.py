@@ -72,6 +72,7 @@ def test_an_agent_log_is_judged_as_its_next_request() -> None:
         "Judged as the next request the agent would send: its history + a placeholder user turn "
         "(the log ends with the model's answer)"
     ) in [t.value for t in at.text]
+    assert "Ran on gemini (gemini-2.5-pro; message 8 metadata)" in [t.value for t in at.text]
     verdicts = at.dataframe[0].value
     row = verdicts[verdicts["provider"] == "gemini"].iloc[0]
     assert (row["verdict"], row["errors"], row["checked"]) == ("accepts", 0, "rendered by toolhist")

@@ -57,6 +57,7 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
+from toolhist.ran_on import ran_on
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
@@ -151,6 +152,7 @@ class Opened:
             as_sent=tuple(p for p in PROVIDERS if is_as_sent(self.session, p)),
             judged=judged.judgement,
             appended=judged.appended,
+            ran_on=ran_on(self.session),
         )
 
 
