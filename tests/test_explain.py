@@ -433,6 +433,10 @@ EXPLAINED_AS = {
     # The provider sends ant.result_missing's text for these (research/providers.md §10).
     ("anthropic", "ant.result_first"): ("anthropic", "ant.result_missing"),
     ("anthropic", "ant.tool_use_last"): ("anthropic", "ant.result_missing"),
+    # Warnings split from a rule by recorded traffic (issue 16): the provider's text is the rule's.
+    ("bedrock", "brk.consecutive_user"): ("bedrock", "brk.alternate"),
+    ("mistral", "mis.user_after_tool"): ("mistral", "mis.order"),
+    ("anthropic", "ant.reused_tool_use_id"): ("anthropic", "ant.dup_tool_use_id"),
 }
 NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request
 

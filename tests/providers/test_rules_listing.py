@@ -67,7 +67,7 @@ def test_rules_json_flags_the_model_dependent_rules() -> None:
     listed = json.loads(CliRunner().invoke(cli, ["rules", "--json", "--provider", "openai-chat"]).output)
     assert {r["rule"]: r["model_dependent"] for r in listed}["ds.reasoning_required"] is True
     assert {r["provider"] for r in listed} == {"openai-chat"}
-    assert [r["rule"] for r in listed if r["model_dependent"]] == ["ds.reasoning_required"]
+    assert [r["rule"] for r in listed if r["model_dependent"]] == ["oai.id_len", "ds.reasoning_required"]
 
 
 def test_most_section_10_slugs_of_the_seven_providers_are_checked() -> None:
