@@ -96,7 +96,7 @@ def _git_blobs(git_dir: str, versions: list[tuple[str, str, str]]) -> Iterator[t
 
 
 def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 class Builder:
@@ -179,7 +179,7 @@ class Builder:
         )
         with opener(out, "wt", encoding="utf-8") as fh:
             for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+                fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True, default=str) + "\n")
 
 
 def _maybe_4xx(text: str) -> bool:

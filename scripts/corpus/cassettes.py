@@ -3,9 +3,9 @@
 The cassette kinds met in public repositories:
 
 - vcrpy YAML (``interactions:``): ``request.body`` a string (or ``!!binary`` bytes), or pydantic-ai's
-  ``request.parsed_body`` (already a mapping) or, from 2026, ``body: {type: json, content: ...}``; ``response.status.code``; ``response.body.string`` or
-  ``response.parsed_body``. pydantic-ai tests/conftest.py writes ``parsed_body``; crewAI and mirascope
-  use plain vcrpy.
+  ``request.parsed_body`` (already a mapping) or, from 2026, ``body: {type: json, content: ...}``;
+  ``response.status.code`` (or a bare number); ``response.body.string`` or ``response.parsed_body``.
+  pydantic-ai tests/conftest.py writes ``parsed_body``; crewAI and mirascope use plain vcrpy.
 - Ruby VCR YAML (``http_interactions:``, ruby_llm spec/fixtures/vcr_cassettes): ``body.string`` or
   ``body.base64_string``; status under ``response.status.code``.
 - HAR 1.2 (Polly.js, mirascope typescript/tests): ``log.entries[].request.postData.text``,
@@ -58,7 +58,7 @@ def _text(raw: Any) -> str:
         return str(raw.decode("utf-8", "replace"))
     if isinstance(raw, str):
         return raw
-    return json.dumps(raw, ensure_ascii=False)
+    return json.dumps(raw, ensure_ascii=False, default=str)  # YAML may hold timestamps
 
 
 def _json(text: str) -> Any:

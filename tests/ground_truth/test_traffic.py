@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,20 @@ from toolhist.providers import all_rules
 CORPUS = Path(__file__).parent.parent / "corpus" / "traffic" / "interactions.jsonl.gz"
 RULES = {r.id for r in all_rules()}
 
-KNOWN: dict[str, str] = {}
-"""Disagreements still standing, by record key, with the evidence (none in the committed subset; the full
-mirror-built corpus has six, listed in the traffic report and the corpus README)."""
+KNOWN: dict[str, str] = {
+    "pydantic/pydantic-ai:tests/models/cassettes/test_bedrock/test_bedrock_moonshotai_tool_call.yaml@e27371a4b7#1": (
+        "brk.id_pattern: Bedrock accepted the toolUseId 'functions.get_temperature:0' (moonshot.kimi-k2-thinking, "
+        "2026-07). The current AWS API reference allows [a-zA-Z0-9_.:-]+; toolhist still checks the older "
+        "[a-zA-Z0-9_-]+ (the rules branch of issue 16 moves to the current pattern)"
+    ),
+    "pydantic/pydantic-ai:tests/models/cassettes/test_google/test_google_combined_tools_gemini_3.yaml@3274585823#1": (
+        "gem.thought_sig: an unsigned functionCall in the current turn for gemini-3-pro-preview, answered 200, but "
+        "this cassette is hand-written (responseIds 'abc123def456', 'xyz789ghi012'), not recorded traffic: no "
+        "evidence against the rule (ai.google.dev thought-signatures docs)"
+    ),
+}
+"""Disagreements still standing, by record key, with the evidence. The full mirror-built corpus has more
+(listed in the traffic report of issue 16 and the corpus README)."""
 
 MAX_FALSE_ERROR_RATE = 0.005
 MIN_HISTORY_4XX_CAUGHT = 0.90
@@ -105,14 +115,25 @@ def test_known_disagreements_are_records_of_the_corpus() -> None:
     assert set(KNOWN) <= set(JUDGED)
 
 
+def _figures(names: list[str]) -> tuple[int, int, int, int]:
+    judged = [JUDGED[n] for n in names]
+    accepted_n = sum(1 for kind, _ in judged if kind == "accepted")
+    false_errors = sum(1 for kind, d in judged if kind == "accepted" and d)
+    history = sum(1 for kind, _ in judged if kind == "history-4xx")
+    caught = sum(1 for kind, d in judged if kind == "history-4xx" and not d)
+    return accepted_n, false_errors, history, caught
+
+
 def test_figures() -> None:
-    kinds = Counter(kind for kind, _ in JUDGED.values())
-    false_errors = sum(1 for kind, d in JUDGED.values() if kind == "accepted" and d)
-    caught = sum(1 for kind, d in JUDGED.values() if kind == "history-4xx" and not d)
+    """All records, and those not in KNOWN: the thresholds hold for the second (the subset is small: one
+    false error among 20 accepted requests is 5%; the full local corpus is 6 in 5,418, 0.1%)."""
+    every = _figures(sorted(JUDGED))
+    settled = _figures([n for n in JUDGED if n not in KNOWN])
+    print(f"all: accepted {every[0]}, false errors {every[1]}; history 4xx {every[2]}, caught {every[3]}")
     print(
-        f"accepted tool histories {kinds['accepted']}, false errors {false_errors}; "
-        f"history 4xx {kinds['history-4xx']}, caught {caught}"
+        f"without KNOWN: accepted {settled[0]}, false errors {settled[1]}; history 4xx {settled[2]}, caught {settled[3]}"
     )
-    assert (kinds["accepted"], false_errors, kinds["history-4xx"], caught) == (11, 0, 4, 4)
-    assert false_errors <= MAX_FALSE_ERROR_RATE * kinds["accepted"]
-    assert caught >= MIN_HISTORY_4XX_CAUGHT * kinds["history-4xx"]
+    assert every == (20, 2, 4, 4)
+    assert settled == (18, 0, 4, 4)
+    assert settled[1] <= MAX_FALSE_ERROR_RATE * settled[0]
+    assert settled[3] >= MIN_HISTORY_4XX_CAUGHT * settled[2]
