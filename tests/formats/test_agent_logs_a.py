@@ -28,7 +28,10 @@ CASES: dict[str, tuple[str, int, int, int, dict[str, tuple[set[str], set[str]]]]
             "openai-responses": ({"resp.output_orphan"}, set()),
             "anthropic": ({"ant.result_orphan"}, set()),
             "gemini": ({"gem.fr_count"}, set()),
-            "mistral": ({"mis.id_format", "mis.order", "mis.unexpected_result"}, {"mis.content_xor_calls"}),
+            "mistral": (
+                {"mis.id_format", "mis.unexpected_result"},
+                {"mis.content_xor_calls", "mis.user_after_tool"},
+            ),
             "kimi": ({"oai.tool_id_unknown"}, {"kimi.id_format"}),
             "bedrock": ({"brk.result_count"}, {"brk.mixed_turn"}),
         },
