@@ -13,6 +13,7 @@ from functools import partial
 import streamlit as st
 
 from toolhist.curation import STRATEGIES
+from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS, Payload
 from toolhist.views import state
 from toolhist.views.payloads import id_map_frame, offending_lines, verdict
@@ -67,13 +68,18 @@ st.caption(
 as_is = state.checked(opened, chosen) if strategy == "none" else {}
 columns = st.columns(len(chosen))
 for column, provider in zip(columns, chosen, strict=True):
-    with st.spinner(f"Rendering {provider}…"):
-        payload = state.payload(opened.key, provider, strategy, session)
-        found = (
-            as_is[provider]
-            if strategy == "none"
-            else state.violations(opened.key, provider, strategy, session)
-        )
+    try:
+        with st.spinner(f"Rendering {provider}…"):
+            payload = state.payload(opened.key, provider, strategy, session)
+            found = (
+                as_is[provider]
+                if strategy == "none"
+                else state.violations(opened.key, provider, strategy, session)
+            )
+    except ToolhistError as exc:  # a peer library not installed, or without this provider's route
+        column.subheader(provider)
+        column.error(f"Strategy {strategy} gave no answer: {exc}")
+        continue
     with column:
         st.subheader(provider)
         st.text(verdict(found))
