@@ -73,6 +73,8 @@ def _summary(session: Session) -> str:
         ("duplicate results", ", ".join(s.duplicate_results) or "none"),
         ("tools declared", "none" if s.tools_declared is None else s.tools_declared),
     ]
+    rows += [("kept, not sent", f"{kind} x{n}") for kind, n in s.unsent.items()]
+    rows += [("skipped (unknown to the reader)", f"{kind} x{n}") for kind, n in s.skipped.items()]
     rows += [("note", note) for note in s.notes]
     return '<section id="summary"><h2>Summary</h2>' + _table(("", ""), rows) + "</section>"
 
@@ -87,10 +89,19 @@ def _timeline(session: Session) -> str:
     return f'<section id="timeline"><h2>Timeline (tool calls and results)</h2>{body}</section>'
 
 
+def _unsent(session: Session) -> str:
+    """The records the agent kept but never sends (``Session.unsent``), each with its text."""
+    if not session.unsent:
+        return ""
+    rows = [(u.before, u.kind, u.line, u.text, u.reason) for u in session.unsent]
+    body = _table(("before message", "kind", "line", "text", "why not sent"), rows)
+    return f'<section id="unsent"><h2>Kept in the log, not sent</h2>{body}</section>'
+
+
 def _messages(session: Session) -> str:
     rows = [(i, m.speaker, summarize_message(m, width=MESSAGE_WIDTH)) for i, m in enumerate(session.messages)]
     body = _table(("#", "speaker", "content"), rows)
-    return f'<section id="messages"><h2>Messages</h2>{body}</section>'
+    return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
 def _provider(session: Session, provider: str) -> str:
