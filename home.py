@@ -19,7 +19,9 @@ import toolhist
 from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
+from toolhist.judgement import describe
 from toolhist.model import Session
+from toolhist.ran_on import ran_on, said
 from toolhist.views import state
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
@@ -172,6 +174,10 @@ def show(key: str, session: Session, result: CheckResult) -> None:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 
     st.subheader("Would a provider accept it?")
+    st.text(describe(result.judged, result.appended).capitalize())  # literal: pending call ids are user data
+    ran = ran_on(session)
+    if ran is not None:
+        st.text(said(ran).capitalize())
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
     matrix = violation_matrix(result.results)
     if len(matrix):

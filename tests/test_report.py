@@ -119,3 +119,16 @@ def test_a_shared_report_names_the_file_not_the_directories_it_sits_in() -> None
     assert "<title>toolhist report: openai_chat_request.json</title>" in page
     assert "<td>file</td><td>openai_chat_request.json</td>" in page
     assert str(ROOT) not in page
+
+
+def test_the_report_says_which_judgement_it_made() -> None:
+    body = report(toolhist.load(XSS), ["anthropic"])
+    assert "<p>judged as sent (a request body)</p>" in body
+    assert "0 error(s), 0 warning(s), judged as sent (a request body) (strategy none)" in body
+    log = report(toolhist.load(SAMPLES / "gemini_cli_session.jsonl"), ["mistral"])
+    said = (
+        "judged as the next request the agent would send: its history + a placeholder user turn "
+        "(the log ends with the model&#x27;s answer)"
+    )
+    assert f"<p>{said}</p><p>ran on gemini (gemini-2.5-pro; message 8 metadata)</p>" in log
+    assert "mis.last_role" not in log

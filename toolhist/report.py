@@ -15,11 +15,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
 from toolhist._gc import paused
+from toolhist.check import judged_verdict
 from toolhist.curation import Position, curate
 from toolhist.diff import diff, summarize_message
 from toolhist.errors import ToolhistError
+from toolhist.judgement import Judged, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, provider_for, render, render_curation, validate
+from toolhist.ran_on import ran_on, said
 from toolhist.summary import summarize
 from toolhist.views.timeline import events_frame
 
@@ -104,18 +107,19 @@ def _messages(session: Session) -> str:
     return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
-def _provider(session: Session, provider: str) -> str:
+def _provider(judged: Judged, provider: str) -> str:
+    session = judged.session
     name = _e(provider)
     parts = [f'<section id="provider-{name}"><h2>{name}</h2>']
     try:
-        found = validate(session, provider)
+        found = judged_verdict(judged, provider)
     except ToolhistError as exc:
         return "".join([*parts, f'<p class="error">cannot render: {_e(exc)}</p></section>'])
     errors = sum(v.severity == "error" for v in found)
     verdict = "ok" if not found else ("error" if errors else "warning")
     parts.append(
-        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s) '
-        f"as the history stands (strategy none)</p>"
+        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s), '
+        f"{_e(judged.describe())} (strategy none)</p>"
     )
     if found:
         found_rows = [(v.severity, v.rule, v.path, v.message_index, v.error_text, v.fix) for v in found]
@@ -141,7 +145,7 @@ def _provider(session: Session, provider: str) -> str:
         parts.append(f'<p class="error">cannot curate: {_e(exc)}</p>')
         curated_body = None
     parts.append("<h3>Payloads</h3>")
-    parts.append(_payload("as the history stands", render(session, provider).body))
+    parts.append(_payload("as judged (strategy none)", render(session, provider).body))
     if curated_body is not None:
         parts.append(_payload(f"curated ({STRATEGY})", curated_body))
     parts.append("</section>")
@@ -167,9 +171,14 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     for name in chosen:
         provider_for(name)
     title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
+    judged = judge(session)
     sections = [_summary(session), _timeline(session), _messages(session)]
-    sections.append('<section id="providers"><h2>Providers</h2></section>')
-    sections += [_provider(session, p) for p in chosen]
+    ran = ran_on(session)
+    said_ran = f"<p>{_e(said(ran))}</p>" if ran is not None else ""
+    sections.append(
+        f'<section id="providers"><h2>Providers</h2><p>{_e(judged.describe())}</p>{said_ran}</section>'
+    )
+    sections += [_provider(judged, p) for p in chosen]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'

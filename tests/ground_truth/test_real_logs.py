@@ -53,46 +53,12 @@ FORMAT_OF_DIR = {
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
-READERS_A = "helper A (h-readers-a)"
-READERS_B = "helper B (h-readers-b)"
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
-    # (check, "dir/file"): why it does not hold yet and whose fix is due.
-    **{
-        ("unknown_records_named", name): f"SessionSource.skipped (unknown record kinds counted and "
-        f"named in notes) is not merged yet: {READERS_A}"
-        for name in IDS
-    },
-    ("no_ghost_snapshot_in_bodies", "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl"): (
-        "the ghost_snapshot item is read as an opaque block and rendered back into the "
-        f"openai-responses body; Codex never sends it ({READERS_A}: Session.unsent)"
-    ),
-    ("no_400_on_the_provider_it_ran_on", "claude-code/drmaciver-coverage-test-fix.jsonl"): (
-        "two parallel Read calls were streamed as two assistant records of one message, the second "
-        "parented on the first, so the first result sits on a side branch; the reader keeps only the "
-        "parentUuid chain of the latest record and predicts ant.result_missing. The live run sent "
-        "both results (it went on); Claude Code's own resume has the same one-chain bug and loses "
-        "the sibling result (anthropics/claude-code#31330, 'the data was always there in the "
-        "JSONL'). Claude Code reader: no helper owns it this wave"
-    ),
-    **{
-        (check, "codex/claude-code-log-synthetic-rollout.fixture.jsonl"): (
-            "an unknown line type (future_synthetic_record) makes the whole rollout unreadable; "
-            f"Codex skips lines it does not know ({READERS_A}: skip, count and name them)"
-        )
-        for check in (
-            "detected_and_read",
-            "no_ghost_snapshot_in_bodies",
-            "custom_tool_call_patch_kept",
-        )
-    },
-    ("cline_tool_use_paired", "kilo/mike4567-cline-native-subagents.json"): (
-        "native tool_use blocks whose results are '[tool for ...] Result:' user texts are read as "
-        f"unanswered calls plus plain text ({READERS_B})"
-    ),
-    ("no_400_on_the_provider_it_ran_on", "kilo/mike4567-cline-native-subagents.json"): (
-        "the calls are read as unanswered (results are Cline's Result texts), so openai-chat "
-        f"reports oai.tool_orphan on a history the provider accepted ({READERS_B})"
-    ),
+    # (check, "dir/file"): why it does not hold yet and whose fix is due. Empty since h-readers-a
+    # and h-readers-b were merged (07:10 UTC): the 28 entries listed before (unknown record kinds
+    # not counted, the ghost snapshot in the Responses body, a fatal unknown Codex line, Cline's
+    # '[tool] Result:' texts read as unanswered calls, the Claude Code parallel-result branch) all
+    # hold now. A new real file that a reader gets wrong goes here with its evidence.
 }
 
 
