@@ -102,9 +102,14 @@ class Timeline:
         if with_plotlyjs:
             from plotly.offline import get_plotlyjs
 
+            # plotly.js is a UMD bundle: where a page has require.js (classic Notebook, nbconvert's
+            # template) it would register as an AMD module and leave window.Plotly unset, so the
+            # loader is hidden while the bundle runs.
             bundle = (
-                "<script>window.PlotlyConfig = {MathJaxConfig: 'local'};</script>"
+                "<script>window.PlotlyConfig = {MathJaxConfig: 'local'};"
+                "window.__toolhistDefine = window.define; window.define = undefined;</script>"
                 f'<script charset="utf-8">{get_plotlyjs()}</script>'
+                "<script>window.define = window.__toolhistDefine;</script>"
             )
         data = _script_json(json.loads(self.figure.to_json()))
         messages = _script_json({str(k): v for k, v in self.messages.items()})
@@ -191,6 +196,7 @@ def violations(session: Session, providers: Sequence[str] | None = None) -> Any:
     return (
         frame.style.apply(lambda row: [SEVERITY_COLORS.get(str(row["severity"]), "")] * len(row), axis=1)
         .format(escape="html", na_rep="")
+        .set_properties(subset=None, **{"text-align": "left", "vertical-align": "top"})
         .hide(axis="index")
     )
 

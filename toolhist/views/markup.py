@@ -29,6 +29,7 @@ from toolhist.summary import summarize
 from toolhist.views.diffs import aligned_frame
 
 CSS: Final = """
+.toolhist td, .toolhist th { text-align: left !important; vertical-align: top; }  /* Lab right-aligns cells */
 .th-cards { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0 1rem; }
 .th-card { border: 1px solid #ccc; border-left: 6px solid #bbb; border-radius: 4px; padding: 0.4rem 0.6rem;
   min-width: 11rem; font-size: 0.85rem; background: #fff; color: #1b1b1b; }
@@ -45,9 +46,10 @@ tr.th-deleted td { background: #f8d7da; } tr.th-moved td { background: #d1ecf1; 
 .th-payload { min-width: 0; }
 .th-payload h4 { margin: 0.2rem 0; }
 pre.th-json { background: #fafafa; color: #1b1b1b; border: 1px solid #ddd; padding: 0.3rem 0;
-  font-size: 0.75rem; line-height: 1.35; overflow: auto; max-height: 36rem; white-space: pre; margin: 0; }
-pre.th-json span.l { display: block; padding: 0 0.4rem; }
-pre.th-json span.n { color: #999; display: inline-block; min-width: 3.2em; user-select: none; }
+  font-size: 0.75rem; line-height: 1.35; overflow: auto; max-height: 36rem; margin: 0;
+  white-space: pre-wrap; overflow-wrap: anywhere; text-align: left; }
+pre.th-json span.l { display: block; padding: 0 0.4rem 0 3.8em; text-indent: -3.4em; }
+pre.th-json span.n { color: #999; display: inline-block; width: 3.4em; text-indent: 0; user-select: none; }
 pre.th-json span.l.m { background: #fde0e0; box-shadow: inset 3px 0 #c62828; }
 pre.th-json span.r { color: #b71c1c; font-style: italic; }
 pre.th-json .k { color: #0b4f9c; } pre.th-json .s { color: #2a7a2a; }

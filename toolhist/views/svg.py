@@ -58,8 +58,8 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
 
     lane = {name: i for i, name in enumerate(names)}
 
-    def y(tool: str) -> float:
-        return TOP + LANE * lane[tool] + LANE / 2
+    def y(tool: str) -> float:  # lane 0 at the bottom, as on the figure's y axis
+        return TOP + LANE * (len(names) - 1 - lane[tool]) + LANE / 2
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="th-timeline" viewBox="0 0 {WIDTH} {height}" '
@@ -70,7 +70,7 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
     ]
     for name, i in lane.items():  # lanes: a light band every other one, the tool name on the left
-        top = TOP + LANE * i
+        top = y(name) - LANE / 2
         if i % 2 == 0:
             parts.append(
                 f'<rect x="{LEFT}" y="{top}" width="{WIDTH - LEFT - RIGHT}" height="{LANE}" fill="#f4f6f8"/>'
