@@ -55,3 +55,35 @@ def test_four_providers_side_by_side_with_the_marked_lines(app_url: str, page: P
     page.locator(f'a[href="#{expected[-1]}"]').click()
     expect(marked.last).to_be_in_viewport()
     assert page.outside_requests == []  # type: ignore[attr-defined]
+
+
+PAGES = {
+    "": "toolhist",
+    "Timeline": "Timeline",
+    "Violations": "Violations",
+    "Curation": "Curation",
+    "Payloads": "Payloads",
+    "Explain": "Explain a 400",
+    "Compaction": "Compaction",
+}
+"""Each page's address and its heading."""
+LOG = ROOT / "tests" / "corpus" / "logs" / "claude-code" / "drmaciver-hello-world-script.jsonl"
+
+
+@pytest.mark.parametrize("address", list(PAGES))
+def test_every_page_on_a_real_log_is_looked_at(app_url: str, page: Page, address: str) -> None:
+    """The walkthrough's real Claude Code log on every page, as a ``?path=`` link opens it; a screenshot each."""
+    page.goto(f"{app_url}/{address}?path={LOG}&provider=mistral")
+    expect(page.get_by_role("heading", name=PAGES[address], exact=True)).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text(LOG.name).first).to_be_visible(timeout=WAIT)
+    page.wait_for_function(  # the script run is over: no skeleton left from the first paint
+        "() => document.querySelector('[data-test-script-state]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=WAIT,
+    )
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=WAIT)
+    page.wait_for_timeout(1500)  # grids and WebGL paint after layout
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"page-{(address or 'home').lower()}.png"), full_page=True)
+    assert page.outside_requests == []  # type: ignore[attr-defined]
