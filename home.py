@@ -29,7 +29,7 @@ from toolhist.views.bundles import label as bundle_label
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
-from toolhist.views.summary import messages_table, summary_rows, verdict_rows
+from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
 from toolhist.views.widgets import PAGES
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
@@ -279,6 +279,10 @@ def show_messages(key: str, session: Session) -> None:
             "results": st.column_config.NumberColumn(width="small"),
         },
     )
+    if session.unsent:
+        st.subheader("Kept in the log, not sent to the model")
+        st.caption("The agent records these but leaves them out of every request; they are never rendered.")
+        st.dataframe(pd.DataFrame(unsent_table(session)), hide_index=True, key="unsent")
 
 
 def show(key: str, session: Session, result: CheckResult) -> None:
@@ -297,6 +301,18 @@ def show(key: str, session: Session, result: CheckResult) -> None:
         st.text("Results answering no earlier call: " + ", ".join(summary.unmatched_results))
     if summary.duplicate_results:
         st.text("Calls answered more than once: " + ", ".join(summary.duplicate_results))
+    if summary.unsent:
+        alert(
+            "info",
+            "Kept in the log, not sent to the model",
+            "\n".join(f"{kind} x{n}" for kind, n in summary.unsent.items()),
+        )
+    if summary.skipped:
+        alert(
+            "warning",
+            "Skipped: records this reader does not know",
+            "\n".join(f"{kind} x{n}" for kind, n in summary.skipped.items()),
+        )
     if summary.notes:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 

@@ -49,8 +49,10 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     out = run("check", str(f), "--provider", "openai-chat", "--json")
     assert out.returncode == 1
     data = json.loads(out.stdout)
-    assert set(data) == {"file", "format", "messages", "results"}
+    # DESIGN §6's four keys, plus what the reader said (issue 17: skipped and unsent records).
+    assert set(data) == {"file", "format", "messages", "results", "notes", "skipped", "unsent"}
     assert (data["file"], data["format"], data["messages"]) == (str(f), "openai-chat", 4)
+    assert (data["notes"], data["skipped"], data["unsent"]) == ([], {}, {})
     violation = data["results"]["openai-chat"]["violations"][1]
     assert violation == {
         "provider": "openai-chat",

@@ -73,6 +73,8 @@ def test_summary_text_and_json(tmp_path: Path) -> None:
         "duplicate_results": ["call_1"],
         "tools_declared": None,
         "notes": [],
+        "unsent": {},
+        "skipped": {},
     }
 
 
@@ -124,6 +126,7 @@ def test_schema_is_the_session_json_schema() -> None:
         "request",
         "source",
         "metadata",
+        "unsent",
     }
     # Field docstrings are exported, so the schema documents itself.
     call = schema["$defs"]["ToolCallBlock"]["properties"]

@@ -41,6 +41,23 @@ def test_tool_result_markup_is_escaped() -> None:
     assert "onerror=&quot;window.__toolhist_xss" in page  # shown as text
 
 
+def test_summary_lists_unsent_and_skipped_records(tmp_path: Path) -> None:
+    rollout = tmp_path / "rollout.jsonl"
+    rollout.write_text(
+        '{"timestamp":"t","type":"session_meta","payload":{"id":"s","cli_version":"0.63.0"}}\n'
+        '{"timestamp":"t","type":"response_item","payload":{"type":"ghost_snapshot","ghost_commit":{}}}\n'
+        '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user",'
+        '"content":[{"type":"input_text","text":"hi"}]}}\n'
+        '{"timestamp":"t","type":"wrapper_meta","payload":{}}\n'
+    )
+    page = report(toolhist.load(rollout), ["anthropic"])
+    assert "<tr><td>kept, not sent</td><td>ghost_snapshot x1</td></tr>" in page
+    assert (
+        "<tr><td>skipped (unknown to the reader)</td><td>line type &#x27;wrapper_meta&#x27; x1</td></tr>"
+        in page
+    )
+
+
 def test_no_external_resource() -> None:
     page = report(toolhist.load(XSS))
     attributes = re.findall(r"""\b(?:src|action|srcset|on[a-z]+)\s*=\s*["']""", page, re.IGNORECASE)

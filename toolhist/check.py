@@ -7,6 +7,7 @@ provider sees the body toolhist renders for it. Both are located in the canonica
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,12 @@ class CheckResult:
     file: str
     format: str
     messages: int
+    notes: tuple[str, ...] = ()
+    """What the reader said (``SessionSource.notes``): skipped records, compactions, versions…"""
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Records the reader does not know, by kind (``SessionSource.skipped``)."""
+    unsent: dict[str, int] = field(default_factory=dict)
+    """Records the agent keeps but does not send, by kind (``Session.unsent``)."""
     results: dict[str, list[Violation]] = field(default_factory=dict)
     as_sent: tuple[str, ...] = ()
     """Providers whose verdict is on the body exactly as it was sent."""
@@ -71,6 +78,9 @@ class CheckResult:
             "results": {
                 p: {"violations": [v.model_dump(mode="json") for v in vs]} for p, vs in self.results.items()
             },
+            "notes": list(self.notes),
+            "skipped": self.skipped,
+            "unsent": self.unsent,
         }
 
 
@@ -95,6 +105,9 @@ def check(
         file=doc.name,
         format=session.source.format,
         messages=len(session.messages),
+        notes=session.source.notes,
+        skipped=dict(session.source.skipped),
+        unsent=dict(sorted(Counter(u.kind for u in session.unsent).items())),
         results=results,
         as_sent=tuple(as_sent),
     )

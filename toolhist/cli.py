@@ -23,6 +23,7 @@ from toolhist.model import json_schema
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
+    from toolhist.check import CheckResult
     from toolhist.curation.base import Position
     from toolhist.providers import Violation
 
@@ -82,6 +83,8 @@ def render_summary(s: Summary) -> str:
         f"duplicate results  {len(s.duplicate_results)}{_ids(s.duplicate_results)}",
         f"tools declared     {'none' if s.tools_declared is None else s.tools_declared}",
     ]
+    lines += [f"kept, not sent     {k} x{n}" for k, n in s.unsent.items()]
+    lines += [f"skipped (unknown)  {k} x{n}" for k, n in s.skipped.items()]
     lines += [f"note               {n}" for n in s.notes]
     return "\n".join(lines)
 
@@ -174,8 +177,19 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
             verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
             click.echo(f"{name:<17} {verdict}{how}")
             _echo_violations(found)
+        _echo_read(result)
     if result.errors():
         raise click.exceptions.Exit(1)
+
+
+def _echo_read(result: CheckResult) -> None:
+    """After the verdicts: what the log kept but does not send, what the reader skipped, its notes."""
+    for kind, n in result.unsent.items():
+        click.echo(f"kept, not sent: {kind} x{n}")
+    for kind, n in result.skipped.items():
+        click.echo(f"skipped (the reader does not know it): {kind} x{n}")
+    for note in result.notes:
+        click.echo(f"note: {note}")
 
 
 def _echo_violations(found: Sequence[Violation]) -> None:

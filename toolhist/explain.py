@@ -1,42 +1,33 @@
 """Explain a pasted HTTP 400: peel the wrappers, name the provider rule, point at the culprit message.
 
-Provider texts rarely reach a user bare (``research/providers.md`` §0.1). OpenRouter nests the
-upstream JSON as a string in ``error.metadata.raw``; Vertex nests Anthropic's JSON as a string in
-``error.message``; LiteLLM prefixes ``litellm.BadRequestError: XException - ``; boto says ``An error
-occurred (ValidationException) when calling the Converse operation: ``; Anthropic-on-Bedrock adds
-``The model returned the following errors: ``; the AI SDK prefixes ``AI_APICallError: ``; one-api
-style relays append ``(request id: …)`` again at every hop; the Python SDKs print ``Error code: 400 -
-{…}`` as a dict repr. `explain` peels these one layer at a time (bounded depth and input size, so a
-pasted log file cannot stall it), matches the inner text against `toolhist.explain_patterns`, and,
-given the Session the request came from, maps the payload path in the text back to the canonical
-message through the provider renderer's source map.
+Provider texts rarely reach a user bare: `toolhist.explain_peel` peels the envelopes gateways and SDKs
+put around them (OpenRouter, Vertex, LiteLLM, boto, the AI SDK, relays, SDK reprs), and, when that
+leaves no match, `toolhist.explain_layout` undoes what the reporter's terminal and issue tracker did
+(wrapping at any column, box borders, gutters, escapes, fullwidth forms) and the match is tried again.
+The inner text is matched against `toolhist.explain_patterns`; given the Session the request came
+from, the payload path in the text is mapped back to the canonical message through the provider
+renderer's source map. ``tests/corpus/pastes`` holds the real pasted texts this is measured on.
 
 Unknown text is an answer, not an error: ``rule`` is None and ``reason`` says why.
 """
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from toolhist import explain_layout as layout
 from toolhist import providers
 from toolhist.errors import ToolhistError
 from toolhist.explain_patterns import LANGGRAPH_IDS, PATTERNS, RULE_INFO, Pattern
+from toolhist.explain_peel import Unwrapped, unwrap
 from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
 from toolhist.providers.base import PathT, bracketed, dotted
 
 MAX_CHARS = 100_000
 """Only this much of the pasted text is read: real provider errors are a few kilobytes at most."""
-MAX_LAYERS = 12
-"""At most this many wrappers are peeled (an OpenRouter raw in a repr in a relay is four)."""
-_PREFIX_SCAN = 300
-"""An embedded JSON or repr envelope must start within this many characters (``Error code: 400 - {``)."""
 
 
 class Explanation(BaseModel):
@@ -53,7 +44,10 @@ class Explanation(BaseModel):
     """The provider's own text, with every recognised wrapper peeled off."""
     wrappers: tuple[str, ...] = ()
     """What was peeled off, outermost first: ``openrouter``, ``vertex``, ``litellm``, ``bedrock-validation``,
-    ``bedrock-model``, ``ai-sdk``, ``relay-request-id``, ``python-repr``, ``json``."""
+    ``bedrock-model``, ``ai-sdk``, ``relay-request-id``, ``python-repr``, ``json``; led by what was undone
+    of the paste itself when the text did not match as pasted: ``layout`` (terminal wrapping, borders,
+    gutters, fullwidth forms), ``escapes`` (string escaping), ``whitespace`` (matched ignoring it),
+    ``cut`` (the paste ends inside the rule's opening words)."""
     variant: str | None = None
     """Which wording or sender: ``deepseek``, ``qwen``, ``groq``, ``kimi``, ``preceeding-typo``, ``old``…"""
     paths: tuple[str, ...] = ()
@@ -78,33 +72,31 @@ class Explanation(BaseModel):
 _PATH_STYLE: dict[str, Callable[[PathT], str]] = {"anthropic": dotted, "bedrock": dotted}
 """Providers whose texts index with dots (``messages.3.content.0``); the rest use brackets."""
 
-_LITELLM = re.compile(
-    r"\Alitellm\.(?:exceptions\.)?[A-Za-z]\w{0,80}:\s*(?:[A-Za-z]\w{0,80}Exception\s*-\s*)?"
-)
-_BOTO = re.compile(
-    r"\A(?:[\w.]{1,120}:\s*)?An error occurred \(\w{1,80}\) when calling the \w{1,80} operation(?:\s*\([^)\n]{0,80}\))?:\s*"
-)
-_BEDROCK_MODEL = re.compile(
-    r"\A(?:[\w.]{1,120}:\s*)?The model returned the following errors:\s*", re.IGNORECASE
-)
-_AI_SDK = re.compile(r"\A\[?AI_[A-Za-z]{1,60}Error\]?:\s*")
 _PATH = re.compile(
     r"\b(?:GenerateContentRequest\.)?(?:messages?|contents|input|tools)(?:\.?\[\d{1,9}\]|\.\d{1,9})"
     r"(?:\.?\[\d{1,9}\]|\.[A-Za-z_]\w{0,60}|\.\d{1,9}){0,12}",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+")
+_COMPACT = {p: re.compile(layout.compact_pattern(p.regex.pattern), p.regex.flags) for p in PATTERNS}
+"""Each pattern without its whitespace, for text whose wrap fell inside a word (`explain_layout.compact`)."""
+_CUT_MIN = 24
+"""A paste cut short must still end with this many characters (whitespace aside) of a pattern's opening
+words: about four words, the length of ``No tool output found for`` that DeepSeek's and OpenAI's
+Responses texts share before they part."""
+_CUT_SLACK = 16
+"""How far past a pattern's literal opening words a cut paste may end (the rest of one or two words)."""
+_HEADS = [
+    (p, head, cased)
+    for p in PATTERNS
+    for head, cased in [layout.literal_head(layout.compact_pattern(p.regex.pattern))]
+    if len(head) >= _CUT_MIN
+]
+"""Each pattern's literal opening words (whitespace-free, lower case, unquoted) where long enough to
+tell, with the positions whose letter case the pattern checks."""
+_NO_QUOTES = str.maketrans("", "", layout.QUOTES)
 _ID_SPLIT = re.compile(r"[,\s]+")
 _ID_STRIP = ".,;'\"`()[]{}"
-
-
-@dataclass
-class _Unwrapped:
-    """The text after peeling, what was peeled, and OpenAI ``param`` values met on the way."""
-
-    text: str
-    wrappers: list[str] = field(default_factory=list)
-    params: list[str] = field(default_factory=list)
 
 
 def explain(error_text: str, session: Session | None = None) -> Explanation:
@@ -116,8 +108,18 @@ def explain(error_text: str, session: Session | None = None) -> Explanation:
         return Explanation(provider=None, rule=None, error_text="", reason="the error text is empty")
     truncated = len(error_text) > MAX_CHARS
     original = error_text[:MAX_CHARS].strip()
-    peeled = _unwrap(original)
+    peeled = unwrap(original)
     found = _match(peeled.text) or (_match(original) if peeled.wrappers else None)
+    if found is None:
+        peeled, found = _match_as_pasted(original, peeled)
+    first = _match(_squeezed(original), compact=True) if found is not None else None
+    if found is not None and first is not None and first[0] is not found[0]:
+        # Whitespace-free, the text says otherwise: a wrap split the word that told the senders apart
+        # (Kimi's lower-case "invalid"), or the paste holds more than one error and the first one was
+        # wrapped out of shape (it is the one the request failed with).
+        again = unwrap(original)
+        found = _match(again.text, patterns=(first[0],))
+        peeled, found = (again, found) if found else _match_as_pasted(original, again, (first[0],))
     if found is None:
         reason = "no known provider error pattern matched"
         if truncated:
@@ -130,7 +132,8 @@ def explain(error_text: str, session: Session | None = None) -> Explanation:
     paths = _paths(peeled, match, fmt)
     param = next((p for p in map(_parse_path, peeled.params) if p is not None), None)
     culprit = param or ((paths[-1] if pattern.culprit == "last" else paths[0]) if paths else None)
-    call_ids = _call_ids(pattern, match, peeled.text)
+    # A whitespace-free match cannot tell where an id ends: name none rather than a wrong one.
+    call_ids = () if "whitespace" in peeled.wrappers else _call_ids(pattern, match, peeled.text)
     message_index = block_index = None
     if session is not None and pattern.provider is not None:
         message_index, block_index = _locate(session, pattern, culprit, call_ids)
@@ -151,144 +154,121 @@ def explain(error_text: str, session: Session | None = None) -> Explanation:
     )
 
 
-# --- unwrapping ----------------------------------------------------------------------------------
-
-
-def _unwrap(text: str) -> _Unwrapped:
-    """Peel wrappers from the outside in until none is recognised (or MAX_LAYERS is reached)."""
-    out = _Unwrapped(text)
-    for _ in range(MAX_LAYERS):
-        step = _peel(out.text)
-        if step is None:
-            break
-        inner, wrapper, param = step
-        inner = inner.strip()
-        if inner == out.text or not inner:
-            break
-        out.text = inner
-        out.wrappers.append(wrapper)
-        if param:
-            out.params.append(param)
-    return out
-
-
-def _peel(text: str) -> tuple[str, str, str | None] | None:
-    """One wrapper layer: (inner text, wrapper name, OpenAI ``param`` if the layer had one)."""
-    if (inner := _strip_relay(text)) is not None:
-        return inner, "relay-request-id", None
-    if (m := _LITELLM.match(text)) is not None:
-        inner = text[m.end() :]
-        for marker in ("Received Model Group=", "LiteLLM Retried:"):  # LiteLLM proxy trailers
-            if (cut := inner.find(marker)) > 0:
-                inner = inner[:cut]
-        return inner, "litellm", None
-    for regex, name in (
-        (_BOTO, "bedrock-validation"),
-        (_BEDROCK_MODEL, "bedrock-model"),
-        (_AI_SDK, "ai-sdk"),
-    ):
-        if (m := regex.match(text)) is not None:
-            return text[m.end() :], name, None
-    return _embedded_envelope(text)
-
-
-def _strip_relay(text: str) -> str | None:
-    """``… (request id: A) (request id: B)`` → ``…``; None when there is no such suffix.
-
-    Done by hand from the end rather than by regex: a regex anchored at the end would retry from
-    every position of a long run of whitespace.
-    """
-    end = _rstrip_index(text, len(text))
-    cut = None
-    while end > 0 and text[end - 1] == ")":
-        start = text.rfind("(", 0, end)
-        if (
-            start <= 0
-            or text[start + 1 : start + 12].lower() != "request id:"
-            or text.find("\n", start, end) >= 0
-        ):
-            break
-        cut = end = _rstrip_index(text, start)
-    return None if cut is None else text[:cut]
-
-
-def _rstrip_index(text: str, end: int) -> int:
-    while end > 0 and text[end - 1].isspace():
-        end -= 1
-    return end
-
-
-def _embedded_envelope(text: str) -> tuple[str, str, str | None] | None:
-    """A JSON document or Python dict repr near the start of ``text`` that is a known error envelope.
-
-    Whatever precedes it (``Error code: 400 - ``, ``OpenAI completion error: 400 ``) is dropped.
-    """
-    starts = sorted(i for i in (text.find("{", 0, _PREFIX_SCAN), text.find("[", 0, _PREFIX_SCAN)) if i >= 0)
-    for start in starts:
-        for obj, syntax in _decode_at(text, start):
-            if (found := _envelope(obj, syntax)) is not None:
-                return found
-    return None
-
-
-def _decode_at(text: str, start: int) -> list[tuple[Any, str]]:
-    """The JSON value, else the Python literal, that starts at ``start`` (none when neither parses)."""
-    try:
-        obj, _ = json.JSONDecoder().raw_decode(text, start)
-    except (ValueError, RecursionError):
-        pass
-    else:
-        return [(obj, "json")]
-    end = text.rfind("}" if text[start] == "{" else "]")
-    if end <= start:
-        return []
-    try:  # ast.literal_eval evaluates literals only, never code
-        return [(ast.literal_eval(text[start : end + 1]), "python-repr")]
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return []
-
-
-def _envelope(obj: Any, syntax: str) -> tuple[str, str, str | None] | None:
-    """The message inside a known error envelope, or None when ``obj`` is not one."""
-    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
-        obj = obj[0]  # Gemini sometimes answers with a one-element list
-    if not isinstance(obj, dict):
-        return None
-    err = obj.get("error")
-    if isinstance(err, dict):
-        meta = err.get("metadata")
-        raw = meta.get("raw") if isinstance(meta, dict) else None
-        if isinstance(raw, str) and raw.strip():
-            return raw, "openrouter", None
-        message = err.get("message")
-        if isinstance(message, str):
-            nested = message.lstrip().startswith("{") and ("status" in err or "code" in err)
-            param = err.get("param")
-            return message, "vertex" if nested else syntax, param if isinstance(param, str) else None
-    if isinstance(err, str):
-        return err, syntax, None
-    for key in ("message", "Message", "detail"):
-        value = obj.get(key)
-        if isinstance(value, str):
-            param = obj.get("param")
-            return value, syntax, param if isinstance(param, str) else None
-        if isinstance(value, dict | list) and (inner := _envelope(value, syntax)) is not None:
-            return inner
-    msg = obj.get("msg")  # FastAPI-style validation detail, e.g. Mistral's {"detail": [{"msg": ...}]}
-    return (msg, syntax, None) if isinstance(msg, str) else None
-
-
 # --- matching and extraction ---------------------------------------------------------------------
 
 
-def _match(text: str) -> tuple[Pattern, re.Match[str]] | None:
-    for pattern in PATTERNS:
-        if (m := pattern.regex.search(text)) is not None:
-            return pattern, m
-    return None
+def _match(
+    text: str, compact: bool = False, patterns: tuple[Pattern, ...] = PATTERNS
+) -> tuple[Pattern, re.Match[str]] | None:
+    """The pattern whose match starts first in ``text``; at the same place, the earlier pattern.
+
+    A paste can hold several errors: the first is the one the request failed with. Between matches at
+    the same place, variants come before the general forms. ``compact``: match whitespace-free text
+    with the compact patterns.
+    """
+    best: tuple[Pattern, re.Match[str]] | None = None
+    for pattern in patterns:
+        regex = _COMPACT[pattern] if compact else pattern.regex
+        m = regex.search(text)
+        if m is not None and (best is None or m.start() < best[1].start()):
+            best = pattern, m
+    return best
 
 
-def _paths(peeled: _Unwrapped, match: re.Match[str], fmt: Callable[[PathT], str]) -> list[PathT]:
+def _match_as_pasted(
+    original: str, peeled: Unwrapped, patterns: tuple[Pattern, ...] = PATTERNS
+) -> tuple[Unwrapped, tuple[Pattern, re.Match[str]] | None]:
+    """Match the text again with the terminal's and the tracker's changes undone (`toolhist.explain_layout`).
+
+    Each step is tried only when the ones before it left no match: the layout undone (wrapping, borders,
+    gutters, fullwidth forms), then string escapes taken off, then whitespace ignored (a wrap inside a
+    word), then a paste cut short inside a rule's opening words. Whatever was undone is recorded in
+    ``wrappers`` before the envelopes peeled after it.
+    """
+    flowed = layout.reflow(original)
+    if flowed != original:
+        again = unwrap(flowed)
+        found = _match(again.text, patterns=patterns) or (
+            _match(flowed, patterns=patterns) if again.wrappers else None
+        )
+        if found is not None:
+            return Unwrapped(again.text, ["layout", *again.wrappers], again.params), found
+    plain = layout.unescape(flowed)
+    steps = ["layout"] if flowed != original else []
+    if plain != flowed:
+        steps.append("escapes")
+        again = unwrap(plain)
+        found = _match(again.text, patterns=patterns) or (
+            _match(plain, patterns=patterns) if again.wrappers else None
+        )
+        if found is not None:
+            return Unwrapped(again.text, [*steps, *again.wrappers], again.params), found
+    squeezed = _squeezed(plain)
+    found = _match(squeezed, compact=True, patterns=patterns)
+    if found is not None:
+        return Unwrapped(plain, [*steps, "whitespace"]), found
+    found = _match_cut(squeezed, patterns)
+    if found is not None:
+        return Unwrapped(plain, [*steps, "whitespace", "cut"]), found
+    return peeled, None
+
+
+def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, re.Match[str]] | None:
+    """The one rule whose opening words the paste ends inside (a title GitHub cut, a copy cut short).
+
+    The longest such ending decides; when patterns of two rules end it as long, no rule is named.
+    """
+    tail = squeezed.translate(_NO_QUOTES).rstrip(".…")
+    lower = tail.lower()
+    endings: list[tuple[int, Pattern]] = []
+    for pattern, head, cased in _HEADS:
+        if pattern in patterns:
+            k = next(
+                (k for k in range(len(head), _CUT_MIN - 1, -1) if _ends_with(tail, lower, head[:k], cased)), 0
+            )
+            if not k and _ends_near(tail, lower, head, cased):
+                k = len(head)  # the opening words whole, then a few characters the head stopped short of
+            if k:
+                endings.append((k, pattern))
+    longest = max((k for k, _ in endings), default=0)
+    hits = [p for k, p in endings if k == longest]
+    if not hits or len({p.rule for p in hits}) > 1:
+        return None
+    # The sender whose letter case the text has (Kimi, DeepSeek), else the general form (the last).
+    case_checks = {p: len(c) for p, _, c in _HEADS}
+    pattern = max(reversed(hits), key=lambda p: case_checks[p])
+    match = re.search(re.escape(tail[len(tail) - longest :]), tail)
+    return (pattern, match) if match else None
+
+
+def _ends_near(tail: str, lower: str, head: str, cased: dict[int, str]) -> bool:
+    """``tail`` holds the whole ``head`` within its last characters (`_CUT_SLACK` after it).
+
+    A head stops where the pattern stops being literal (``prece{1,2}ding``); the paste may be cut a
+    little after that.
+    """
+    at = lower.rfind(head, max(0, len(lower) - len(head) - _CUT_SLACK))
+    return at >= 0 and all(tail[at + i] == char for i, char in cased.items())
+
+
+def _ends_with(tail: str, lower: str, head: str, cased: dict[int, str]) -> bool:
+    """``tail`` ends with ``head`` (compared in lower case), with the letters ``cased`` in their case."""
+    if not lower.endswith(head):
+        return False
+    start = len(tail) - len(head)
+    return all(tail[start + at] == char for at, char in cased.items() if at < len(head))
+
+
+def _squeezed(text: str) -> str:
+    """``text`` with layout, escapes and whitespace gone.
+
+    Unescaped once more after the whitespace is out, because a wrap can fall inside an escape (a
+    backslash, a new line, then the backtick).
+    """
+    return layout.compact(layout.unescape(layout.compact(layout.unescape(layout.reflow(text)))))
+
+
+def _paths(peeled: Unwrapped, match: re.Match[str], fmt: Callable[[PathT], str]) -> list[PathT]:
     """Payload paths from OpenAI's param, the text itself, and an index written in words."""
     found = [p for p in (_parse_path(s) for s in peeled.params) if p is not None]
     found += [p for p in (_parse_path(m.group(0)) for m in _PATH.finditer(peeled.text)) if p is not None]

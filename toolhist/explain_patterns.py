@@ -24,8 +24,10 @@ _TOKENS = {
     "%q": "['\"`\u2018\u2019]",
     "%id": "(?P<id>[^\\s'\"`,]{1,256})",
     "%ids": "(?P<ids>[^\\n]{1,4000})",
+    "%n": "(?:\\d{1,9}|[A-Za-z_]{1,16}|<\\w{1,16}>|\\{\\w{1,16}\\}|\\*{1,8})",
 }
-"""Shorthands inside the regex sources below: any quote, one id, an id list up to the end of the line."""
+"""Shorthands inside the regex sources below: any quote, one id, an id list up to the end of the line,
+an index (or the placeholder a reporter or a relay put in its place: ``X``, ``N``, ``<n>``, ``{id}``, ``position``, ``***``)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def _p(
     culprit: Literal["first", "last"] = "first",
     side: Literal["call", "result"] | None = None,
 ) -> Pattern:
-    for token in ("%ids", "%id", "%q"):  # longest token first: %ids contains %id
+    for token in ("%ids", "%id", "%q", "%n"):  # longest token first: %ids contains %id
         source = source.replace(token, _TOKENS[token])
     return Pattern(rule, provider, variant, re.compile(source, re.IGNORECASE), culprit, side)
 
@@ -91,27 +93,28 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("oai.call_unanswered", _OC, None, "a" + _ASSISTANT + r"\.?(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?", side="call"),
     _p("oai.tool_id_unknown", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid parameter: %q?tool_call_id%q? of %q%id%q not found in %q?tool_calls%q? of previous message", side="result"),
     _p("oai.tool_id_unknown", _OC, None, r"%q?tool_call_id%q? of %q%id%q not found in %q?tool_calls%q? of previous message", side="result"),
-    _p("oai.tool_id_missing", _OC, "groq", r"for %q?role:tool%q? the following must be satisfied"),
+    _p("oai.tool_id_unknown", _OC, "minimax", r"tool result%qs tool id\(%q?(?P<id>[^()\s'\"`]{1,256})%q?\) not found", side="result"),
+    _p("oai.tool_id_missing", _OC, "groq", r"for %q?role:tool%q? the following must be satisfied\s*\[\(%q?messages\.\d{1,9}\.tool_call_id%q?\s*:\s*property %q?tool_call_id%q? is missing"),
     _p("oai.tool_id_missing", _KIMI, "kimi", _KIMI_LC + r"(?-i:m)issing parameter %qtool_call_id%q: messages with role %qtool%q must have a %qtool_call_id%q"),
     _p("oai.tool_id_missing", _OC, None, r"messages with role %qtool%q must have a %qtool_call_id%q"),
-    _p("oai.dup_tool_result", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid parameter: Duplicate value for %qtool_call_id%q of %q%id%q", culprit="last", side="result"),
-    _p("oai.dup_tool_result", _OC, None, r"Duplicate value for %qtool_call_id%q of %q%id%q", culprit="last", side="result"),
+    _p("oai.dup_tool_result", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid parameter: Duplicate value for %qtool_call_id%q of %q%id%q?", culprit="last", side="result"),
+    _p("oai.dup_tool_result", _OC, None, r"Duplicate value for %qtool_call_id%q of %q%id%q?", culprit="last", side="result"),
     _p("oai.empty_tool_calls", _OC, "qwen", r"Empty tool_calls is not supported in message"),
     _p("oai.empty_tool_calls", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid %qmessages\[\d+\]\.tool_calls%q: empty array"),
-    _p("oai.empty_tool_calls", _OC, None, r"Invalid %qmessages\[\d+\]\.tool_calls%q: empty array"),
+    _p("oai.empty_tool_calls", _OC, None, r"(?:Invalid )?%qmessages\[%n\]\.tool_calls%q: empty array"),
     _p("oai.empty_fn_name", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid %qmessages\[\d+\]\.tool_calls\[\d+\]\.function\.name%q: empty string"),
-    _p("oai.empty_fn_name", _OC, None, r"Invalid %qmessages\[\d+\]\.tool_calls\[\d+\]\.function\.name%q: empty string"),
-    _p("oai.id_len", _OC, None, r"Invalid %qmessages\[\d+\]\.tool_calls\[\d+\]\.id%q: string too long"),
+    _p("oai.empty_fn_name", _OC, None, r"(?:Invalid )?%qmessages\[%n\]\.tool_calls\[%n\]\.function\.name%q: empty string"),
+    _p("oai.id_len", _OC, None, r"(?:Invalid )?%qmessages\[%n\]\.tool_calls\[%n\]\.id%q: string too long"),
     _p("oai.null_content", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid value for %qcontent%q: expected a string, got null"),
     _p("oai.null_content", _OC, None, r"Invalid value for %qcontent%q: expected a string, got null"),
     _p("oai.null_content", _OC, "lm-studio", r"Invalid %qcontent%q: %qcontent%q field must be a string or an array of objects"),
     _p("oai.null_content", _OC, "llama.cpp", r"Expected %qcontent%q to be a string or an array"),
     # --- DeepSeek and Kimi reasoning replay (§6, §7b) -----------------------------------------------
-    _p("ds.reasoning_required", _OC, "deepseek", r"Missing %qreasoning_content%q field in the assistant message at message index (?P<mi>\d{1,9})"),
+    _p("ds.reasoning_required", _OC, "deepseek", r"Missing %q?reasoning_content%q? field in the assistant message(?: at message index (?P<mi>\d{1,9}))?"),
     _p("ds.reasoning_required", _OC, "deepseek", r"The %qreasoning_content%q in the thinking mode must be passed back to the API"),
     _p("ds.reasoning_forbidden", _OC, "deepseek", r"The reasoning_content is an intermediate result for display purposes only"),
     _p("ds.alternate", _OC, "deepseek", r"deepseek-reasoner does not support successive user or assistant messages", culprit="last"),
-    _p("kimi.reasoning", _KIMI, None, r"thinking is enabled but reasoning_content is missing in assistant tool call message at index (?P<mi>\d{1,9})"),
+    _p("kimi.reasoning", _KIMI, None, r"thinking is enabled but %q?reasoning_content%q? is missing in assistant tool call message(?: at index (?P<mi>\d{1,9}))?"),
     _p("kimi.thinking_effort_conflict", _KIMI, None, r"cannot specify both %qthinking%q and %qreasoning_effort%q"),
     _p("tmpl.alternate", _MIS, "vllm-template", r"conversation roles must alternate user/assistant/user/assistant"),
     # --- OpenAI Responses (§2c) ---------------------------------------------------------------------
@@ -127,10 +130,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("resp.call_id_len", _RESP, None, r"Invalid %qinput\[\d+\]\.call_id%q: string too long"),
     _p("resp.reasoning_summary", _RESP, None, r"Input\[\d+\] missing required field %q?summary"),
     # --- Anthropic (§3c) --------------------------------------------------------------------------
-    _p("ant.result_missing", _ANT, None, r"%q?tool_use%q? ids were found without %q?tool_result%q? blocks immediately after:\s*%ids", side="call"),
+    _p("ant.result_missing", _ANT, None, r"%q?tool_use%q? ids were found without %q?tool_result%q? blocks immediately after(?::\s*%ids)?", side="call"),
     _p("ant.result_missing", _ANT, "old", r"Did not find \d+ %q?tool_result%q? block\(s\) at the beginning of this message"),
-    _p("ant.result_orphan", _ANT, None, r"unexpected %q?tool_use_id%q? found in %q?tool_result%q? blocks:\s*%ids", side="result"),
-    _p("ant.server_result_orphan", _ANT, None, r"unexpected %q?tool_use_id%q? found in %q?\w{1,64}_tool_result%q? blocks:\s*%ids", side="result"),
+    _p("ant.result_orphan", _ANT, None, r"unexpected %q?tool_use_id%q? found in %q?tool_result%q? blocks(?::\s*%ids)?", side="result"),
+    _p("ant.server_result_orphan", _ANT, None, r"unexpected %q?tool_use_id%q? found in %q?\w{1,64}_tool_result%q? blocks(?::\s*%ids)?", side="result"),
     _p("ant.dup_tool_result", _ANT, None, r"each %q?tool_use%q? must have a single result\.?\s*Found multiple %q?tool_result%q? blocks with id:\s*%ids", side="result"),
     _p("ant.dup_tool_use_id", _ANT, None, r"%q?tool_use%q? ids must be unique"),
     _p("ant.id_pattern", _ANT, "server-tool", r"server_tool_use\.id: String should match pattern"),
@@ -156,8 +159,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("gem.thought_sig", _GEM, None, r"Function call is missing a %q?thought_signature%q? in functionCall parts"),
     _p("gem.thought_sig", _GEM, "vertex", r"function call [^\n]{1,300}? ?in the \d+\. content block is missing a ?%q?thought_signature"),
     _p("gem.thought_sig_invalid", _GEM, None, r"Corrupted thought signature"),
+    _p("gem.thought_sig_invalid", _GEM, "vertex", r"Unable to submit request because Thought signature is not valid"),
     _p("gem.parts_nonempty", _GEM, None, r"contents\.parts must not be empty"),
     _p("gem.part_oneof", _GEM, None, r"required oneof field %qdata%q must have one initialized field"),
+    _p("gem.part_oneof", _GEM, "vertex-empty-text", r"Unable to submit request because it has an empty text parameter"),
     _p("gem.part_oneof_multi", _GEM, None, r"\(oneof\), oneof field %qdata%q is already set"),
     _p("gem.role", _GEM, None, r"Please use a valid role: user, model"),
     _p("gem.fn_name_format", _GEM, None, r"Invalid function name\. Must start with a letter or an underscore"),
@@ -170,10 +175,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("mis.id_format", _MIS, None, r"Tool call id was (?P<id>[^\n]{0,256}?) but must be a-z, A-Z, 0-9, with a length of 9"),
     _p("mis.last_role", _MIS, None, r"Expected last role User or Tool \(or Assistant with prefix[^)\n]{0,80}\) for serving but got"),
     _p("mis.call_id_missing", _MIS, None, r"Tool call id has to be defined in serving mode"),
-    _p("mis.id_missing", _MIS, None, r"Tool call id has to be defined"),
+    _p("mis.id_missing", _MIS, None, r"Tool call id has to be defined(?!\s*[A-Za-z])"),  # not mis.call_id_missing, cut short
     _p("mis.dup_result", _MIS, None, r"Duplicate tool call id %id in tool results", side="result"),
     _p("mis.unexpected_result", _MIS, None, r"Unexpected tool call id %id in tool results", side="result"),
-    _p("mis.dup_call", _MIS, None, r"Duplicate tool call id %id in assistant message", side="call"),
+    _p("mis.dup_call", _MIS, None, r"Duplicate tool call id(?: %id)? in assistant message", side="call"),
     _p("mis.content_xor_calls", _MIS, None, r"Assistant message must have either content or tool_calls, but not both"),
     _p("mis.empty", _MIS, None, r"Conversation must have at least one message"),
     _p("mis.name_format", _MIS, None, r"Function name was [^\n]{0,256}? but must be a-z, A-Z, 0-9, or contain underscores and dashes"),
@@ -181,14 +186,14 @@ PATTERNS: tuple[Pattern, ...] = (
     # --- Bedrock Converse (§7a) -------------------------------------------------------------------
     _p("brk.first_user", _BRK, None, r"A conversation must start with a user message"),
     _p("brk.alternate", _BRK, None, r"A conversation must alternate between user and assistant roles"),
-    _p("brk.result_missing", _BRK, None, r"Expected toolResult blocks at messages\.\d+\.content for the following Ids:\s*%ids", side="call"),
-    _p("brk.result_count", _BRK, None, r"number of toolResult blocks at messages\.\d+\.content exceeds the number of toolUse blocks"),
-    _p("brk.dup_ids", _BRK, None, r"toolUse blocks at messages\.\d+\.content contain duplicate Ids:\s*%ids", side="call"),
+    _p("brk.result_missing", _BRK, None, r"Expected toolResult blocks at messages?\.%n\.content for the following Ids:\s*%ids", side="call"),
+    _p("brk.result_count", _BRK, None, r"number of toolResult blocks (?:at messages?\.%n\.content )?exceeds the number of toolUse blocks"),
+    _p("brk.dup_ids", _BRK, None, r"toolUse blocks at messages?\.%n\.content contain duplicate Ids:\s*%ids", side="call"),
     _p("brk.mixed_turn", _BRK, "tool-use", r"Conversation blocks and tool use blocks cannot be provided in the same turn"),
     _p("brk.mixed_turn", _BRK, None, r"Conversation blocks and tool result blocks cannot be provided in the same turn"),
-    _p("brk.toolconfig", _BRK, None, r"toolConfig field must be defined when using the toolUse and toolResult content blocks"),
-    _p("brk.nonempty", _BRK, None, r"content field at messages\.\d+\.content\.\d+\.toolResult cannot be empty when status value is error"),
-    _p("brk.blank_text", _BRK, None, r"text field in the ContentBlock object at messages\.\d+\.content\.\d+ is blank"),
+    _p("brk.toolconfig", _BRK, None, r"toolConfig field must be defined when using (?:the )?toolUse and toolResult content blocks"),
+    _p("brk.nonempty", _BRK, None, r"content field at messages?\.%n\.content\.\d+\.toolResult cannot be empty when status value is error"),
+    _p("brk.blank_text", _BRK, None, r"text field in the ContentBlock object at messages?\.%n\.content\.\d+ is blank"),
     _p("brk.empty_content", _BRK, None, r"content field in the Message object at messages\.\[?\d+\]? is empty"),
     _p("brk.id_pattern", _BRK, None, r"Value %q(?P<id>[^\n]{0,256}?)%q at %q?messages\.\d+\.member\.content\.\d+\.member\.tool(?:Use|Result)\.toolUseId%q? failed to satisfy constraint"),
     _p("brk.tool_name_pattern", _BRK, None, r"Value %q[^\n]{0,256}?%q at %q?toolConfig\.tools\.\d+\.member\.toolSpec\.name%q? failed to satisfy constraint"),

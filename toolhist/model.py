@@ -9,6 +9,17 @@ blocks. Three choices go further than the original:
 - Whatever a source carried that the canonical fields do not model goes into ``provider_data``
   (per block, per message) or ``Session.request``, keyed as the source spelled it. Rendering back
   to the source's own provider therefore loses nothing, and nothing a user gave is silently dropped.
+
+Kept but not sent. An agent log holds more than the history the agent replays: Codex's
+``ghost_snapshot`` items, VS Code requests that failed before any answer, Gemini CLI info/error
+records, Claude Code sidechains (subagent threads). The agent's own send path leaves them out
+(DESIGN §2), so ``Session.messages`` is exactly what is sent and everything else the reader
+recognised goes into ``Session.unsent`` (one `Unsent` record each, with the message index it
+stood before, its visible text and the reason). Renderers, rules and
+curation only ever walk ``messages``, so nothing unsent can reach a payload, whatever the
+provider; summaries, the app and reports read ``unsent`` to show it. Records a reader does not
+know at all are counted by kind in ``SessionSource.skipped`` and named in the notes: an unknown
+record never makes a log unreadable.
 """
 
 from __future__ import annotations
@@ -58,6 +69,11 @@ class ToolCallBlock(_Frozen):
     (see ``raw_arguments`` and ``arguments_error``)."""
     raw_id: str | None = None
     """The id exactly as the source had it, ``None`` when the source had none."""
+    freeform_input: str | None = None
+    """The raw text input of a freeform tool call (Responses ``custom_tool_call`` ``input``, e.g. the
+    patch Codex's ``apply_patch`` sends), verbatim; ``None`` for a function call. ``parameters``
+    then holds ``{"input": <the same text>}``, the object providers without freeform tools get;
+    the Responses renderer sends a ``custom_tool_call`` (and its result a ``custom_tool_call_output``)."""
     raw_arguments: str | None = None
     """The argument string exactly as the source sent it (OpenAI-style sources send a JSON string).
     Kept so invalid JSON is never lost and a captured body renders back byte-identical."""
@@ -229,6 +245,29 @@ class SessionSource(_Frozen):
     """One entry per message, in message order."""
     notes: tuple[str, ...] = ()
     """What the reader could not carry over exactly, said plainly (never a silent drop)."""
+    skipped: dict[str, int] = Field(default_factory=dict)
+    """Records the reader does not know, by kind (``line type inter_agent_communication_metadata``):
+    skipped, counted here and named in ``notes``, never fatal. Empty when every record was known."""
+
+
+class Unsent(_Frozen):
+    """A record the agent's log keeps but the agent never sends to the model (see the module notes)."""
+
+    kind: str
+    """What it is, as the source names it (``ghost_snapshot``, ``failed_request``…)."""
+    reason: str
+    """Why the agent does not send it, naming the agent code that decides so."""
+    before: int
+    """Index in ``Session.messages`` of the first message after it (``len(messages)`` at the end),
+    so a view can show it in place."""
+    line: int | None = None
+    """1-based source line, for line-oriented sources (JSONL)."""
+    json_path: str = ""
+    """JSON path of the source record."""
+    text: str = ""
+    """What a user saw of it (an error message, a streamed answer); empty when it has no text."""
+    data: ProviderData = Field(default_factory=dict)
+    """The record, or the fields of it not in ``text``, as the source spelled them."""
 
 
 class Session(_Frozen):
@@ -249,6 +288,9 @@ class Session(_Frozen):
     """Where the session came from."""
     metadata: ProviderData = Field(default_factory=dict)
     """Free-form annotations (agent, session id…)."""
+    unsent: tuple[Unsent, ...] = ()
+    """What the agent's log keeps that the agent does not send (snapshots, failed requests…), in
+    source order. Kept visible for views; never rendered (renderers walk ``messages`` only)."""
 
     def to_json(self) -> str:
         """The canonical JSON form, which ``toolhist.load`` reads back to an equal Session."""

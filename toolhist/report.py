@@ -92,9 +92,18 @@ def _timeline(session: Session, violations: Sequence[Violation]) -> str:
     )
 
 
+def _unsent(session: Session) -> str:
+    """The records the agent kept but never sends (``Session.unsent``), each with its text."""
+    if not session.unsent:
+        return ""
+    rows = [(u.before, u.kind, u.line, u.text, u.reason) for u in session.unsent]
+    body = table(("before message", "kind", "line", "text", "why not sent"), rows)
+    return f'<section id="unsent"><h2>Kept in the log, not sent</h2>{body}</section>'
+
+
 def _messages(session: Session) -> str:
     body = messages_table(session, width=MESSAGE_WIDTH)
-    return f'<section id="messages"><h2>Messages</h2>{body}</section>'
+    return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
 def _provider(session: Session, provider: str, found: list[Violation] | None) -> str:

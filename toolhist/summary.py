@@ -41,6 +41,10 @@ class Summary(BaseModel):
     """Declared tools, or None when the source declared none."""
     notes: list[str]
     """What the reader kept verbatim or could not model."""
+    unsent: dict[str, int] = {}
+    """Records the agent keeps but does not send (``Session.unsent``), counted by kind."""
+    skipped: dict[str, int] = {}
+    """Records the reader does not know (``SessionSource.skipped``), counted by kind."""
 
 
 def summarize(session: Session) -> Summary:
@@ -77,4 +81,6 @@ def summarize(session: Session) -> Summary:
         duplicate_results=[c for c, n in answered.items() if n > 1],
         tools_declared=None if session.tools is None else len(session.tools),
         notes=list(session.source.notes),
+        unsent=dict(sorted(Counter(u.kind for u in session.unsent).items())),
+        skipped=dict(session.source.skipped),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,35 @@ def test_forced_format_is_used() -> None:
     at.sidebar.selectbox(key="format").set_value("anthropic").run()
     assert at.error[0].value == "This input cannot be read as a session."
     assert codes(at)[0].startswith("openai_chat_request.json:")
+
+
+def test_unsent_and_skipped_records_are_shown(tmp_path: Path) -> None:
+    # A Codex rollout with a ghost snapshot (kept, not sent) and a line kind the reader does not know.
+    lines = [
+        {"timestamp": "t", "type": "session_meta", "payload": {"id": "s", "cli_version": "0.63.0"}},
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "ghost_snapshot", "ghost_commit": {}},
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+        },
+        {"timestamp": "t", "type": "token_usage_record", "payload": {"input_tokens": 3}},
+    ]
+    f = tmp_path / "rollout.jsonl"
+    f.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    at = start().run()
+    at.segmented_control(key="source").set_value("Path").run()
+    at.text_input(key="path").input(str(f)).run()
+    assert not at.exception
+    assert "`codex`" in at.markdown[0].value
+    assert [i.value for i in at.info][:1] == ["Kept in the log, not sent to the model"]
+    assert [w.value for w in at.warning] == ["Skipped: records this reader does not know"]
+    assert codes(at)[:2] == ["ghost_snapshot x1", "line type 'token_usage_record' x1"]
+    unsent = next(d.value for d in at.dataframe if "why not sent" in d.value.columns)
+    assert unsent[["before message", "kind", "line", "source"]].to_dict(orient="records") == [
+        {"before message": 0, "kind": "ghost_snapshot", "line": 2, "source": "payload"}
+    ]

@@ -106,7 +106,12 @@ def test_sidechains_are_listed_apart_and_loadable(tmp_path: Path) -> None:
     assert [m.speaker for m in session.messages] == ["human", "ai", "tool"]
     assert session.metadata["sidechains"] == [{"key": "agent42", "root": "s1", "first_line": 3, "lines": 3}]
     assert session.metadata["thread"] == "main"
+    # Kept visible, not sent: one record, before the main message that follows it (the Task result).
+    assert [(u.kind, u.before, u.line, u.data) for u in session.unsent] == [
+        ("sidechain", 2, 3, {"key": "agent42", "root": "s1", "first_line": 3, "lines": 3})
+    ]
     sub = read_sidechain(str(path), "agent42")
+    assert sub.unsent == ()
     assert [m.speaker for m in sub.messages] == ["human", "ai", "tool"]
     assert sub.metadata["thread"] == "sidechain"
     assert [c.name for m in sub.messages for c in m.tool_calls()] == ["Grep"]
@@ -209,3 +214,54 @@ def test_malformed_lines_name_file_line_and_field(
             toolhist.load(path, format=fmt)
         assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 2, json_path)
         assert info.value.reason == f"not a valid claude-code log: {reason}"
+
+
+def test_unknown_line_types_are_skipped_and_counted(tmp_path: Path) -> None:
+    # Known bookkeeping kinds stay "not sent"; a kind newer than the reader is skipped and named.
+    path = write(
+        tmp_path,
+        line("user", "u1", None, "hi"),
+        {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}},
+        {"type": "worktree-state", "sessionId": "s-1", "state": {}},
+        line("assistant", "a1", "u1", [{"type": "text", "text": "Hello."}]),
+    )
+    s = toolhist.load(path)
+    assert [m.speaker for m in s.messages] == ["human", "ai"]
+    assert s.source.skipped == {"line type 'worktree-state'": 1}
+    assert s.source.notes[-2:] == (
+        "lines not sent to the model: file-history-snapshot x1",
+        "skipped 1 record(s) this reader does not know: line type 'worktree-state' x1 (first on line 3); "
+        "written by Claude Code 2.0.37",
+    )
+
+
+def test_parallel_results_on_a_side_branch_are_sent_with_the_others(tmp_path: Path) -> None:
+    # The shape of a real session (drmaciver coverage-test-fix, corpus): two parallel Read calls
+    # streamed as two assistant lines of one message, each result parented on its own call's line.
+    path = write(
+        tmp_path,
+        line("user", "u1", None, "cover multiply"),
+        line("assistant", "a1", "u1", [use("toolu_1", "Read")], mid="msg_2"),
+        line("assistant", "a2", "a1", [use("toolu_2", "Read")], mid="msg_2"),
+        line("user", "r1", "a1", [res("toolu_1", "file one")]),
+        line("user", "r2", "a2", [res("toolu_2", "file two")]),
+    )
+    s = toolhist.load(path)
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert [b.call_id for b in s.messages[2].tool_responses()] == ["toolu_1", "toolu_2"]
+    assert s.messages[2].metadata.extra["lines"] == [4, 5]
+    assert not any("abandoned branches" in note for note in s.source.notes)
+    assert toolhist.validate(s, "anthropic") == []
+
+
+def test_a_retried_branch_is_still_left_out(tmp_path: Path) -> None:
+    # A result answering a call that is not on the thread (an abandoned attempt) stays out.
+    path = write(
+        tmp_path,
+        line("user", "u1", None, "go"),
+        line("assistant", "old", "u1", [use("toolu_old")], mid="msg_old"),
+        line("user", "rold", "old", [res("toolu_old")]),
+        line("assistant", "a1", "u1", [{"type": "text", "text": "Done."}], mid="msg_new"),
+    )
+    s = toolhist.load(path)
+    assert [m.speaker for m in s.messages] == ["human", "ai"]

@@ -86,7 +86,30 @@ def test_rewind_set_and_ui_records() -> None:
     assert s.metadata["summary"] == "ls"
     assert s.source.notes == (
         "line 6: $rewindTo 'm4' removed 1 record(s) (they are not part of the history any more)",
-        "1 info/error/warning record(s) are shown to the user only and never sent to the model: not made messages",
+        "1 info/error/warning record(s) are shown to the user only and never sent to the model: "
+        "kept in session.unsent, not made messages",
+    )
+    (kept,) = s.unsent
+    assert (kept.kind, kept.before, kept.line, kept.text, kept.json_path) == (
+        "info record",
+        3,
+        4,
+        "Request cancelled.",
+        "[3]",
+    )
+    assert kept.data == {"id": "m3", "timestamp": "t", "type": "info"}
+
+
+def test_unknown_record_kinds_are_skipped_and_counted() -> None:
+    # A record kind newer than the reader (shape of a MessageRecord, type unknown) and a line of no
+    # known shape: both skipped and named, the rest read.
+    tool_group = {"id": "m5", "timestamp": "t", "type": "tool_group", "content": ""}
+    s = toolhist.load(_jsonl(META, USER, tool_group, {"checkpoint": 3}, GEMINI))
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert s.source.skipped == {"line of an unknown shape": 1, "record type 'tool_group'": 1}
+    assert s.source.notes[-1] == (
+        "skipped 2 record(s) this reader does not know: line of an unknown shape x1 (first on line 4), "
+        "record type 'tool_group' x1 (first on line 3)"
     )
 
 

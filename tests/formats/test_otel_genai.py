@@ -146,3 +146,157 @@ def test_spans_without_gen_ai_are_not_claimed() -> None:
     from toolhist.formats.otel_genai import OtelGenAIReader
 
     assert OtelGenAIReader().recognise([{"name": "GET /", "attributes": {"http.method": "GET"}}]) == 0
+
+
+# An OTLP/JSON trace shaped as the GenAI conventions' "Execute tool span" (docs/gen-ai/gen-ai-spans.md):
+# INTERNAL spans "execute_tool {gen_ai.tool.name}" with gen_ai.operation.name, gen_ai.tool.call.id,
+# and the opt-in gen_ai.tool.call.arguments / gen_ai.tool.call.result as JSON text; the chat spans
+# captured only text. Values are ours.
+def _attrs(values: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"key": k, "value": {"stringValue": v}} for k, v in values.items()]
+
+
+def _chat(start: int, messages: list[dict[str, Any]], output: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "name": "chat gpt-4.1",
+        "kind": 3,
+        "startTimeUnixNano": str(start),
+        "attributes": _attrs(
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.input.messages": json.dumps(messages),
+                "gen_ai.output.messages": json.dumps(output),
+            }
+        ),
+    }
+
+
+def _tool(start: int, call_id: str, args: str, result: str) -> dict[str, Any]:
+    return {
+        "name": "execute_tool weather",
+        "kind": 1,
+        "startTimeUnixNano": str(start),
+        "attributes": _attrs(
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "weather",
+                "gen_ai.tool.type": "function",
+                "gen_ai.tool.call.id": call_id,
+                "gen_ai.tool.call.arguments": args,
+                "gen_ai.tool.call.result": result,
+            }
+        ),
+    }
+
+
+def _trace(*spans: dict[str, Any]) -> dict[str, Any]:
+    # File order is end order (children first), as exporters write it; start times give the order.
+    return {"resourceSpans": [{"scopeSpans": [{"spans": list(spans)}]}]}
+
+
+ASK = {"role": "user", "parts": [{"type": "text", "content": "weather in Paris and Rome?"}]}
+SAID = {"role": "assistant", "parts": [{"type": "text", "content": "Rain in Paris, sun in Rome."}]}
+
+
+def test_execute_tool_spans_become_calls_and_results() -> None:
+    s = toolhist.load(
+        _trace(
+            _tool(2000, "call_a", '{"city": "Paris"}', '"rain"'),
+            _tool(2100, "call_b", '{"city": "Rome"}', '{"sky": "sun"}'),
+            _chat(1000, [ASK], []),
+            _chat(3000, [ASK], [SAID]),
+        )
+    )
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool", "ai"]
+    assert s.messages[1].blocks == (
+        ToolCallBlock(
+            id="call_a",
+            name="weather",
+            parameters={"city": "Paris"},
+            raw_id="call_a",
+            raw_arguments='{"city": "Paris"}',
+            provider_data={"span": "resourceSpans[0].scopeSpans[0].spans[0]"},
+        ),
+        ToolCallBlock(
+            id="call_b",
+            name="weather",
+            parameters={"city": "Rome"},
+            raw_id="call_b",
+            raw_arguments='{"city": "Rome"}',
+            provider_data={"span": "resourceSpans[0].scopeSpans[0].spans[1]"},
+        ),
+    )
+    assert s.messages[2].blocks == (
+        ToolResponseBlock(
+            call_id="call_a",
+            tool_name="weather",
+            result="rain",
+            raw_call_id="call_a",
+            provider_data={"span": "resourceSpans[0].scopeSpans[0].spans[0]"},
+        ),
+        ToolResponseBlock(
+            call_id="call_b",
+            tool_name="weather",
+            result={"sky": "sun"},
+            raw_call_id="call_b",
+            provider_data={"span": "resourceSpans[0].scopeSpans[0].spans[1]"},
+        ),
+    )
+    assert toolhist.summarize(s).tool_calls == 2
+    assert (
+        "2 tool call(s) or result(s) read from execute_tool spans (not in the chat spans)" in s.source.notes
+    )
+
+
+def test_calls_already_in_the_messages_are_not_duplicated() -> None:
+    call = {
+        "role": "assistant",
+        "parts": [{"type": "tool_call", "id": "call_a", "name": "weather", "arguments": {"city": "Paris"}}],
+    }
+    answer = {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_a", "response": "rain"}]}
+    s = toolhist.load(
+        _trace(
+            _tool(2000, "call_a", '{"city": "Paris"}', '"rain"'),
+            _tool(4000, "call_b", '{"city": "Rome"}', '"sun"'),
+            _chat(1000, [ASK], [call]),
+            _chat(3000, [ASK, call, answer], [SAID]),
+        )
+    )
+    # call_a is in the messages with its answer: not added again; call_b ran after the last call.
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool", "ai", "ai", "tool"]
+    assert [b.id for m in s.messages for b in m.tool_calls()] == ["call_a", "call_b"]
+    assert [b.call_id for m in s.messages for b in m.tool_responses()] == ["call_a", "call_b"]
+
+
+def test_only_tool_spans_are_a_history_too() -> None:
+    s = toolhist.load(_trace(_tool(2000, "call_a", '{"city": "Paris"}', '"rain"')))
+    assert [m.speaker for m in s.messages] == ["ai", "tool"]
+
+
+def test_tool_span_of_a_call_in_the_legacy_events_is_not_added_twice() -> None:
+    events = [
+        {"name": "gen_ai.user.message", "attributes": {"content": "hi"}},
+        {
+            "name": "gen_ai.assistant.message",
+            "attributes": {
+                "tool_calls": json.dumps(
+                    [{"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}]
+                )
+            },
+        },
+        {"name": "gen_ai.tool.message", "attributes": {"id": "c1", "content": "rain"}},
+    ]
+    chat = {"name": "chat", "attributes": {"gen_ai.system": "openai"}, "events": events}
+    tool = {
+        "name": "execute_tool weather",
+        "attributes": {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "weather",
+            "gen_ai.tool.call.id": "c1",
+            "gen_ai.tool.call.arguments": "{}",
+            "gen_ai.tool.call.result": "rain",
+        },
+    }
+    s = toolhist.load([tool, chat])
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert not any("execute_tool" in note for note in s.source.notes)

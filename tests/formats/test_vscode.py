@@ -125,3 +125,63 @@ def test_missing_call_id_names_the_field() -> None:
         "at requests[0].result.metadata.toolCallRounds[0].toolCalls[0].id: "
         "not a valid vscode session: expected a string, got null"
     )
+
+
+# The failed request's shape: errorDetails as Copilot Chat writes it (commonTypes.ts: "Sorry, your
+# request failed…\n\nCopilot Request id: …\n\nReason: …", the reason from nodeFetcher.ts "Please
+# check your firewall rules…Error Code: net::ERR_NETWORK_CHANGED."), a tool round with no text and
+# no calls in the metadata; ids are ours.
+NETWORK_ERROR = (
+    "Sorry, your request failed. Please try again.\n\nCopilot Request id: 5a7c0e2b-0000-4000-8000-000000000001"
+    "\n\nReason: Please check your firewall rules and network connection then try again. "
+    "Error Code: net::ERR_NETWORK_CHANGED."
+)
+FAILED: dict[str, Any] = {
+    "response": [{"value": "", "supportThemeIcons": False, "supportHtml": False}],
+    "result": {
+        "errorDetails": {"message": NETWORK_ERROR, "responseIsIncomplete": True},
+        "timings": {"totalElapsed": 1503},
+        "metadata": {
+            "toolCallRounds": [{"response": "", "toolCalls": [], "toolInputRetry": 0, "id": "round_1"}],
+            "toolCallResults": {},
+        },
+    },
+}
+
+
+def test_failed_request_is_kept_visible_but_not_sent() -> None:
+    s = toolhist.load(_session(_request("where is retry?", **FAILED), _request("try again", result=ROUNDS)))
+    assert [m.speaker for m in s.messages] == ["human", "human", "ai", "tool", "ai"]
+    (failed,) = s.unsent
+    assert (failed.kind, failed.before, failed.text, failed.json_path) == (
+        "failed_request",
+        1,
+        NETWORK_ERROR,
+        "requests[0].result.metadata.toolCallRounds[0]",
+    )
+    assert failed.data == {"errorDetails": {"message": NETWORK_ERROR, "responseIsIncomplete": True}}
+    assert (
+        "requests[0].result.metadata.toolCallRounds[0]: request failed (Reason: Please check your firewall "
+        "rules and network connection then try again. Error Code: net::ERR_NETWORK_CHANGED.); "
+        "its answer is not sent"
+    ) in s.source.notes
+    # Before: an empty assistant message at 1 (issue 17: four providers reject it). Now none is sent.
+    found = {p: [(v.rule, v.message_index) for v in toolhist.validate(s, p)] for p in toolhist.PROVIDERS}
+    assert found == {
+        "openai-chat": [],
+        "openai-responses": [],
+        "anthropic": [],
+        "gemini": [],
+        "mistral": [("mis.last_role", 4), ("mis.id_format", 2), ("mis.id_format", 3)],
+        "kimi": [("kimi.id_format", 2)],
+        "bedrock": [],
+    }
+    chat: Any = toolhist.render(s, "openai-chat").body
+    assert [m["role"] for m in chat["messages"]] == ["user", "user", "assistant", "tool", "assistant"]
+
+
+def test_failed_request_without_rounds_is_kept_too() -> None:
+    failed = {"response": [], "result": {"errorDetails": {"message": NETWORK_ERROR}}}
+    s = toolhist.load(_session(_request("hello", **failed)))
+    assert [m.speaker for m in s.messages] == ["human"]
+    assert [(u.kind, u.before, u.text) for u in s.unsent] == [("failed_request", 1, NETWORK_ERROR)]

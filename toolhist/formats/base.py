@@ -11,6 +11,7 @@ the line, so every reader reports bad input the same way.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from typing import Any
 
 import orjson
@@ -125,6 +126,41 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
     return out
 
 
+class Skips:
+    """Records a reader does not know: skipped, counted by kind and said in one note (never fatal).
+
+    Agents add record kinds faster than readers follow (Codex wrote ``inter_agent_communication_metadata``,
+    ``token_usage_record``… lines after this reader was written), and an agent skips what it
+    cannot parse itself (Codex's ``RolloutRecorder::load_rollout_items`` counts such lines as
+    parse errors and resumes). So a reader counts each unknown kind here, keeps the first line it
+    was seen on, and the Session says so in ``SessionSource.skipped`` and the notes.
+    """
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.first: dict[str, int | None] = {}
+
+    def add(self, kind: str, line: int | None = None) -> None:
+        """Count one record of ``kind`` (e.g. ``line type 'token_usage_record'``) seen on ``line``."""
+        self.counts[kind] += 1
+        self.first.setdefault(kind, line)
+
+    def note(self, why: str = "") -> list[str]:
+        """One note naming every skipped kind with its count and first line (none when nothing was)."""
+        if not self.counts:
+            return []
+        kinds = ", ".join(
+            f"{kind} x{n}" + (f" (first on line {self.first[kind]})" if self.first[kind] is not None else "")
+            for kind, n in sorted(self.counts.items())
+        )
+        total = sum(self.counts.values())
+        return [f"skipped {total} record(s) this reader does not know: {kinds}" + (f"; {why}" if why else "")]
+
+    def as_dict(self) -> dict[str, int]:
+        """The counts by kind, for ``SessionSource.skipped``."""
+        return dict(sorted(self.counts.items()))
+
+
 class Reader(ABC):
     """A source format. Subclasses say whether they recognise content and read it into a Session."""
 
@@ -150,6 +186,38 @@ class Built:
         self.messages: list[Message] = []
         self.locations: list[Location] = []
         self.notes: list[str] = list(doc.notes)
+        self.unsent: list[Any] = []
+        """`toolhist.model.Unsent` records, in source order (see `keep_unsent`)."""
+        self.skips = Skips()
+
+    def keep_unsent(
+        self,
+        kind: str,
+        reason: str,
+        ptr: Pointer,
+        *,
+        text: str = "",
+        data: dict[str, JsonValue] | None = None,
+        index: int | None = None,
+    ) -> None:
+        """Record a source entry the agent keeps but never sends, before the next message added.
+
+        ``index`` is the entry's position in a JSON Lines document, for its line number.
+        """
+        from toolhist.model import Unsent
+
+        lines = self.doc.jsonl_lines
+        self.unsent.append(
+            Unsent(
+                kind=kind,
+                reason=reason,
+                before=len(self.messages),
+                line=lines[index] if lines is not None and index is not None and index < len(lines) else None,
+                json_path=json_path(ptr),
+                text=text,
+                data=data or {},
+            )
+        )
 
     def add(
         self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None
@@ -179,7 +247,12 @@ class Built:
             tools=tools,
             request=request,
             source=SessionSource(
-                format=fmt, path=self.doc.path, locations=tuple(self.locations), notes=tuple(self.notes)
+                format=fmt,
+                path=self.doc.path,
+                locations=tuple(self.locations),
+                notes=tuple(self.notes),
+                skipped=self.skips.as_dict(),
             ),
             metadata=metadata or {},
+            unsent=tuple(self.unsent),
         )

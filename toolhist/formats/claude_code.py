@@ -25,7 +25,8 @@ from typing import Any
 from pydantic import JsonValue
 
 from toolhist.formats.anthropic import read_content
-from toolhist.formats.base import ShapeError
+from toolhist.formats.base import ShapeError, Skips
+from toolhist.formats.claude_code_thread import keep_sidechains, with_sibling_results
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -106,6 +107,7 @@ class _Index:
         self.summaries: list[JsonValue] = []
         self.other: Counter[str] = Counter()
         self.boundaries: list[JsonValue] = []
+        self.skips = Skips()
 
     def add(self, index: int, line: int | None, entry: Any) -> None:
         """Check and file one line."""
@@ -141,8 +143,11 @@ class _Index:
                     }
                 )
             self.other[f"system:{entry.get('subtype', '?')}"] += 1
-        else:
+        elif kind in KNOWN_TYPES:
             self.other[kind] += 1
+            return
+        else:  # a line type newer than this reader: Claude Code's own kinds grow release by release
+            self.skips.add(f"line type {kind!r}", line)
             return
         node = _Node(entry, line, index)
         self.nodes[uuid] = node
@@ -199,10 +204,16 @@ class ClaudeCodeReader(StreamReader):
                 f"{len(chains)} sidechain(s) (subagents) kept apart: metadata['sidechains']; load one with "
                 "toolhist.formats.claude_code.read_sidechain(path, agent_id)"
             )
+            keep_sidechains(built, chains)
         if other:
             built.notes.append(
                 "lines not sent to the model: " + ", ".join(f"{k} x{v}" for k, v in sorted(other.items()))
             )
+        built.skips = found.skips
+        version = next(
+            (n.entry.get("version") for n in order if isinstance(n.entry.get("version"), str)), None
+        )
+        built.notes += found.skips.note(f"written by Claude Code {version}" if version else "")
         first = next((n.entry for n in order if n.entry.get("type") in MESSAGE_TYPES), {})
         metadata: dict[str, JsonValue] = {k: first[k] for k in SESSION_FIELDS if k in first}
         metadata.update(
@@ -262,7 +273,7 @@ class ClaudeCodeReader(StreamReader):
             if node is None:
                 broken = (chain[-1].line, str(parent))
         chain.reverse()
-        return chain, broken
+        return with_sibling_results(chain, order), broken
 
     @staticmethod
     def _root(nodes: dict[str, _Node], node: _Node) -> _Node:

@@ -1,5 +1,29 @@
 """OpenAI Codex CLI rollouts (``~/.codex/sessions/**/rollout-*.jsonl``): the Responses input Codex sends.
 
+Follows the agent's own code (openai/codex, read at the commits named):
+
+- ``codex-rs/core/src/context_manager/history.rs`` (``ContextManager::record_items``, index
+  version with ``GhostSnapshot``; newest read: 023fad268e08c252b94e4a95cb3c7f2f08c2a972): only items
+  for which ``is_api_message`` holds enter the history sent to the model. ``ghost_snapshot`` (the
+  undo snapshot Codex records each turn) is ``false``, as is ``ResponseItem::Other`` (any item type
+  this Codex build does not know). So snapshots go to ``Session.unsent``, not into the messages,
+  and an unknown item type is skipped and counted, as Codex skips it.
+- ``codex-rs/rollout/src/recorder.rs`` (``RolloutRecorder::load_rollout_items``, commit
+  05eb6e5e8b57cdd7c732baa6782a3ea26a3cfac3): on resume a line that does not parse as a known
+  ``RolloutLine`` is counted as a parse error and skipped, never fatal; legacy ghost-snapshot lines
+  are stripped. This reader does the same with line types it does not know
+  (``inter_agent_communication_metadata``, ``token_usage_record``…): skipped, counted in
+  ``SessionSource.skipped`` and named in a note, with the rollout's ``cli_version``.
+- ``custom_tool_call`` / ``custom_tool_call_output`` (freeform tools, Codex's ``apply_patch``) are
+  replayed as they are (``ResponseItem::CustomToolCall``); the call's text input is kept whole in
+  ``ToolCallBlock.freeform_input``, so a Responses render sends the same items and other
+  providers get the text as ``{"input": …}``.
+
+Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
+0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
+issue 17 (``inter_agent_communication_metadata``, ``token_usage_record``, ``server_request``,
+``wrapper_meta``), which this reader skips and counts.
+
 Each line is ``{"timestamp", "type", "payload"}`` (research/anchors.md §3.3; serde ``tag="type",
 content="payload"`` in codex-rs). ``response_item`` payloads are Responses API items (``message``,
 ``reasoning``, ``function_call``, ``function_call_output``, ``custom_tool_call``,
@@ -21,18 +45,39 @@ the ``openai-responses`` rules.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, ShapeError
+from toolhist.formats.base import Built, ShapeError, Skips
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
-from toolhist.formats.openai_responses import OpenAIResponsesReader
-from toolhist.model import Location, Session, SessionSource
+from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
+from toolhist.model import Location, Session, SessionSource, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
+ITEM_TYPES = AI_SIDE | TOOL_SIDE | {"message", "item_reference", "compaction"}
+"""Response item types that are history (Codex's ``is_api_message``) and the Responses reader knows."""
+UNSENT_ITEMS = {
+    "ghost_snapshot": "Codex records it for /undo; is_api_message(GhostSnapshot) is false, so it is "
+    "never sent (codex-rs/core/src/context_manager/history.rs)",
+}
+"""Response item types Codex keeps in the rollout but never sends, with why."""
+SYSTEM_REASON = (
+    "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
+    "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
+)
+
+
+def _text_of(content: Any) -> str:
+    """A message item's text parts joined (a string content as it is)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
 
 
 def looks_codex(value: Any) -> int:
@@ -126,22 +171,23 @@ class CodexReader(StreamReader):
         items: list[dict[str, Any]] = []
         item_lines: list[int | None] = []
         events: Counter[str] = Counter()
+        skips = Skips()
         meta: dict[str, JsonValue] = {}
         turns = 0
         model: str | None = None
         compactions: list[JsonValue] = []
         notes = list(notes)
         for line, entry in lines:
-            if not isinstance(entry, dict):
-                raise at_line(line, (), "expected a JSON object")
-            kind = entry.get("type")
+            kind = entry.get("type") if isinstance(entry, dict) else None
+            payload = entry.get("payload") if isinstance(entry, dict) else None
             if kind not in LINE_TYPES:
-                raise at_line(
-                    line, ("type",), f"unknown line type {kind!r}; expected one of {sorted(LINE_TYPES)}"
+                skips.add(
+                    f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line
                 )
-            payload = entry.get("payload")
+                continue
             if not isinstance(payload, dict):
-                raise at_line(line, ("payload",), "expected an object")
+                skips.add(f"{kind} line whose payload is not an object", line)
+                continue
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
@@ -166,15 +212,16 @@ class CodexReader(StreamReader):
                     model = payload["model"]
             else:
                 events[f"{kind}:{payload.get('type', '?')}"] += 1
-        built, locations = _grouped(items, item_lines, name, path, notes)
-        if events:
-            built.notes.append(
-                "event lines (not sent to the model): "
-                + ", ".join(f"{k} x{v}" for k, v in sorted(events.items()))
+        if not meta and not items and not turns and not events and not compactions:
+            # Codex itself refuses a file with no rollout line ("failed to parse thread ID from
+            # rollout file"); skipping everything would read garbage as an empty session.
+            raise at_line(
+                None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
             )
-        shells = sum(1 for i in items if "codex_item" in i)
-        if shells:
-            built.notes.append(f"{shells} local_shell_call item(s) read as calls named 'local_shell'")
+        sent, sent_lines, kept = _partition(items, item_lines, skips)
+        built, locations = _grouped(sent, sent_lines, name, path, notes)
+        version = meta.get("cli_version")
+        built.notes += _notes(events, sent, kept, skips, version)
         session = built.session(
             self.id,
             tools=None,
@@ -184,7 +231,102 @@ class CodexReader(StreamReader):
                 "turns": turns,
                 "compactions": compactions,
                 "events": dict(events),
+                **({"cli_version": version} if isinstance(version, str) else {}),
             },
         )
-        source = SessionSource(format=self.id, path=path, locations=locations, notes=session.source.notes)
-        return session.model_copy(update={"source": source})
+        before = _message_starts(locations, len(session.messages))
+        unsent = tuple(u.model_copy(update={"before": before(u.before)}) for u in kept)
+        source = SessionSource(
+            format=self.id,
+            path=path,
+            locations=locations,
+            notes=session.source.notes,
+            skipped=skips.as_dict(),
+        )
+        return session.model_copy(update={"source": source, "unsent": unsent})
+
+
+def _notes(
+    events: Counter[str], sent: list[dict[str, Any]], kept: list[Unsent], skips: Skips, version: JsonValue
+) -> list[str]:
+    """What the reader says about lines that are not messages: events, shell calls, unsent, skipped."""
+    notes: list[str] = []
+    if events:
+        notes.append(
+            "event lines (not sent to the model): "
+            + ", ".join(f"{k} x{v}" for k, v in sorted(events.items()))
+        )
+    shells = sum(1 for i in sent if "codex_item" in i)
+    if shells:
+        notes.append(f"{shells} local_shell_call item(s) read as calls named 'local_shell'")
+    if kept:
+        kinds = Counter(u.kind for u in kept)
+        notes.append(
+            f"{len(kept)} item(s) Codex keeps but never sends (session.unsent): "
+            + ", ".join(f"{k} x{n}" for k, n in sorted(kinds.items()))
+        )
+    drift = (
+        f"; written by Codex CLI {version}, which has record kinds this reader does not know"
+        if version
+        else ""
+    )
+    notes += skips.note("Codex skips what it cannot parse too (RolloutRecorder::load_rollout_items)" + drift)
+    return notes
+
+
+def _partition(
+    items: list[dict[str, Any]], item_lines: list[int | None], skips: Skips
+) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent]]:
+    """The items Codex sends, their lines, and the ones it keeps unsent (``before``: a sent-item index).
+
+    Unknown item types are counted in ``skips``: Codex reads them as ``ResponseItem::Other``,
+    which ``is_api_message`` leaves out too.
+    """
+    sent: list[dict[str, Any]] = []
+    lines: list[int | None] = []
+    kept: list[Unsent] = []
+    for item, line in zip(items, item_lines, strict=True):
+        kind = item.get("type", "message")
+        if kind == "message" and item.get("role") == "system":  # is_api_message: role != "system"
+            kept.append(
+                Unsent(
+                    kind="system message",
+                    reason=SYSTEM_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(item.get("content")),
+                    data={k: v for k, v in item.items() if k != "content"},
+                )
+            )
+        elif kind in UNSENT_ITEMS:
+            kept.append(
+                Unsent(
+                    kind=str(kind),
+                    reason=UNSENT_ITEMS[str(kind)],
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    data=dict(item),
+                )
+            )
+        elif kind in ITEM_TYPES:
+            sent.append(item)
+            lines.append(line)
+        else:
+            skips.add(f"response_item type {kind!r}", line)
+    return sent, lines, kept
+
+
+def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:
+    """Maps a sent-item index to the index of the message holding that item (``count`` past the end).
+
+    Messages hold consecutive items, so the last item index of each message is non-decreasing and
+    a binary search finds the message.
+    """
+    lasts = [max(loc.block_items) if loc.block_items else (loc.index or 0) for loc in locations]
+
+    def before(item_index: int) -> int:
+        return bisect_left(lasts, item_index)
+
+    return before

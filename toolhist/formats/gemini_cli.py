@@ -14,7 +14,8 @@ Two kinds of file (``research/kilo_rfc_vscode.md`` §4.3, ``anchors.md`` §3.3; 
 A ``gemini`` record becomes an ai message (its text, then one call per ``toolCalls`` entry) and,
 when the calls have results, a tool message with the ``functionResponse`` parts of their
 ``result``: the model turn and the function-response turn Gemini CLI sends back. ``info``,
-``error`` and ``warning`` records are shown to the user only; they are counted in a note.
+``error`` and ``warning`` records are shown to the user only: kept in ``Session.unsent``, never
+rendered. A line of a kind this reader does not know is skipped and counted, never fatal.
 Thought summaries are not replayed to the model; they stay in the message's ``extra``.
 """
 
@@ -83,6 +84,14 @@ class GeminiCliReader(Reader):
             return 0
         if isinstance(value, list) and value and all(_is_record(v) or _is_meta(v) for v in value):
             return 2 if any(_is_record(v) for v in value) or "projectHash" in value[0] else 0
+        if (
+            isinstance(value, list)
+            and value
+            and all(isinstance(v, dict) for v in value)
+            and {"sessionId", "projectHash"} <= value[0].keys()
+            and any(_is_record(v) for v in value)
+        ):
+            return 2  # a session file with lines of kinds newer than this reader: skipped on read
         return 0
 
     def read(self, doc: Document) -> Session:
@@ -123,19 +132,36 @@ class GeminiCliReader(Reader):
                 records.append((i, entry))
             elif "sessionId" in entry:
                 session_meta.update(entry)
-            else:
-                raise ShapeError((*ptr, i), "expected a message record, a metadata line, $set or $rewindTo")
+            else:  # a record kind newer than this reader: skipped and counted, never fatal
+                kind = entry.get("type")
+                lines = built.doc.jsonl_lines
+                built.skips.add(
+                    f"record type {kind!r}" if isinstance(kind, str) else "line of an unknown shape",
+                    lines[i] if lines is not None and i < len(lines) else None,
+                )
+        if not records and not session_meta and built.skips.counts:
+            raise ShapeError(ptr, "expected message records, a metadata line, $set or $rewindTo; found none")
         ui_only = 0
         for i, record in records:
             if record["type"] in UI_ONLY:
                 ui_only += 1
+                content = record.get("content")
+                built.keep_unsent(
+                    f"{record['type']} record",
+                    "shown to the user only: Gemini CLI never sends info/error/warning records to the model",
+                    (*ptr, i),
+                    text=content if isinstance(content, str) else "",
+                    data=rest(record, "content"),
+                    index=i,
+                )
                 continue
             self._record(record, (*ptr, i), i, built)
         if ui_only:
             built.notes.append(
                 f"{ui_only} info/error/warning record(s) are shown to the user only and never sent "
-                "to the model: not made messages"
+                "to the model: kept in session.unsent, not made messages"
             )
+        built.notes += built.skips.note()
         session_meta["kind"] = "session"
         return built.session(self.id, tools=None, request={}, metadata=session_meta)
 

@@ -25,9 +25,9 @@ import orjson
 from pydantic import JsonValue
 
 from toolhist.errors import LoadError
-from toolhist.formats.base import Pointer, Reader, ShapeError, fill_tool_names
+from toolhist.formats.base import Pointer, Reader, ShapeError, Skips, fill_tool_names
 from toolhist.formats.document import Document, json_path
-from toolhist.model import Location, Message, Session, SessionSource, ToolSpec
+from toolhist.model import Location, Message, Session, SessionSource, ToolSpec, Unsent
 from toolhist.redact import describe, redact_text
 
 Progress = Callable[[int, int], None]
@@ -167,6 +167,31 @@ class Collector:
         self.messages: list[Message] = []
         self.locations: list[Location] = []
         self.notes: list[str] = list(notes or ())
+        self.unsent: list[Unsent] = []
+        self.skips = Skips()
+
+    def keep_unsent(
+        self,
+        kind: str,
+        reason: str,
+        line: int | None,
+        path: str,
+        *,
+        text: str = "",
+        data: dict[str, JsonValue] | None = None,
+    ) -> None:
+        """Record a log entry the agent keeps but never sends, before the next message added."""
+        self.unsent.append(
+            Unsent(
+                kind=kind,
+                reason=reason,
+                before=len(self.messages),
+                line=line,
+                json_path=path,
+                text=text,
+                data=data or {},
+            )
+        )
 
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
@@ -188,9 +213,14 @@ class Collector:
             tools=tools,
             request=request or {},
             source=SessionSource(
-                format=fmt, path=path, locations=tuple(self.locations), notes=tuple(self.notes)
+                format=fmt,
+                path=path,
+                locations=tuple(self.locations),
+                notes=tuple(self.notes),
+                skipped=self.skips.as_dict(),
             ),
             metadata=metadata or {},
+            unsent=tuple(self.unsent),
         )
 
 

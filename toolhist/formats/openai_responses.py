@@ -138,11 +138,15 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
                     provider_data=extra,
                 )
             ]
+        # A freeform (custom) tool's input is text, not JSON arguments: kept verbatim, and as
+        # {"input": text} for providers whose tools take a JSON object.
+        freeform = text(item.get("input", ""), (*ptr, "input"))
         return [
             ToolCallBlock(
                 id=call_id,
                 name=text(item.get("name", ""), (*ptr, "name")),
-                parameters=item.get("input"),
+                parameters={"input": freeform},
+                freeform_input=freeform,
                 raw_id=call_id,
                 provider_data=extra,
             )

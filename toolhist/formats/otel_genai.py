@@ -17,7 +17,12 @@ may be structured. The older per-message events (``gen_ai.user.message``,
 Accepted files: an OTLP/JSON export (``resourceSpans`` → ``scopeSpans`` → ``spans``, attributes as
 ``[{key, value: {stringValue…}}]``), or spans with plain ``attributes`` objects (the Python console
 exporter, span JSONL), one span or a list. Every inference span carries the whole history up to
-its call, so the last one is read; how many others there were is said in a note.
+its call, so the last one is read; how many others there were is said in a note. ``execute_tool``
+spans add the calls and results the chat spans' messages lack (`toolhist.formats.otel_tools`).
+
+Conventions followed: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-spans.md`` (commit
+a064dcca28053f4406d5dc65895e89c523171ca4: inference and execute_tool spans). Traces seen: the
+shapes in tests/formats/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from pydantic import JsonValue
 
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, parse_arguments, rest
 from toolhist.formats.document import Document, json_path
+from toolhist.formats.otel_tools import is_tool_span, join
 from toolhist.model import (
     Block,
     MediaBlock,
@@ -63,12 +69,19 @@ class _Span:
     """A span reduced to what the reader needs, whatever the export's spelling."""
 
     def __init__(
-        self, name: str, attrs: dict[str, Any], events: list[tuple[str, dict[str, Any]]], ptr: Pointer
+        self,
+        name: str,
+        attrs: dict[str, Any],
+        events: list[tuple[str, dict[str, Any]]],
+        ptr: Pointer,
+        start: int | None = None,
     ):
         self.name = name
         self.attrs = attrs
         self.events = events
         self.ptr = ptr
+        self.start = start
+        """Start time in nanoseconds when the export has one (OTLP ``startTimeUnixNano``)."""
 
     def inference(self) -> dict[str, Any] | None:
         """The attributes that hold the conversation (the span's, or its details event's)."""
@@ -134,7 +147,28 @@ def _one(span: Any, ptr: Pointer) -> _Span:
         for e in span.get("events", []) or []
         if isinstance(e, dict)
     ]
-    return _Span(str(span.get("name", "")), _kv(span.get("attributes", [])), events, ptr)
+    start = span.get("startTimeUnixNano", span.get("start_time_unix_nano"))
+    if isinstance(start, str) and start.isdigit():
+        start = int(start)
+    return _Span(
+        str(span.get("name", "")),
+        _kv(span.get("attributes", [])),
+        events,
+        ptr,
+        start if isinstance(start, int) and not isinstance(start, bool) else None,
+    )
+
+
+def _timeline(spans: list[_Span]) -> list[_Span]:
+    """The chat and tool spans in start order (file order without times), for `otel_tools.join`."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i].start is None, spans[i].start or 0, i))
+    return [
+        spans[i]
+        for i in order
+        if is_tool_span(spans[i].name, spans[i].attrs)
+        or spans[i].inference() is not None
+        or spans[i].legacy()
+    ]
 
 
 def _has_gen_ai(span: _Span) -> bool:
@@ -187,9 +221,13 @@ class OtelGenAIReader(Reader):
         built = Built(doc)
         chats = [s for s in spans if s.inference() is not None]
         legacy = [s for s in spans if s.legacy()]
-        if not chats and not legacy:
-            raise ShapeError((), f"no span carries {INPUT}, {OUTPUT} or gen_ai message events")
+        tools = [s for s in spans if is_tool_span(s.name, s.attrs)]
+        if not chats and not legacy and not tools:
+            raise ShapeError((), f"no span carries {INPUT}, {OUTPUT}, gen_ai message events or execute_tool")
         metadata: dict[str, JsonValue] = {"spans": len(spans)}
+        attrs: dict[str, Any] = {}
+        span: _Span | None = None
+        timeline = _timeline(spans)
         if chats:
             span = chats[-1]
             attrs = span.inference() or {}
@@ -213,14 +251,19 @@ class OtelGenAIReader(Reader):
                     kptr = (*span.ptr, key)
                     for i, raw in enumerate(arr(_json(attrs[key], kptr), kptr)):
                         self._message(raw, (*kptr, i), i, built)
-        else:
+                if key == INPUT and tools:  # tools run before this call belong to its input
+                    join(timeline[: timeline.index(span)], built)
+                    timeline = timeline[timeline.index(span) :]
+        elif legacy:
             span = legacy[-1]
-            for e, (name, attrs) in enumerate(span.legacy()):
-                self._legacy(name, attrs, (*span.ptr, "events", e), e, built)
+            for e, (name, event) in enumerate(span.legacy()):
+                self._legacy(name, event, (*span.ptr, "events", e), e, built)
             attrs = span.attrs
-        tools = None
-        if TOOLS in attrs:
-            tools = self._tools(_json(attrs[TOOLS], (*span.ptr, TOOLS)), (*span.ptr, TOOLS))
+        if tools:
+            join(timeline, built)
+        declared = None
+        if span is not None and TOOLS in attrs:
+            declared = self._tools(_json(attrs[TOOLS], (*span.ptr, TOOLS)), (*span.ptr, TOOLS))
         request: dict[str, JsonValue] = {}
         if isinstance(attrs.get("gen_ai.request.model"), str):
             request["model"] = attrs["gen_ai.request.model"]
@@ -232,7 +275,7 @@ class OtelGenAIReader(Reader):
         ):
             if key in attrs:
                 metadata[key] = attrs[key]
-        return built.session(self.id, tools=tools, request=request, metadata=metadata)
+        return built.session(self.id, tools=declared, request=request, metadata=metadata)
 
     def _message(self, raw: Any, ptr: Pointer, index: int, built: Built) -> None:
         msg = obj(raw, ptr)

@@ -18,7 +18,19 @@ This reader therefore gives what the model sees next:
   (``unsent_tool_invocations``) and in a note, never dropped silently;
 - Copilot's own cancellation result (``The user cancelled the tool call.``) is an incomplete result.
 
-The append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
+- an answer the extension would send empty is not sent: Copilot Chat replays history through
+  prompt-tsx, whose ``GenericMaterializedContainer.toChatMessages`` drops a message that has no
+  non-whitespace text and no tool calls (microsoft/vscode-prompt-tsx ``src/base/materialized.ts``,
+  commit 002cea92a16481ae8bff8a6655a12a35131c8b69). A request that failed (``result.errorDetails``,
+  e.g. ``net::ERR_NETWORK_CHANGED``; status ``TurnStatus.Error`` in
+  ``createTurnFromVSCodeChatHistoryTurns``, microsoft/vscode-copilot-chat
+  ``src/extension/prompt/node/chatParticipantRequestHandler.ts``, commit
+  31acd00a86424e2ee6e980e54919cf31fbf88030) has such an empty answer: its prompt is sent, its
+  answer is kept in ``Session.unsent`` with the error text the chat showed, never rendered.
+
+Sessions seen: chat exports with and without ``version`` (the real-log corpus,
+tests/corpus/logs/vscode: a plain export, a user-cancelled and an in-progress chat). The
+append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from toolhist.formats.base import Built, Pointer, Reader, arr, obj, opt_text, parse_arguments, rest, text
-from toolhist.formats.document import Document
+from toolhist.formats.document import Document, json_path
 from toolhist.model import (
     Block,
     Message,
@@ -41,6 +53,17 @@ from toolhist.model import (
 
 CANCELLED_RESULT: Final = "The user cancelled the tool call."
 """Copilot Chat's result text for a cancelled call (``toolCallErrorToResult``)."""
+EMPTY_REASON: Final = (
+    "an assistant message with no text and no tool calls is dropped by prompt-tsx when Copilot Chat "
+    "builds the next request (materialized.ts toChatMessages: empty messages are omitted)"
+)
+
+
+def _error_text(result: Any) -> str:
+    """The error the chat showed for a failed request (``result.errorDetails.message``), or ''."""
+    details = result.get("errorDetails") if isinstance(result, dict) else None
+    message = details.get("message") if isinstance(details, dict) else None
+    return message if isinstance(message, str) else ""
 
 
 def _markdown(part: dict[str, Any]) -> str | None:
@@ -150,6 +173,7 @@ class VSCodeReader(Reader):
                 index=index,
                 built=built,
                 ai_meta=ai_meta,
+                failed=result,
             )
             return
         if invocations:
@@ -160,12 +184,14 @@ class VSCodeReader(Reader):
                 "but are not in the history the model sees next"
             )
         streamed = "".join(t for p in parts if (t := _markdown(p)) is not None)
-        if streamed:
+        if streamed.strip():
             built.add(
                 Message(speaker="ai", blocks=(TextBlock(text=streamed),), metadata=ai_meta),
                 index,
                 (*ptr, "response"),
             )
+        elif _error_text(result) and not req.get("isCanceled"):
+            self._unsent_answer(built, (*ptr, "result"), result, streamed)
 
     def _rounds(
         self,
@@ -176,8 +202,13 @@ class VSCodeReader(Reader):
         index: int,
         built: Built,
         ai_meta: MessageMetadata,
+        failed: Any,
     ) -> None:
-        """One ai message per tool round, each followed by the results the metadata kept for it."""
+        """One ai message per tool round, each followed by the results the metadata kept for it.
+
+        A round with no text and no calls is not sent (`EMPTY_REASON`); the request's error, when
+        it failed, rides on that record.
+        """
         for r, raw in enumerate(rounds):
             rptr = (*ptr, "toolCallRounds", r)
             round_ = obj(raw, rptr)
@@ -207,6 +238,9 @@ class VSCodeReader(Reader):
                         provider_data=rest(entry, "id", "name", "arguments"),
                     )
                 )
+            if not calls and not (isinstance(response, str) and response.strip()):
+                self._unsent_answer(built, rptr, failed, response if isinstance(response, str) else "")
+                continue
             built.add(
                 Message(speaker="ai", blocks=(*blocks, *calls), metadata=ai_meta),
                 index,
@@ -236,3 +270,24 @@ class VSCodeReader(Reader):
                     index,
                     (*ptr, "toolCallResults"),
                 )
+
+    @staticmethod
+    def _unsent_answer(built: Built, ptr: Pointer, result: Any, streamed: str) -> None:
+        """Keep an answer Copilot Chat would send empty (a failed request's) visible, unrendered."""
+        error = _error_text(result)
+        details = result.get("errorDetails") if isinstance(result, dict) else None
+        data: dict[str, JsonValue] = {"errorDetails": details} if isinstance(details, dict) else {}
+        if streamed:
+            data["response"] = streamed
+        built.keep_unsent(
+            "failed_request" if error else "empty_answer",
+            EMPTY_REASON,
+            ptr,
+            text=error or streamed,
+            data=data,
+        )
+        if error:
+            # The chat's text: "Sorry, your request failed…\n\nReason: …" (a stack trace may follow).
+            lines = [line.strip() for line in error.splitlines() if line.strip()]
+            reason = next((line for line in lines if line.startswith("Reason:")), lines[0])
+            built.notes.append(f"{json_path(ptr)}: request failed ({reason[:200]}); its answer is not sent")

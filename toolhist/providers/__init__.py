@@ -16,7 +16,7 @@ from toolhist.model import Session
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from toolhist.curation.base import Curation
-from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, violations
+from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, freeform_note, violations
 from toolhist.providers.idmap import map_ids
 
 _MODULES = {
@@ -85,6 +85,12 @@ def render_curation(curation: Curation, *, ids: IdMode | None = None) -> Payload
 
 
 def _render_ids(session: Session, target: Provider, strategy: str, ids: IdMode | None) -> Payload:
+    payload = _render_mapped(session, target, strategy, ids)
+    note = freeform_note(session, target)
+    return replace(payload, omitted=(*payload.omitted, note)) if note else payload
+
+
+def _render_mapped(session: Session, target: Provider, strategy: str, ids: IdMode | None) -> Payload:
     from toolhist.curation.strategies import strategy_for
 
     chosen = strategy_for(strategy)

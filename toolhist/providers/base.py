@@ -177,6 +177,10 @@ class Provider:
     """Body → the rules it breaks."""
     path_format: Callable[[PathT], str]
     """How this provider writes payload paths."""
+    freeform_tools: bool = False
+    """Whether the API takes freeform (text-input) tool calls as they are (Responses
+    ``custom_tool_call``). Elsewhere a freeform call's text goes as ``{"input": text}``, said once
+    in ``Payload.omitted`` (`freeform_note`)."""
 
     def rule(self, rule_id: str) -> Rule:
         """The rule with slug ``rule_id``."""
@@ -184,6 +188,30 @@ class Provider:
             if r.id == rule_id:
                 return r
         raise KeyError(f"{self.name} has no rule {rule_id!r}")
+
+
+def freeform_note(session: Session, provider: Provider) -> str | None:
+    """One line for ``Payload.omitted`` when freeform calls had to be sent as ``{"input": text}``.
+
+    Codex's freeform ``apply_patch`` calls carry a patch as text; a provider without freeform tools
+    gets that text whole as the ``input`` field of the argument object. Said once per payload,
+    not once per call: a long Codex session has hundreds of patches.
+    """
+    if provider.freeform_tools:
+        return None
+    names: dict[str, int] = {}
+    for message in session.messages:
+        for block in message.tool_calls():
+            if block.freeform_input is not None:
+                names[block.name] = names.get(block.name, 0) + 1
+    if not names:
+        return None
+    total = sum(names.values())
+    listed = ", ".join(f"{name!r} x{n}" for name, n in sorted(names.items()))
+    return (
+        f'{total} freeform tool call(s) ({listed}) sent as {{"input": <text>}}: {provider.name} has no '
+        "freeform tools; the text is carried whole"
+    )
 
 
 @paused

@@ -262,5 +262,11 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
 
 
 PROVIDER = Provider(
-    name=NAME, title="OpenAI Responses", rules=RULES, render=render, check=check, path_format=bracketed
+    name=NAME,
+    title="OpenAI Responses",
+    rules=RULES,
+    render=render,
+    check=check,
+    path_format=bracketed,
+    freeform_tools=True,
 )

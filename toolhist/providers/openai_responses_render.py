@@ -79,6 +79,8 @@ class _Renderer:
         self.instructions: str | None = None
         self.map = SourceMap(bracketed)
         self.omitted: list[str] = []
+        self.freeform: set[str] = set()
+        """Ids of freeform calls emitted so far: their results are ``custom_tool_call_output``."""
 
     def part(self, block: Block, role: str) -> JsonValue:
         """A text or media block (or an opaque part) as a content part."""
@@ -142,9 +144,14 @@ class _Renderer:
 
     def call(self, mi: int, bi: int, block: ToolCallBlock) -> None:
         data = _public(block.provider_data) if self.same else {}
-        kind = data.pop("type", "function_call")
+        freeform = block.freeform_input is not None
+        kind = data.pop("type", "custom_tool_call" if freeform else "function_call")
         item: dict[str, JsonValue] = {"type": kind, **data, "call_id": block.id, "name": block.name}
-        if kind == "custom_tool_call":
+        if freeform:
+            # Freeform tools replay as Codex sends them (ResponseItem::CustomToolCall): the text input.
+            self.freeform.add(block.id)
+            item["input"] = block.freeform_input
+        elif kind == "custom_tool_call":
             item["input"] = block.parameters
         else:
             item["arguments"] = arguments_text(block)
@@ -152,7 +159,8 @@ class _Renderer:
 
     def output(self, mi: int, bi: int, block: ToolResponseBlock) -> None:
         data = block.provider_data if self.same else {}
-        item: dict[str, JsonValue] = {"type": "function_call_output", **_public(data)}
+        kind = "custom_tool_call_output" if block.call_id in self.freeform else "function_call_output"
+        item: dict[str, JsonValue] = {"type": kind, **_public(data)}
         if data.get("_call_id") != "absent":
             item["call_id"] = block.call_id
         item["output"] = block.result if self.same else output_text(block)

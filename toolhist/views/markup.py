@@ -125,6 +125,8 @@ def summary_table(session: Session) -> str:
         ("duplicate results", ", ".join(s.duplicate_results) or "none"),
         ("tools declared", "none" if s.tools_declared is None else s.tools_declared),
     ]
+    rows += [("kept, not sent", f"{kind} x{n}") for kind, n in s.unsent.items()]
+    rows += [("skipped (unknown to the reader)", f"{kind} x{n}") for kind, n in s.skipped.items()]
     rows += [("note", note) for note in s.notes]
     return table(("", ""), rows)
 

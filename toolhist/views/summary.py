@@ -88,6 +88,21 @@ def messages_table(session: Session) -> list[Row]:
     return rows
 
 
+def unsent_table(session: Session) -> list[Row]:
+    """One row per record the agent kept but does not send: where it stood, what it is, its text."""
+    return [
+        {
+            "before message": u.before,
+            "kind": u.kind,
+            "line": u.line,
+            "source": u.json_path,
+            "text": u.text if len(u.text) <= PREVIEW else u.text[: PREVIEW - 1] + "…",
+            "why not sent": u.reason,
+        }
+        for u in session.unsent
+    ]
+
+
 def verdict_rows(result: CheckResult) -> list[Row]:
     """One row per provider: errors, warnings, the rules broken, whether the body was checked as sent."""
     rows: list[Row] = []
