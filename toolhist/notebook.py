@@ -44,12 +44,15 @@ from toolhist.views.markup import esc, json_code, payload_grid, table, verdict_c
 from toolhist.views.payloads import numbered_lines, offending_lines, verdict
 from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame, timeline_figure
-from toolhist.views.violations import violations_frame
+from toolhist.views.violations import by_message, violations_frame
 
 FULL_LINES: Final = 4000
 """Above this many JSON lines a body shows only its marked lines (with context), as on the Payloads page."""
 MESSAGE_CHARS: Final = 4000
 """Characters of a message the timeline carries for its click-to-show pane."""
+PICKABLE: Final = 2000
+"""Messages without a violation the timeline carries for that pane (every violating one is carried);
+a click on another names it: ``session.messages[n]`` shows it."""
 SEVERITY_COLORS: Final = {"error": "background-color: #f8d7da", "warning": "background-color: #fff3cd"}
 
 _sent_plotlyjs = False  # whether this kernel already sent plotly.js with a figure
@@ -142,7 +145,8 @@ _DRAW: Final = """
         var point = event.points && event.points[0];
         if (!point || !point.customdata) { return; }
         var m = String(point.customdata[1]);
-        pick.textContent = messages[m] || ("message " + m);
+        var missing = "Message " + m + ": not carried here; see session.messages[" + m + "]";
+        pick.textContent = messages[m] || missing;
         root.setAttribute("data-picked", m);
       });
     });
@@ -166,23 +170,22 @@ def timeline(
 ) -> Timeline:
     """The timeline of tool calls and results, the violations of ``providers`` ringed (all by default)."""
     results = judge(session, list(providers) if providers else None)
-    frame = events_frame(session, [v for found in results.values() for v in found])
-    shown = set(frame["message"].tolist())
+    found = [v for vs in results.values() for v in vs]
+    frame = events_frame(session, found)
+    flagged = by_message(found)
+    # the messages a click can show: those with a violation first, then the others, up to PICKABLE
+    events = dict.fromkeys(int(m) for m in frame["message"])
+    carried = sorted([m for m in events if m in flagged] + [m for m in events if m not in flagged][:PICKABLE])
     messages = {}
-    for m in sorted(shown):
+    for m in carried:
         message = session.messages[m]
-        mine = [
-            f"{v.provider} · {v.rule}: {v.error_text}"
-            for found in results.values()
-            for v in found
-            if v.message_index == m
-        ]
+        mine = "".join(f"✗ {v.provider} · {v.rule}: {v.error_text}\n" for v in flagged.get(m, []))
         blocks = json.dumps(
             [b.model_dump(mode="json", exclude_defaults=True) for b in message.blocks],
             indent=2,
             ensure_ascii=False,
         )
-        text = f"Message {m} · {message.speaker}\n" + "".join(f"✗ {line}\n" for line in mine) + blocks
+        text = f"Message {m} · {message.speaker}\n{mine}{blocks}"
         messages[m] = text[:MESSAGE_CHARS] + ("…" if len(text) > MESSAGE_CHARS else "")
     svg = timeline_svg(
         frame, messages=len(session.messages), title="tool calls and results, violations ringed"
