@@ -126,29 +126,19 @@ def strategies_cmd(as_json: bool) -> None:
 @click.option("--provider", "provider", help="Only this provider's rules.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rules_cmd(provider: str | None, as_json: bool) -> None:
-    """List every rule: provider, slug, severity and what it enforces."""
+    """List every rule: provider, slug, severity, the models and dates it holds for, and its evidence."""
     from toolhist.providers import all_rules
+    from toolhist.views.rules import condition, dates, models, rule_record
 
     rules = all_rules(provider)
     if as_json:
-        _emit_json(
-            [
-                {
-                    "provider": r.provider,
-                    "rule": r.id,
-                    "severity": r.severity,
-                    "summary": r.summary,
-                    "error_text": r.template,
-                    "source": r.source,
-                    "fix": r.fix,
-                    "model_dependent": r.applies is not None,
-                }
-                for r in rules
-            ]
-        )
+        _emit_json([rule_record(r) for r in rules])
         return
     for r in rules:
-        click.echo(f"{r.provider:<17} {r.id:<28} {r.severity:<8} {r.summary}")
+        kinds = ",".join(dict.fromkeys(e.kind for e in r.evidence))
+        applies = models(r) + (" (when…)" if condition(r) else "")
+        head = f"{r.provider:<17} {r.id:<30} {r.severity:<8} {applies:<24} {dates(r):<17}"
+        click.echo(f"{head} {kinds:<20} {r.summary}")
     click.echo(f"{len(rules)} rules")
 
 

@@ -227,6 +227,49 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         "messages.1.content.0: Invalid `signature` in `thinking` block",
         body(user("hi"), assistant(think(), text("Hello")), user("thanks")),
     ),
+    # The final turn, server tool ids and replayed thinking (toolhist.providers.anthropic_turns).
+    (
+        "ant.prefill_unsupported",
+        body(user("List three colours as JSON."), assistant("{"), model="claude-opus-4-6"),
+        "messages.1",
+        "This model does not support assistant message prefill. The conversation must end with a user message.",
+        body(user("List three colours as JSON."), assistant("{")),  # claude-sonnet-4-5 takes prefill
+    ),
+    (
+        "ant.server_tool_as_tool_use",
+        body(
+            user("search the docs"),
+            assistant(use("srvtoolu_01WxYz")),
+            user(res("srvtoolu_01WxYz")),
+        ),
+        "messages.1.content.0",
+        MISSING.format(i=1, ids="srvtoolu_01WxYz"),  # the text of the recorded 400 (see the rule's source)
+        body(user("search the docs"), assistant(use("toolu_01WxYz")), user(res("toolu_01WxYz"))),
+    ),
+    (
+        "ant.thinking_immutable",
+        body(
+            user("read a.py"),
+            assistant(think("sig_A=="), use("toolu_1")),
+            user(res("toolu_1")),
+            assistant(
+                {"type": "thinking", "thinking": "look first, edited", "signature": "sig_A=="}, use("toolu_2")
+            ),
+            user(res("toolu_2")),
+            thinking=THINKING,
+        ),
+        "messages.3.content.0",
+        "messages.3.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+        "modified. These blocks must remain as they were in the original response.",
+        body(
+            user("read a.py"),
+            assistant(think("sig_A=="), use("toolu_1")),
+            user(res("toolu_1")),
+            assistant(think("sig_B=="), use("toolu_2")),
+            user(res("toolu_2")),
+            thinking=THINKING,
+        ),
+    ),
 ]
 
 

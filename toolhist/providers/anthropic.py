@@ -16,11 +16,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.anthropic_render import render
-from toolhist.providers.anthropic_rules import NAME, RULES, thinking_enabled
+from toolhist.providers.anthropic_rules import NAME, thinking_enabled
+from toolhist.providers.anthropic_rules import RULES as BLOCK_RULES
+from toolhist.providers.anthropic_turns import RULES as TURN_RULES
+from toolhist.providers.anthropic_turns import check as check_turns
 from toolhist.providers.base import Finding, PathT, Provider, dotted
 
 __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 
+RULES = (*BLOCK_RULES, *TURN_RULES)
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 SERVER_TOOL_USE_ID = re.compile(r"^srvtoolu_[a-zA-Z0-9_]+$")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -248,6 +252,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_blocks(messages)
     yield from check_messages(body, messages)
     yield from check_tools(body)
+    yield from check_turns(messages)
 
 
 PROVIDER = Provider(

@@ -10,17 +10,19 @@ Rules, texts and sources are in `toolhist.providers.bedrock_rules`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.base import Finding, PathT, Provider, dotted
+from toolhist.providers.bedrock_history import RULES as HISTORY_RULES
+from toolhist.providers.bedrock_history import check as check_history
 from toolhist.providers.bedrock_render import render
-from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, RULES
+from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, NAME_PATTERN, field_constraint
+from toolhist.providers.bedrock_rules import RULES as BLOCK_RULES
 
 __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 
-ID_RE = re.compile(f"^{ID_PATTERN}$")
+RULES = (*BLOCK_RULES, *HISTORY_RULES)
 CONVERSATION_KEYS = ("text", "image", "document", "video")
 
 
@@ -95,15 +97,9 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                 yield Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
 
 
-def _constraint(value: Any) -> str | None:
+def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
     """The first AWS constraint an id or name breaks (1-64 characters of the pattern), or None."""
-    if not isinstance(value, str) or not value:
-        return "Member must have length greater than or equal to 1"
-    if not ID_RE.match(value):
-        return f"Member must satisfy regular expression pattern: {ID_PATTERN}"
-    if len(value) > 64:
-        return "Member must have length less than or equal to 64"
-    return None
+    return field_constraint(value, pattern)
 
 
 def check_blocks(messages: list[Any]) -> Iterator[Finding]:
@@ -158,7 +154,7 @@ def check_tools(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
         spec = _inner(tool, "toolSpec") if isinstance(tool, dict) else None
         if spec is None:
             continue
-        constraint = _constraint(spec.get("name"))
+        constraint = _constraint(spec.get("name"), NAME_PATTERN)
         if constraint is not None:
             values = {"name": spec.get("name"), "index": n, "constraint": constraint}
             yield Finding("brk.tool_name_pattern", ("toolConfig", "tools", n, "toolSpec", "name"), values)
@@ -172,6 +168,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_pairing(messages)
     yield from check_blocks(messages)
     yield from check_tools(body, messages)
+    yield from check_history(body, messages)
 
 
 PROVIDER = Provider(

@@ -7,13 +7,30 @@ generic ``Value '…' at '…member…' failed to satisfy constraint: …`` form
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from toolhist.providers.base import Rule
 
 NAME = "bedrock"
 
-ID_PATTERN = "[a-zA-Z0-9_-]+"
-"""toolUseId pattern. Two AWS API-reference snapshots disagree (the newer shows ``[a-zA-Z0-9_.:-]+``);
-the stricter one is checked, so an id that only the newer snapshot allows is still flagged."""
+ID_PATTERN = "[a-zA-Z0-9_.:-]+"
+"""toolUseId pattern, as the current AWS API reference (ToolUseBlock, ToolResultBlock) states it. An older
+snapshot showed ``[a-zA-Z0-9_-]+``; ids with ``.`` or ``:`` (Kimi's ``functions.read:0``) are accepted now."""
+NAME_PATTERN = "[a-zA-Z0-9_-]+"
+"""Tool name pattern (ToolSpecification.name, ToolUseBlock.name): 1-64 characters, no dots or colons."""
+
+
+def field_constraint(value: Any, pattern: str) -> str | None:
+    """The first AWS constraint an id or name breaks (1-64 characters of ``pattern``), or None."""
+    if not isinstance(value, str) or not value:
+        return "Member must have length greater than or equal to 1"
+    if not re.fullmatch(pattern, value):
+        return f"Member must satisfy regular expression pattern: {pattern}"
+    if len(value) > 64:
+        return "Member must have length less than or equal to 64"
+    return None
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -120,12 +137,12 @@ RULES: tuple[Rule, ...] = (
         "brk.id_pattern",
         NAME,
         "error",
-        f"toolUseId is 1-64 characters of {ID_PATTERN} (the stricter of two AWS API-reference snapshots; "
-        "the newer also allows . and :)",
+        f"toolUseId is 1-64 characters of {ID_PATTERN} (the current AWS API reference; an older snapshot "
+        "did not allow . and :)",
         "Value '{id}' at 'messages.{index}.member.content.{block}.member.{kind}.toolUseId' failed to satisfy "
         "constraint: {constraint}",
-        "AWS API reference ToolUseBlock/ToolResultBlock (Length 1-64, Pattern [a-zA-Z0-9_-]+; a newer "
-        "snapshot shows [a-zA-Z0-9_.:-]+); wording in AWS's field-constraint form as in "
+        "AWS API reference ToolUseBlock/ToolResultBlock (Length 1-64, Pattern [a-zA-Z0-9_.:-]+; an older "
+        "snapshot showed [a-zA-Z0-9_-]+); wording in AWS's field-constraint form as in "
         "aws-samples/remote-swe-agents PR#457 [U: exact text for toolUseId]",
         "map_ids",
     ),
@@ -133,7 +150,7 @@ RULES: tuple[Rule, ...] = (
         "brk.tool_name_pattern",
         NAME,
         "error",
-        f"a declared toolSpec name is 1-64 characters of {ID_PATTERN}",
+        f"a declared toolSpec name is 1-64 characters of {NAME_PATTERN}",
         "Value '{name}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: "
         "{constraint}",
         "aws-samples/remote-swe-agents PR#457",

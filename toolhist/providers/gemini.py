@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.gemini_parts import RULES as PART_RULES
+from toolhist.providers.gemini_parts import check as check_mixed
 from toolhist.providers.gemini_render import render
 
 NAME = "gemini"
@@ -166,6 +168,7 @@ RULES: tuple[Rule, ...] = (
         "colons); kaitranntt/ccs#25 (`The GenerateContentRequest proto is invalid` variant)",
         "sanitize_tool_names (rename in declarations and calls together)",
     ),
+    *PART_RULES,
 )
 
 
@@ -288,6 +291,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     if contents and isinstance(contents[-1], dict) and contents[-1].get("role") == "model":
         yield Finding("gem.no_trailing_model", ("contents", len(contents) - 1))
     yield from check_declarations(body)
+    yield from check_mixed(contents)
 
 
 PROVIDER = Provider(

@@ -14,6 +14,8 @@ from typing import Any
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
 from toolhist.providers.chat_render import chat_messages_key, render_chat
+from toolhist.providers.chat_roles import RULES as ROLE_RULES
+from toolhist.providers.chat_roles import check as check_roles
 
 NAME = "openai-chat"
 
@@ -144,7 +146,7 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
     )
 
 
-RULES = chat_rules(NAME)
+RULES = (*chat_rules(NAME), *ROLE_RULES)
 
 
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
@@ -250,6 +252,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_pairing(messages)
     yield from check_shapes(messages)
     yield from check_reasoning(messages, "ds.reasoning_required")
+    yield from check_roles(messages)
 
 
 def render(session: Session) -> Payload:

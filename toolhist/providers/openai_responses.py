@@ -19,6 +19,8 @@ from typing import Any
 from toolhist.formats.openai_responses import AI_SIDE
 from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
 from toolhist.providers.openai_responses_render import render
+from toolhist.providers.responses_items import RULES as ITEM_RULES
+from toolhist.providers.responses_items import check as check_items
 
 NAME = "openai-responses"
 ID_PREFIX = {"function_call": "fc", "reasoning": "rs", "message": "msg"}
@@ -131,6 +133,7 @@ RULES: tuple[Rule, ...] = (
         "newo-ether/Agora#141",
         "fill_reasoning_summary (`summary: []`)",
     ),
+    *ITEM_RULES,
 )
 
 
@@ -259,6 +262,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_adjacency(items)
     yield from check_reasoning(body, items)
     yield from check_ids(items)
+    yield from check_items(items)
 
 
 PROVIDER = Provider(
