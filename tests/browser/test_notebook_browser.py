@@ -37,13 +37,14 @@ OFFLINE_TEMPLATE = (
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def rendered() -> Path:
     exporter = html_exporter(
         extra_loaders=[jinja2.DictLoader({"offline.html.j2": OFFLINE_TEMPLATE})],
         template_file="offline.html.j2",
     )
     body, _ = exporter.from_notebook_node(execute())
-    path = tmp_path_factory.mktemp("walkthrough") / "walkthrough.html"
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "walkthrough.html"  # kept with the screenshots, to open by hand
     path.write_text(body, encoding="utf-8")
     return path
 

@@ -53,12 +53,11 @@ def test_report_opens_offline_and_runs_no_tool_content(browser: Browser, tmp_pat
     assert requests == []
 
 
-def test_the_first_screen_shows_the_verdicts_and_the_timeline_picture(
-    browser: Browser, tmp_path: Path
-) -> None:
+def test_the_first_screen_shows_the_verdicts_and_the_timeline_picture(browser: Browser) -> None:
     """A real Claude Code log that Mistral rejects: the picture, the coloured diff, the marked lines."""
     session = toolhist.load(LOG)
-    path = tmp_path / "report.html"
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "report.html"  # kept with the screenshots, to open by hand
     path.write_text(report(session, ["mistral", "anthropic"]), encoding="utf-8")
     page, requests = open_report(browser, path)
     picture = page.locator("#timeline svg.th-timeline")
