@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 import toolhist
-from toolhist.check import is_as_sent
+from toolhist.check import judged_verdict
 from toolhist.diff import diff
 from toolhist.display import Violations
+from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS, render, validate
 from toolhist.views.timeline import events_frame
 
 XSS = "sample_logs/xss_tool_result.json"
+LOG = "tests/corpus/logs/claude-code/drmaciver-hello-world-script.jsonl"  # a real Claude Code log
 
 
 def _offline(html: str) -> None:
@@ -33,14 +36,15 @@ def test_session_html_has_a_verdict_card_per_provider_and_the_timeline_picture()
     session = toolhist.load("sample_logs/mistral_ids_after_openai.json")
     html = session._repr_html_()
     cards = re.findall(r'<div class="th-card (\w+)" data-provider="([a-z-]+)">', html)
-    results = {p: validate(session, p) for p in PROVIDERS}
+    results = {p: judged_verdict(judge(session), p) for p in PROVIDERS}
     expected = []
     for p in PROVIDERS:
         errors = sum(v.severity == "error" for v in results[p])
         expected.append(("rejects" if errors else ("warns" if results[p] else "accepts"), p))
     assert cards == expected
     assert ("rejects", "mistral") in cards
-    assert html.count("as sent</div>") == sum(is_as_sent(session, p) for p in PROVIDERS)
+    assert html.count("as sent</div>") == len(PROVIDERS)  # a request body: every verdict is on it as sent
+    assert '<p class="th-judged">judged as sent (a request body)</p>' in html
     assert "<li>mis.id_format x2</li>" in html
     frame = events_frame(session, [v for found in results.values() for v in found])
     ringed = int((frame["violations"] != "").sum())
@@ -82,3 +86,14 @@ def test_violations_html() -> None:
     _offline(table)
     assert "oai.call_unanswered" in table
     assert table.count("<tr>") == len(found) + 1
+
+
+def test_an_agent_log_is_judged_as_the_next_request() -> None:
+    session = toolhist.load(LOG)
+    html = session._repr_html_()
+    judged = judge(session)
+    assert judged.judgement == "next-request"
+    assert html.count("as the next request</div>") == len(PROVIDERS)
+    assert f'<p class="th-judged">{escape(judged.describe())}</p>' in html
+    # Mistral rejects the next request for its ids alone: the placeholder user turn ends it
+    assert re.findall(r'data-provider="mistral">.*?<ul>(.*?)</ul>', html) == ["<li>mis.id_format x4</li>"]

@@ -17,9 +17,11 @@ import pytest
 from plotly.offline import get_plotlyjs
 
 import toolhist
+from toolhist.check import judged_verdict
 from toolhist.compaction import compact
 from toolhist.diff import diff
 from toolhist.explain import explain
+from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS, provider_for, render, validate
 from toolhist.report import report
 from toolhist.views.payloads import lines_frame
@@ -85,7 +87,7 @@ def test_the_session_shows_a_verdict_per_provider_and_the_timeline(
     executed: list[Any], session: toolhist.Session
 ) -> None:
     page = html(executed[0])
-    results = {p: validate(session, p) for p in PROVIDERS}
+    results = {p: judged_verdict(judge(session), p) for p in PROVIDERS}
     cards = re.findall(r'<div class="th-card (\w+)" data-provider="([a-z-]+)">', page)
     assert [p for _, p in cards] == list(PROVIDERS)
     for kind, provider in cards:
@@ -102,7 +104,7 @@ def test_the_timeline_is_the_figure_with_its_picture_as_fallback(
     executed: list[Any], session: toolhist.Session
 ) -> None:
     page = html(executed[1])
-    mistral = validate(session, "mistral")
+    mistral = judged_verdict(judge(session), "mistral")
     frame = events_frame(session, mistral)
     ringed = sorted({int(m) for m in frame[frame["violations"] != ""]["message"]})
     assert ringed == sorted({v.message_index for v in mistral if v.message_index is not None})
@@ -114,7 +116,7 @@ def test_the_timeline_is_the_figure_with_its_picture_as_fallback(
 
 def test_the_violations_table(executed: list[Any], session: toolhist.Session) -> None:
     page = html(executed[2])
-    mistral = validate(session, "mistral")
+    mistral = judged_verdict(judge(session), "mistral")
     assert len(re.findall(r'<tr>\s*<td id="T_\w+_row\d+_col0"', page)) == len(mistral)
     assert re.findall(r">(mis\.[a-z_]+)<", page) == [v.rule for v in mistral]
     assert "background-color: #f8d7da" in page  # error rows in red

@@ -10,7 +10,9 @@ from plotly.offline import get_plotlyjs
 
 import toolhist
 from toolhist import notebook
+from toolhist.check import judged_verdict
 from toolhist.explain import explain
+from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS, validate
 from toolhist.views.timeline import events_frame
 
@@ -49,7 +51,7 @@ def test_session_text_cannot_close_the_script() -> None:
     shown = rest.split(";\n", 1)[0]
     assert "<" not in shown
     messages = json.loads(shown)
-    frame = events_frame(session, [v for p in PROVIDERS for v in validate(session, p)])
+    frame = events_frame(session, [v for p in PROVIDERS for v in judged_verdict(judge(session), p)])
     assert sorted(int(m) for m in messages) == sorted(set(frame["message"].tolist()))
     assert any("<script>window.__toolhist_xss" in text for text in messages.values())
 
@@ -57,7 +59,7 @@ def test_session_text_cannot_close_the_script() -> None:
 def test_violations_are_a_styled_frame_with_escaped_cells() -> None:
     session = toolhist.load(MISTRAL)
     page = notebook.violations(session, ["mistral", "anthropic"]).to_html()
-    found = validate(session, "mistral") + validate(session, "anthropic")
+    found = judged_verdict(judge(session), "mistral") + judged_verdict(judge(session), "anthropic")
     assert re.findall(r">(mis\.[a-z_]+|ant\.[a-z_]+)<", page) == [v.rule for v in found]
     assert "background-color: #f8d7da" in page
     xss = notebook.violations(toolhist.load(XSS)).to_html()

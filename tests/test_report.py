@@ -95,9 +95,9 @@ def test_sections_and_every_violation_escaped() -> None:
 
     assert re.findall(r"<details( open)?><summary>([^<]*)</summary>", page) == [
         ("", "the events as a table"),
-        (" open", f"as the history stands: {lines('mistral')} lines, 2 marked"),
+        (" open", f"as judged (strategy none): {lines('mistral')} lines, 2 marked"),
         ("", f"curated (toolhist): {lines('mistral', 'toolhist')} lines"),
-        ("", f"as the history stands: {lines('anthropic')} lines"),
+        ("", f"as judged (strategy none): {lines('anthropic')} lines"),
         ("", f"curated (toolhist): {lines('anthropic', 'toolhist')} lines"),
     ]
     assert "<p>0 error(s) left after curation.</p>" in page
@@ -176,3 +176,16 @@ def test_the_payloads_mark_the_lines_a_violation_points_at() -> None:
     assert marked == ["38", "49"]
     assert re.findall(r'<a href="#mistral-as-is-L(\d+)">', page) == marked
     assert 'id="mistral-curated-L' not in page  # nothing left to mark after curation
+
+
+def test_the_report_says_which_judgement_it_made() -> None:
+    body = report(toolhist.load(XSS), ["anthropic"])
+    assert "<p>judged as sent (a request body)</p>" in body
+    assert "0 error(s), 0 warning(s), judged as sent (a request body) (strategy none)" in body
+    log = report(toolhist.load(SAMPLES / "gemini_cli_session.jsonl"), ["mistral"])
+    said = (
+        "judged as the next request the agent would send: its history + a placeholder user turn "
+        "(the log ends with the model&#x27;s answer)"
+    )
+    assert f"<p>{said}</p><p>ran on gemini (gemini-2.5-pro; message 8 metadata)</p>" in log
+    assert "mis.last_role" not in log

@@ -151,15 +151,22 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
 
-    Exit 0 when no provider has an error-level violation, 1 when one has.
+    A request body is judged as sent; an agent log as the request the agent would send next (its
+    history plus the next user turn or the pending results); the output says which. Exit 0 when
+    no provider has an error-level violation, 1 when one has.
     """
     from toolhist.check import check
+    from toolhist.judgement import describe
+    from toolhist.ran_on import said
 
     result = check(file, list(providers) or None, strategy=strategy, format=fmt)
     if as_json:
         _emit_json(result.to_json())
     else:
         click.echo(f"{result.file}: {result.format}, {result.messages} messages")
+        click.echo(describe(result.judged, result.appended))
+        if result.ran_on is not None:
+            click.echo(said(result.ran_on))
         for name, found in result.results.items():
             errors = sum(v.severity == "error" for v in found)
             warnings = len(found) - errors

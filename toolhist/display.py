@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolhist.check import is_as_sent
+from toolhist.check import judged_verdict
 from toolhist.diff import diff
 from toolhist.errors import ToolhistError
-from toolhist.providers import PROVIDERS, provider_for, validate, validate_payload
+from toolhist.judgement import Judged, judge
+from toolhist.providers import PROVIDERS, provider_for, validate_payload
 from toolhist.views.markup import (
     CSS,
     aligned_diff,
@@ -57,20 +58,33 @@ def wrap(body: str) -> str:
     return f"<div class='toolhist'><style>{CSS}</style>{body}</div>"
 
 
-def judge(session: Session, providers: list[str] | None = None) -> dict[str, list[Violation]]:
-    """Each provider's violations for the history as it stands (a provider that cannot render is left out)."""
+def verdicts_of(
+    session: Session, providers: list[str] | None = None
+) -> tuple[Judged, dict[str, list[Violation]]]:
+    """The session under its judgement, and each provider's violations of it, as ``check`` finds them.
+
+    `toolhist.judgement.judge`: a request body as sent, an agent log as the next request. A provider
+    that cannot render is left out.
+    """
+    judged = judge(session)
     results: dict[str, list[Violation]] = {}
     for name in providers or PROVIDERS:
         try:
-            results[name] = validate(session, name)
+            results[name] = judged_verdict(judged, name)
         except ToolhistError:
             continue
-    return results
+    return judged, results
+
+
+def cards(judged: Judged, results: dict[str, list[Violation]]) -> str:
+    """The verdict cards and, under them, which judgement was made (as ``check`` says it)."""
+    sent = list(results) if judged.judgement == "as-sent" else []
+    return verdict_cards(results, sent) + f'<p class="th-judged">{esc(judged.describe())}</p>'
 
 
 def session_html(session: Session, providers: list[str] | None = None) -> str:
     """The summary, a verdict card per provider, the timeline picture and the first messages."""
-    results = judge(session, providers)
+    judged, results = verdicts_of(session, providers)
     frame = events_frame(session, [v for found in results.values() for v in found])
     picture = (
         timeline_svg(frame, messages=len(session.messages), title="tool calls and results, violations ringed")
@@ -79,7 +93,7 @@ def session_html(session: Session, providers: list[str] | None = None) -> str:
     )
     return wrap(
         summary_table(session)
-        + verdict_cards(results, [p for p in results if is_as_sent(session, p)])
+        + cards(judged, results)
         + picture
         + messages_table(session, width=MESSAGE_WIDTH, limit=MAX_ROWS)
     )

@@ -31,16 +31,15 @@ from typing import Any, Final
 
 import pandas as pd
 
-from toolhist.check import is_as_sent
 from toolhist.compaction import Compaction, compact
 from toolhist.diff import summarize_message
-from toolhist.display import judge, wrap
+from toolhist.display import cards, verdicts_of, wrap
 from toolhist.explain import Explanation
 from toolhist.explain import explain as explain_text
 from toolhist.model import Session
 from toolhist.providers import Violation, provider_for, render, validate
 from toolhist.views.compaction import replacements_frame, tiers_frame
-from toolhist.views.markup import esc, json_code, payload_grid, table, verdict_cards
+from toolhist.views.markup import esc, json_code, payload_grid, table
 from toolhist.views.payloads import numbered_lines, offending_lines, verdict
 from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame, timeline_figure
@@ -70,8 +69,7 @@ class View:
 
 def verdicts(session: Session, providers: Sequence[str] | None = None) -> View:
     """A card per provider: rejects or accepts, its rules with counts, as sent or as the next request."""
-    results = judge(session, list(providers) if providers else None)
-    return View(wrap(verdict_cards(results, [p for p in results if is_as_sent(session, p)])))
+    return View(wrap(cards(*verdicts_of(session, list(providers) if providers else None))))
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,7 +167,7 @@ def timeline(
     session: Session, providers: Sequence[str] | None = None, *, include_plotlyjs: bool | None = None
 ) -> Timeline:
     """The timeline of tool calls and results, the violations of ``providers`` ringed (all by default)."""
-    results = judge(session, list(providers) if providers else None)
+    _, results = verdicts_of(session, list(providers) if providers else None)
     found = [v for vs in results.values() for v in vs]
     frame = events_frame(session, found)
     flagged = by_message(found)
@@ -195,7 +193,7 @@ def timeline(
 
 def violations(session: Session, providers: Sequence[str] | None = None) -> Any:
     """The Violations page's table as a styled DataFrame (errors red, warnings amber; cells escaped)."""
-    frame = violations_frame(judge(session, list(providers) if providers else None))
+    frame = violations_frame(verdicts_of(session, list(providers) if providers else None)[1])
     return (
         frame.style.apply(lambda row: [SEVERITY_COLORS.get(str(row["severity"]), "")] * len(row), axis=1)
         .format(escape="html", na_rep="")

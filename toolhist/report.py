@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolhist._gc import paused
-from toolhist.check import is_as_sent
+from toolhist.check import judged_verdict
 from toolhist.curation import curate
 from toolhist.diff import diff
 from toolhist.errors import ToolhistError
+from toolhist.judgement import Judged, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, render_curation, validate
+from toolhist.ran_on import ran_on, said
 from toolhist.views.markup import (
     CSS,
     aligned_diff,
@@ -66,10 +68,10 @@ def _summary(session: Session) -> str:
     return f'<section id="summary"><h2>Summary</h2>{summary_table(session)}</section>'
 
 
-def _verdicts(session: Session, results: dict[str, list[Violation] | None]) -> str:
-    judged = {p: found for p, found in results.items() if found is not None}
-    cards = verdict_cards(judged, [p for p in judged if is_as_sent(session, p)])
-    broken = [p for p, found in results.items() if found is None]
+def _verdicts(judged: Judged, results: dict[str, list[Violation] | None]) -> str:
+    found = {p: vs for p, vs in results.items() if vs is not None}
+    cards = verdict_cards(found, list(found) if judged.judgement == "as-sent" else [])
+    broken = [p for p, vs in results.items() if vs is None]
     note = f'<p class="error">cannot render for: {esc(", ".join(broken))}</p>' if broken else ""
     return f'<section id="verdicts"><h2>Verdicts</h2>{cards}{note}</section>'
 
@@ -106,20 +108,21 @@ def _messages(session: Session) -> str:
     return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
-def _provider(session: Session, provider: str, found: list[Violation] | None) -> str:
+def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> str:
+    session = judged.session  # the next request's history for an agent log (as main's check judges)
     name = esc(provider)
     parts = [f'<section id="provider-{name}"><h2>{name}</h2>']
     if found is None:
         try:
-            validate(session, provider)
+            judged_verdict(judged, provider)
         except ToolhistError as exc:
             return "".join([*parts, f'<p class="error">cannot render: {esc(exc)}</p></section>'])
         found = []  # pragma: no cover - `_judge` gives None only when rendering fails
     errors = sum(v.severity == "error" for v in found)
     verdict = "ok" if not found else ("error" if errors else "warning")
     parts.append(
-        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s) '
-        f"as the history stands (strategy none)</p>"
+        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s), '
+        f"{esc(judged.describe())} (strategy none)</p>"
     )
     if found:
         found_rows = [(v.severity, v.rule, v.path, v.message_index, v.error_text, v.fix) for v in found]
@@ -147,7 +150,7 @@ def _provider(session: Session, provider: str, found: list[Violation] | None) ->
         parts.append(f'<p class="error">cannot curate: {esc(exc)}</p>')
         curated_body = None
     parts.append("<h3>Payloads</h3>")
-    panels = [_payload(provider, "as the history stands", render(session, provider).body, found)]
+    panels = [_payload(provider, "as judged (strategy none)", render(session, provider).body, found)]
     if curated_body is not None:
         panels.append(_payload(provider, f"curated ({STRATEGY})", curated_body, left))
     parts.append("".join(panels))
@@ -165,9 +168,10 @@ def _payload(provider: str, label: str, body: object, found: Sequence[Violation]
     return f"<details{' open' if marked else ''}><summary>{esc(summary)}</summary>{code}</details>"
 
 
-def _judge(session: Session, provider: str) -> list[Violation] | None:
+def _judge(judged: Judged, provider: str) -> list[Violation] | None:
+    """``provider``'s verdict on the judged history (`toolhist.check.judged_verdict`); None: cannot render."""
     try:
-        return validate(session, provider)
+        return judged_verdict(judged, provider)
     except ToolhistError:
         return None
 
@@ -178,14 +182,19 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     chosen = list(providers) if providers else list(PROVIDERS)
     for name in chosen:
         provider_for(name)
-    results = {p: _judge(session, p) for p in chosen}
+    judged = judge(session)
+    results = {p: _judge(judged, p) for p in chosen}
     everything = [v for found in results.values() if found for v in found]
     title = f"toolhist report: {shared_name(session.source.path) or session.source.format}"
     # the verdicts and the picture first: what a reader opening the file should see on its first screen
-    sections = [_verdicts(session, results), _timeline(session, everything), _summary(session)]
+    sections = [_verdicts(judged, results), _timeline(session, everything), _summary(session)]
     sections.append(_messages(session))
-    sections.append('<section id="providers"><h2>Providers</h2></section>')
-    sections += [_provider(session, p, results[p]) for p in chosen]
+    ran = ran_on(session)
+    said_ran = f"<p>{esc(said(ran))}</p>" if ran is not None else ""
+    sections.append(
+        f'<section id="providers"><h2>Providers</h2><p>{esc(judged.describe())}</p>{said_ran}</section>'
+    )
+    sections += [_provider(judged, p, results[p]) for p in chosen]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'

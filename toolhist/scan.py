@@ -1,5 +1,8 @@
 """Batch scan: every session file under a directory, validated against each provider.
 
+Each file is judged as ``toolhist check`` judges it (`toolhist.judgement`): a request body as sent,
+an agent log as the request the agent would send next.
+
 One table row per readable file x provider (error and warning counts, the error rule ids), the files
 that could not be read with their LoadError reason, and how often each rule fired. A file that
 fails to load is listed, never fatal and never silently dropped: a directory of agent logs always
@@ -17,9 +20,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolhist.check import judged_verdict
 from toolhist.errors import ToolhistError, UsageError
 from toolhist.formats import load
-from toolhist.providers import PROVIDERS, provider_for, validate
+from toolhist.judgement import judge
+from toolhist.providers import PROVIDERS, provider_for
 
 COLUMNS = ("file", "format", "provider", "errors", "warnings", "error_rules")
 """Columns of `ScanResult.frame`, in order (also the CSV header ``toolhist scan`` writes)."""
@@ -76,10 +81,11 @@ def _scan_one(path: str, providers: Sequence[str]) -> _FileResult:
     """Load and validate one file (module-level so a process pool can run it)."""
     try:
         session = load(path)
+        judged = judge(session)
         rows: list[dict[str, object]] = []
         rules: list[str] = []
         for provider in providers:
-            found = validate(session, provider)
+            found = judged_verdict(judged, provider)
             errors = [v.rule for v in found if v.severity == "error"]
             rules.extend(v.rule for v in found)
             rows.append(

@@ -20,7 +20,8 @@ from playwright.sync_api import Browser, Page, Request, expect
 from test_notebook import LOG, execute
 
 import toolhist
-from toolhist.providers import validate
+from toolhist.check import judged_verdict
+from toolhist.judgement import judge
 from toolhist.views.timeline import events_frame
 
 pytestmark = pytest.mark.browser
@@ -84,7 +85,7 @@ def test_the_timeline_figure_is_live_and_a_click_shows_the_message(live: tuple[P
     expect(figure.locator(".th-static")).to_be_hidden()
     expect(figure.locator(".js-plotly-plot")).to_be_visible()
     session = toolhist.load(LOG)
-    frame = events_frame(session, validate(session, "mistral"))
+    frame = events_frame(session, judged_verdict(judge(session), "mistral"))
     traces = page.evaluate(
         "() => Array.from(document.querySelector('.th-figure .js-plotly-plot')._fullData)"
         ".map(t => [t.name, (t.x || []).length])"

@@ -8,9 +8,11 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
 import toolhist
+from toolhist.check import judged_verdict
 from toolhist.curation import curate
 from toolhist.diff import diff
-from toolhist.providers import PROVIDERS, validate
+from toolhist.judgement import judge
+from toolhist.providers import PROVIDERS
 from toolhist.report import report
 from toolhist.views.timeline import events_frame
 
@@ -40,7 +42,7 @@ def test_report_opens_offline_and_runs_no_tool_content(browser: Browser, tmp_pat
     path.write_text(report(session), encoding="utf-8")
     page, requests = open_report(browser, path)
     expect(page.locator("#timeline svg.th-timeline")).to_be_visible()
-    frame = events_frame(session, [v for p in PROVIDERS for v in validate(session, p)])
+    frame = events_frame(session, [v for p in PROVIDERS for v in judged_verdict(judge(session), p)])
     assert list(frame["kind"])[:2] == ["call", "result"]  # one call, its result, then violating messages
     expect(page.locator("#timeline-table tbody tr")).to_have_count(len(frame))
     expect(page.locator("#timeline-table tbody tr").first).to_contain_text("fetch_url")
@@ -67,7 +69,7 @@ def test_the_first_screen_shows_the_verdicts_and_the_timeline_picture(browser: B
     assert box is not None
     assert box["width"] >= 800
     assert box["height"] >= 100
-    found = validate(session, "mistral")
+    found = judged_verdict(judge(session), "mistral")
     frame = events_frame(session, found)
     expect(picture.locator("circle.violation")).to_have_count(int((frame["violations"] != "").sum()))
     expect(picture.locator(".mark")).to_have_count(len(frame))

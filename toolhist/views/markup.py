@@ -57,6 +57,7 @@ pre.th-json .d { color: #9c4f0b; } pre.th-json .b { color: #7b1fa2; }
 pre.th-json .gap { color: #999; font-style: italic; }
 .th-pick { white-space: pre-wrap; max-height: 24rem; overflow: auto; background: #f7f7f7; padding: 0.4rem;
   font-size: 0.75rem; }
+.th-judged { color: #555; font-size: 0.8rem; margin: -0.6rem 0 0.8rem; }
 .th-jumps { font-size: 0.78rem; margin: 0.2rem 0; }
 """
 """The classes every builder here uses (a report puts it in its ``<style>``; a notebook output inlines it)."""
