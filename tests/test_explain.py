@@ -457,6 +457,10 @@ EXPLAINED_AS = {
     # prefill through Bedrock (strands-agents/sdk-python#1694 quotes Anthropic's text).
     ("anthropic", "ant.server_tool_as_tool_use"): ("anthropic", "ant.result_missing"),
     ("bedrock", "brk.prefill_unsupported"): ("anthropic", "ant.prefill_unsupported"),
+    # Warnings split from a rule by recorded traffic (issue 16): the provider's text is the rule's.
+    ("bedrock", "brk.consecutive_user"): ("bedrock", "brk.alternate"),
+    ("mistral", "mis.user_after_tool"): ("mistral", "mis.order"),
+    ("anthropic", "ant.reused_tool_use_id"): ("anthropic", "ant.dup_tool_use_id"),
 }
 NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request
 

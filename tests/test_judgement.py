@@ -128,6 +128,9 @@ def test_check_says_the_judgement_and_a_finished_log_passes_mistral_last_role() 
         describe("next-request", result.appended),
         "ran on gemini (gemini-2.5-pro; message 8 metadata)",
         "gemini            ok",
+        "kept, not sent: info record x1",
+        "note: 1 info/error/warning record(s) are shown to the user only and never sent to the model: "
+        "kept in session.unsent, not made messages",
     ]
 
 

@@ -992,7 +992,7 @@ def test_seed_a_call_and_result_in_one_tool_message() -> None:
     ]
     expected_none = {
         "openai-chat": [("oai.call_unanswered", (cancelled,))],
-        "anthropic": [("ant.result_missing", (cancelled,)), ("ant.dup_tool_use_id", (cancelled,))],
+        "anthropic": [("ant.result_missing", (cancelled,))],  # the repeated id is a later turn's: a warning
         "gemini": [("gem.fc_position", ()), ("gem.fr_count", ())],
     }
     for provider, expected in expected_none.items():
@@ -1002,10 +1002,7 @@ def test_seed_a_call_and_result_in_one_tool_message() -> None:
         assert {p: rules(s, p, strategy) for p in PROVIDERS} == {
             "openai-chat": [("oai.call_unanswered", ("call_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",))],
             "openai-responses": [],
-            "anthropic": [
-                ("ant.result_missing", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",)),
-                ("ant.dup_tool_use_id", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",)),
-            ],
+            "anthropic": [("ant.result_missing", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",))],
             "gemini": [("gem.fr_count", ())],
             "mistral": [
                 ("mis.last_role", ()),
@@ -1072,10 +1069,9 @@ def test_seed_b_duplicate_late_result() -> None:
         assert [(ch.call_id, ch.before, ch.after) for ch in dedupe] == [
             ("hist_tool_a", Position(message=7, block=0), Position(message=2, block=0))
         ]
-        # the duplicate is gone everywhere; Mistral's hosted API still rejects a user turn after a tool one
-        expected: dict[str, list[tuple[str, tuple[str, ...]]]] = {p: [] for p in PROVIDERS} | {
-            "mistral": [("mis.order", ())]
-        }
+        # the duplicate is gone everywhere
+        # (a user turn after a tool one is only a warning for Mistral: accepted by the hosted API in 2026-08)
+        expected: dict[str, list[tuple[str, tuple[str, ...]]]] = {p: [] for p in PROVIDERS}
         assert {p: rules(s, p, strategy) for p in PROVIDERS} == expected
 
 

@@ -70,6 +70,14 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
     ),
     (
         "brk.alternate",
+        body(user("hi"), assistant("hello"), assistant("again")),
+        "messages.2",
+        "A conversation must alternate between user and assistant roles. Make sure the conversation alternates "
+        "between user and assistant roles and try again.",
+        body(user("hi"), assistant("hello", "again")),
+    ),
+    (
+        "brk.consecutive_user",
         body(user("hi"), user("again")),
         "messages.1",
         "A conversation must alternate between user and assistant roles. Make sure the conversation alternates "
@@ -261,7 +269,7 @@ def test_every_rule_has_a_case() -> None:
 def test_result_after_a_user_text_turn_breaks_alternation_and_pairing() -> None:
     b = body(user("read"), assistant(use("tooluse_1")), user("wait"), user(res("tooluse_1")))
     assert found(b) == [
-        ("brk.alternate", "messages.3", PROVIDER.rule("brk.alternate").template),
+        ("brk.consecutive_user", "messages.3", PROVIDER.rule("brk.consecutive_user").template),
         (
             "brk.result_missing",
             "messages.2.content",
@@ -273,6 +281,24 @@ def test_result_after_a_user_text_turn_breaks_alternation_and_pairing() -> None:
             "The number of toolResult blocks at messages.3.content exceeds the number of toolUse blocks of previous turn.",
         ),
     ]
+
+
+def test_results_then_user_text_in_separate_messages_is_only_a_warning() -> None:
+    # crewAI's Bedrock history (anthropic.claude-3-haiku, accepted 2026-01): results, then a user text message.
+    b = body(user("read"), assistant(use("tooluse_1")), user(res("tooluse_1")), user("go on"))
+    assert [(v.rule, v.severity, v.path) for v in validate_payload(b, "bedrock")] == [
+        ("brk.consecutive_user", "warning", "messages.3")
+    ]
+
+
+def test_a_server_tool_result_in_the_same_message_answers_its_use() -> None:
+    # Nova's built-in code interpreter (us.amazon.nova-2-lite, accepted 2026-01): toolUse, toolResult, toolUse.
+    b = body(
+        user("multiply"),
+        assistant(use("tooluse_a"), res("tooluse_a"), use("tooluse_b")),
+        user(res("tooluse_b")),
+    )
+    assert found(b) == []
 
 
 def test_trailing_tool_use_is_unanswered() -> None:

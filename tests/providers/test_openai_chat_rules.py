@@ -318,6 +318,37 @@ def test_every_rule_has_a_case() -> None:
 
 
 @pytest.mark.parametrize(
+    ("model", "applies"),
+    [
+        ("gpt-4o", True),
+        ("o3-mini", True),
+        ("openai/gpt-4.1", True),
+        ("", True),  # no model named: checked as OpenAI's
+        ("deepseek-chat", False),  # recorded 200s with ids over 40 characters (2025-06..2026-08)
+        ("grok-4.3", False),
+        ("google/gemini-2.5-flash", False),
+        ("llama-3.3-70b-versatile", False),
+    ],
+)
+def test_id_len_is_openai_s_own_limit(model: str, applies: bool) -> None:
+    long_id = "call_" + "x" * 40
+    body = {
+        "model": model,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": long_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": long_id, "content": "ok"},
+        ],
+    }
+    assert [v.rule for v in validate_payload(body, "openai-chat")] == (["oai.id_len"] if applies else [])
+
+
+@pytest.mark.parametrize(
     ("bad", "expected"),
     [
         (CASES[0][1], [("oai.tool_orphan", 1, 0)]),

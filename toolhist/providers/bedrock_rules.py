@@ -47,10 +47,23 @@ RULES: tuple[Rule, ...] = (
         "brk.alternate",
         NAME,
         "error",
-        "user and assistant messages strictly alternate (a tool-result turn and a user text turn are one message)",
+        "an assistant message never follows an assistant message",
         "A conversation must alternate between user and assistant roles. Make sure the conversation "
         "alternates between user and assistant roles and try again.",
-        "microsoft/semantic-kernel#10281; langchain-ai/langchain-aws#130",
+        "microsoft/semantic-kernel#10277, #10281 (two assistant messages in a row, Claude 3.5 Sonnet, 2025-01)",
+        "merge_turns",
+    ),
+    Rule(
+        "brk.consecutive_user",
+        NAME,
+        "warning",
+        "user messages in a row (a tool-result message and a user text message): rejected in 2024, accepted now",
+        "A conversation must alternate between user and assistant roles. Make sure the conversation "
+        "alternates between user and assistant roles and try again.",
+        "langchain-ai/langchain-aws#130 (2024-08), Portkey-AI/gateway#748 (2024-11), "
+        "langchain-ai/langchainjs#6724 (2024-09): rejected. Accepted in the traffic corpus "
+        "(anthropic.claude-3-haiku-20240307, 2026-01..02: crewAIInc/crewAI lib/crewai/tests/cassettes/agents/"
+        "TestBedrockNativeToolCalling.test_bedrock_agent_kickoff_with_tools_mocked.yaml), so a warning",
         "merge_turns",
     ),
     Rule(
