@@ -15,7 +15,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
 from toolhist.views.violations import violations_frame
-from toolhist.views.widgets import show_message
+from toolhist.views.widgets import show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
@@ -30,6 +30,7 @@ def default_provider() -> str:
 
 
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
+use_full_width()  # before and after side by side need the width
 st.title("Curation")
 opened = state.open_session(())  # only the provider picked is checked (below)
 session = opened.session
