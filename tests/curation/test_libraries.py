@@ -691,9 +691,15 @@ def test_seed_000_changes_per_library() -> None:
         ("add_dummy_tool", "insert", None, None, None),
         ("add_missing_tool_results", "synthesize", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", None, (5, 0)),
     ]
-    # UI messages (route 1): the call repeated in the tool message has no result after it.
+    # UI messages (route 1): the call repeated in the tool message has no result after it; the
+    # results are objects, which the AI SDK holds as ``json`` outputs and its Anthropic adapter
+    # sends as JSON text; the unsigned reasoning is not sent.
     assert changes(curate(a, "anthropic", strategy="vercel-ai")) == [
-        ("ignore_incomplete_tool_calls", "drop", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 0), None)
+        ("ignore_incomplete_tool_calls", "drop", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 0), None),
+        ("tool_outputs", "fill", "hist_tool_a81Kq2Zp7Wm4Rx9Tn3Vb5Lc", (2, 0), (2, 0)),
+        ("tool_outputs", "fill", "hist_tool_b92Lr3Aq8Xn5Sy0Uo4Wc6Md", (2, 1), (2, 1)),
+        ("tool_outputs", "fill", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 1), (4, 0)),
+        ("anthropic_reasoning", "drop", None, (3, 0), None),
     ]
     assert changes(curate(a, "anthropic", strategy="openai-agents-port")) == [
         ("deduplicate_input_items", "dedupe", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 0), None)

@@ -3,10 +3,10 @@
 // (captured by a `fetch` that answers 400 at once: nothing leaves the machine), or what it threw.
 //
 // job: {"route": "model" | "ui", "provider": "openai-chat" | "openai-responses" | "anthropic",
-//       "messages": [...]}   model: ModelMessage[]; ui: UIMessage[] through
+//       "messages": [...], "tools": [{"name", "description", "parameters"}] (optional)}   model: ModelMessage[]; ui: UIMessage[] through
 //       convertToModelMessages(messages, {ignoreIncompleteToolCalls: true}) first.
 import readline from 'node:readline';
-import { generateText, convertToModelMessages } from 'ai';
+import { generateText, convertToModelMessages, jsonSchema, tool } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 
@@ -32,7 +32,18 @@ async function answer(job) {
   try {
     const messages =
       job.route === 'ui' ? await convertToModelMessages(job.messages, { ignoreIncompleteToolCalls: true }) : job.messages;
-    await generateText({ model: MODELS[job.provider](), messages, maxRetries: 0 });
+    const tools = job.tools?.length
+      ? Object.fromEntries(
+          job.tools.map((t) => [
+            t.name,
+            tool({
+              description: t.description ?? undefined,
+              inputSchema: jsonSchema(t.parameters ?? { type: 'object', properties: {} }),
+            }),
+          ]),
+        )
+      : undefined;
+    await generateText({ model: MODELS[job.provider](), messages, tools, maxRetries: 0 });
   } catch (error) {
     if (captured === null) {
       return { raised: error?.name ?? String(error), message: String(error?.message ?? error).split('\n')[0] };

@@ -12,8 +12,7 @@ A canonical history becomes AI SDK messages two ways, one per route an applicati
   it cannot be written as a tool part and is not in the UI messages at all.
 
 `run_js` runs ``tests/js/harness.mjs`` once over a batch (``npm ci`` first when ``node_modules`` is
-missing), and `flat` reduces a request body to its blocks in order with their roles (Anthropic's
-folding of turns is then no difference).
+missing), and `structure` reduces a request body to what the comparison holds exact.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from typing import Any
 
 from toolhist.model import Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResponseBlock
 
+DERIVED = "derived by toolhist from the calls in the history"
 JS = Path(__file__).resolve().parents[1] / "js"
 
 
@@ -53,11 +53,24 @@ def run_js(jobs: list[dict[str, Any]]) -> tuple[dict[str, str], list[dict[str, A
     return lines[0]["ready"], lines[1:]
 
 
+def _text_parts_only(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str) for p in value
+    )
+
+
 def _output(block: ToolResponseBlock) -> dict[str, Any]:
-    if block.error is not None and block.result is None:
-        return {"type": "error-text", "value": block.error}
+    """A result as a model message's ``output``: ``error-text`` for a failed call (Anthropic
+    ``is_error``), ``text`` for a string, ``content`` for a list of text parts (the AI SDK's own
+    content-part output), ``json`` otherwise."""
+    if block.error is not None:
+        value = block.result if isinstance(block.result, str) else block.error
+        return {"type": "error-text", "value": value}
     if isinstance(block.result, str):
         return {"type": "text", "value": block.result}
+    if isinstance(block.result, list) and _text_parts_only(block.result):
+        parts = [{"type": "text", "text": p["text"]} for p in block.result if isinstance(p, dict)]
+        return {"type": "content", "value": parts}
     return {"type": "json", "value": block.result}
 
 
@@ -65,11 +78,15 @@ def _text(message: Message) -> str:
     return "".join(b.text for b in message.blocks if isinstance(b, TextBlock))
 
 
-def _reasoning(block: ThinkingBlock) -> dict[str, Any]:
-    """A reasoning part; a signed one carries its signature where ``@ai-sdk/anthropic`` reads it."""
+def _reasoning(block: ThinkingBlock, key: str = "providerOptions") -> dict[str, Any]:
+    """A reasoning part; a signed one carries its signature where ``@ai-sdk/anthropic`` reads it
+    (a model message's ``providerOptions``; a UI part's ``providerMetadata``, which
+    ``convertToModelMessages`` copies to ``providerOptions``)."""
     part: dict[str, Any] = {"type": "reasoning", "text": block.text}
-    if block.signature:
-        part["providerOptions"] = {"anthropic": {"signature": block.signature}}
+    if block.redacted and block.data:
+        part[key] = {"anthropic": {"redactedData": block.data}}
+    elif block.signature:
+        part[key] = {"anthropic": {"signature": block.signature}}
     return part
 
 
@@ -140,56 +157,13 @@ def model_messages(session: Session) -> list[dict[str, Any]]:
     return out
 
 
-def flat(body: dict[str, Any]) -> list[str]:
-    """A body's blocks in order: ``role call:id``, ``role result:id``, ``role text:…`` (Chat, Responses,
-    Anthropic). Empty text is no block: a string ``content: ""`` and a ``{"text": ""}`` part say the
-    same (nothing), and the two renderers choose differently between them."""
-    out: list[str] = []
-    for item in body.get("messages") or body.get("input") or []:
-        kind = item.get("type")
-        if kind == "function_call":
-            out.append(f"assistant call:{item.get('call_id')}")
-            continue
-        if kind == "function_call_output":
-            out.append(f"user result:{item.get('call_id')}")
-            continue
-        role = item.get("role")
-        if role == "tool":
-            out.append(f"user result:{item.get('tool_call_id')}")
-            continue
-        side = (
-            "assistant" if role == "assistant" else ("system" if role in ("system", "developer") else "user")
-        )
-        content = item.get("content")
-        if isinstance(content, str):
-            if content:
-                out.append(f"{side} text:{content}")
-        else:
-            for part in content or []:
-                ptype = part.get("type")
-                if ptype == "tool_use":
-                    out.append(f"assistant call:{part['id']}")
-                elif ptype == "tool_result":
-                    out.append(f"user result:{part['tool_use_id']}")
-                elif ptype in ("text", "input_text", "output_text") and part["text"]:
-                    out.append(f"{side} text:{part['text']}")
-        for call in item.get("tool_calls") or []:
-            out.append(f"assistant call:{call.get('id')}")
-    if isinstance(body.get("instructions"), str):  # Responses: toolhist's render puts system text here
-        out = [f"system text:{body['instructions']}", *out]
-    if body.get("system"):
-        system = body["system"]
-        texts = [system] if isinstance(system, str) else [p.get("text", "") for p in system]
-        out = [f"system text:{t}" for t in texts] + out
-    return out
-
-
 def _ui_tool_part(call: ToolCallBlock, answer: ToolResponseBlock | None) -> dict[str, Any]:
     part: dict[str, Any] = {"type": f"tool-{call.name}", "toolCallId": call.id, "input": call.parameters}
     if answer is None:
         part["state"] = "input-available"
-    elif answer.error is not None and answer.result is None:
-        part.update(state="output-error", errorText=answer.error)
+    elif answer.error is not None:
+        text = answer.result if isinstance(answer.result, str) else answer.error
+        part.update(state="output-error", errorText=text)
     else:
         part.update(state="output-available", output=answer.result)
     return part
@@ -235,11 +209,105 @@ def ui_messages(session: Session) -> list[dict[str, Any]]:
             if isinstance(block, TextBlock) and message.speaker == "ai":
                 parts.append({"type": "text", "text": block.text})
             elif isinstance(block, ThinkingBlock):
-                parts.append(_reasoning(block))
+                parts.append(_reasoning(block, "providerMetadata"))
             elif isinstance(block, ToolCallBlock):
                 parts.append(_ui_tool_part(block, answers.get((mi, bi))))
         if parts:
             out.append({"id": str(mi), "role": "assistant", "parts": parts})
         if message.speaker == "tool" and text:
             out.append({"id": f"{mi}u", "role": "user", "parts": text})
+    return out
+
+
+def _canon(text: Any) -> str:
+    """A JSON text in one spelling (parsed, keys sorted, compact); other text as it is.
+
+    ``JSON.stringify`` writes ``{"a":1}`` where Python writes ``{"a": 1}``: the same arguments."""
+    if not isinstance(text, str):
+        return json.dumps(text, sort_keys=True, separators=(",", ":"))
+    try:
+        return json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return text
+
+
+def _result_text(content: Any) -> str:
+    """A tool result's content as text: a string, or the text parts of a content list, joined."""
+    if isinstance(content, list):
+        return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return _canon(content)
+
+
+def tools_of(session: Session) -> list[dict[str, Any]]:
+    """The session's declared function tools, as the harness declares them to ``generateText``."""
+    return [
+        {"name": t.name, "description": t.description, "parameters": t.parameters}
+        for t in session.tools or ()
+        if t.kind == "function"
+    ]
+
+
+def structure(body: dict[str, Any]) -> list[str]:
+    """What the comparison holds exact in a request body, in order: every block with its role
+    (``system``/``user``/``assistant``; a tool result is the user's side), each text (an empty text
+    is no block: a string ``content: ""`` and a ``{"text": ""}`` part say the same), each call's
+    id, name and arguments, each result's call id, content and error flag, each reasoning item
+    (text and signature), then the declared tools' names and descriptions. JSON texts compare
+    parsed (`_canon`: ``JSON.stringify`` and Python space them differently); the rest of the body
+    (model, ``max_tokens``, item ``id``/``status``) is the application's, not the history's."""
+    out: list[str] = []
+    items = body.get("messages") or body.get("input") or []
+    for item in items:
+        kind = item.get("type")
+        if kind in ("function_call", "custom_tool_call"):
+            args = item.get("arguments", item.get("input"))
+            out.append(f"assistant call:{item.get('call_id')} {item.get('name')} {_canon(args)}")
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            out.append(f"user result:{item.get('call_id')} {_result_text(item.get('output'))}")
+        elif kind == "reasoning":
+            summary = "".join(s.get("text", "") for s in item.get("summary") or [])
+            out.append(f"assistant reasoning:{summary}|{item.get('encrypted_content')}")
+        elif item.get("role") == "tool":
+            out.append(f"user result:{item.get('tool_call_id')} {_result_text(item.get('content'))}")
+        else:
+            out.extend(_message_structure(item))
+    if isinstance(body.get("instructions"), str):
+        out = [f"system text:{body['instructions']}", *out]
+    if body.get("system"):
+        system = body["system"]
+        texts = [system] if isinstance(system, str) else [p.get("text", "") for p in system]
+        out = [f"system text:{t}" for t in texts] + out
+    for declared in body.get("tools") or []:
+        fn = declared.get("function", declared)
+        if fn.get("description") == DERIVED:
+            continue  # toolhist's Anthropic renderer declares the tools a history declared none of
+        out.append(f"tool {fn.get('name')}: {fn.get('description')}")
+    return out
+
+
+def _message_structure(item: dict[str, Any]) -> list[str]:
+    role = item.get("role")
+    side = "assistant" if role == "assistant" else ("system" if role in ("system", "developer") else "user")
+    out: list[str] = []
+    content = item.get("content")
+    if isinstance(content, str):
+        if content:
+            out.append(f"{side} text:{content}")
+    else:
+        for part in content or []:
+            ptype = part.get("type")
+            if ptype == "tool_use":
+                out.append(f"assistant call:{part['id']} {part.get('name')} {_canon(part.get('input'))}")
+            elif ptype == "tool_result":
+                error = " (error)" if part.get("is_error") else ""
+                out.append(f"user result:{part['tool_use_id']}{error} {_result_text(part.get('content'))}")
+            elif ptype in ("thinking", "redacted_thinking"):
+                out.append(
+                    f"assistant reasoning:{part.get('thinking', '')}|{part.get('signature', part.get('data'))}"
+                )
+            elif ptype in ("text", "input_text", "output_text") and part["text"]:
+                out.append(f"{side} text:{part['text']}")
+    for call in item.get("tool_calls") or []:
+        fn = call.get("function") or {}
+        out.append(f"assistant call:{call.get('id')} {fn.get('name')} {_canon(fn.get('arguments'))}")
     return out

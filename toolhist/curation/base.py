@@ -192,7 +192,9 @@ class Trace:
         if at is not None:
             self._note(new, at)
         else:
-            self._alive.append(new)
+            # ``old`` too: a pass's own fresh object (never noted) would otherwise be freed and its id,
+            # a key of ``_next``, reused by a later object that `latest` would then follow astray.
+            self._alive.extend((new, old))
         self._next[id(old)] = new
 
     def latest(self, obj: object) -> object:

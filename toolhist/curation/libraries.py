@@ -25,15 +25,17 @@ STRATEGIES = {
     ),
     "vercel-ai": StrategyDef(
         name="vercel-ai",
-        summary="Vercel AI SDK route 1: UI messages (each result inside its call's tool part) through "
-        "convertToModelMessages(ignoreIncompleteToolCalls) + prompt standardisation (throws MissingToolResultsError)",
+        summary="Vercel AI SDK, route 'ui' (what useChat apps send): UI messages (each result inside its call's "
+        "tool part) through convertToModelMessages(ignoreIncompleteToolCalls) + prompt standardisation + the "
+        f"provider adapters; port checked against {libraries_vercel.PINNED}",
         curate=libraries_vercel.curate,
         edge_ids=unchanged_ids,
     ),
     "vercel-ai-model": StrategyDef(
         name="vercel-ai-model",
-        summary="Vercel AI SDK route 2: model messages straight into generateText (no "
-        "convertToModelMessages, so no ignoreIncompleteToolCalls) + prompt standardisation",
+        summary="Vercel AI SDK, route 'model': model messages straight into generateText + prompt "
+        "standardisation (throws MissingToolResultsError for a call without its result) + the provider "
+        f"adapters; port checked against {libraries_vercel.PINNED}",
         curate=libraries_vercel.curate_model,
         edge_ids=unchanged_ids,
     ),

@@ -40,19 +40,30 @@ from typing import Literal
 
 from toolhist.curation.base import Change, Curation, Pass, Position, Trace, block_json, run_passes
 from toolhist.curation.libraries_common import unchanged
+from toolhist.curation.libraries_vercel_adapters import (
+    anthropic_assistant_turns,
+    anthropic_reasoning,
+    drop_reasoning,
+    function_calls,
+    join_assistant_text,
+    tool_outputs,
+)
 from toolhist.model import (
     Block,
     Message,
     MessageMetadata,
     Session,
     TextBlock,
-    ThinkingBlock,
     ToolCallBlock,
     ToolResponseBlock,
 )
 
 NAME = "vercel-ai"
 MODEL_NAME = "vercel-ai-model"
+AI_SDK_PINS = {"ai": "6.0.325", "@ai-sdk/openai": "3.0.141", "@ai-sdk/anthropic": "3.0.140"}
+"""The AI SDK packages (npm) the port follows and ``tests/peers/test_aisdk_differential.py`` proves
+it against, exactly as ``tests/js/package.json`` pins them (ai 6.0.x, the line issue 18 measured)."""
+PINNED = ", ".join(f"{k} {v}" for k, v in AI_SDK_PINS.items())
 ERROR_NAME = "AI_MissingToolResultsError"
 
 
@@ -437,117 +448,6 @@ def filter_empty_tool_messages(
     return kept, changes
 
 
-def join_assistant_text(
-    messages: tuple[Message, ...], trace: Trace
-) -> tuple[tuple[Message, ...], list[Change]]:
-    """``@ai-sdk/openai`` Chat: an assistant message's text parts go out as one string, joined.
-
-    Source: vercel/ai, ``packages/openai/src/chat/convert-to-openai-chat-messages.ts`` (assistant
-    ``case 'text': text += part.text``). Only the ``openai-chat`` provider; the Responses and
-    Anthropic adapters keep the parts apart.
-    """
-    out: list[Message] = []
-    changes: list[Change] = []
-    for message in messages:
-        texts = [b for b in message.blocks if isinstance(b, TextBlock)]
-        if message.speaker != "ai" or len(texts) < 2:
-            out.append(message)
-            continue
-        joined = TextBlock(text="".join(t.text for t in texts))
-        trace.derive(joined, texts[0])
-        first = message.blocks.index(texts[0])
-        blocks = tuple(b for b in message.blocks if not isinstance(b, TextBlock))
-        rebuilt = message.model_copy(update={"blocks": (*blocks[:first], joined, *blocks[first:])})
-        trace.derive(rebuilt, message)
-        out.append(rebuilt)
-        changes.append(
-            Change(
-                pass_="join_assistant_text",
-                action="merge",
-                reason="the AI SDK's OpenAI Chat adapter sends an assistant message's text parts as one string",
-                before=trace.origin(message),
-            ).with_subject(rebuilt)
-        )
-    return tuple(out), changes
-
-
-def anthropic_assistant_turns(
-    messages: tuple[Message, ...], trace: Trace
-) -> tuple[tuple[Message, ...], list[Change]]:
-    """``@ai-sdk/anthropic``: one assistant message per run, tool uses last, the final text trimmed.
-
-    Source: vercel/ai, ``packages/anthropic/src/convert-to-anthropic-messages-prompt.ts`` (3.0.140):
-    ``groupIntoBlocks`` makes consecutive assistant messages one Anthropic message;
-    ``moveToolUseBlocksToEnd`` puts its ``tool_use`` blocks after the other blocks of each stretch
-    between thinking blocks (signed thinking stays where it is; unsigned reasoning is not sent); and
-    the last text part of the last message, when the prompt ends with it, is sent ``.trim()``-ed
-    ("Anthropic does not allow trailing whitespace in pre-filled assistant responses").
-    """
-    out: list[Message] = []
-    changes: list[Change] = []
-    k = 0
-    while k < len(messages):
-        run = [messages[k]]
-        while (
-            messages[k].speaker == "ai"
-            and k + len(run) < len(messages)
-            and messages[k + len(run)].speaker == "ai"
-        ):
-            run.append(messages[k + len(run)])
-        k += len(run)
-        if run[0].speaker != "ai":
-            out.append(run[0])
-            continue
-        blocks = [b for m in run for b in m.blocks]
-        ordered: list[Block] = []
-        segment: list[Block] = []
-        for block in [*blocks, None]:
-            if block is None or (isinstance(block, ThinkingBlock) and block.signature):
-                ordered += [b for b in segment if not isinstance(b, ToolCallBlock)]
-                ordered += [b for b in segment if isinstance(b, ToolCallBlock)]
-                segment = []
-                if block is not None:
-                    ordered.append(block)
-            else:
-                segment.append(block)
-        if len(run) == 1 and ordered == blocks:
-            out.append(run[0])
-            continue
-        merged = run[0].model_copy(update={"blocks": tuple(ordered)})
-        for m in run:
-            trace.derive(merged, m)
-        out.append(merged)
-        changes.append(
-            Change(
-                pass_="anthropic_assistant_turns",
-                action="merge" if len(run) > 1 else "reorder",
-                reason="the AI SDK's Anthropic adapter sends consecutive assistant messages as one, with its "
-                "tool uses after the text of each stretch between thinking blocks",
-                before=trace.origin(run[0]),
-            ).with_subject(merged)
-        )
-    last = out[-1] if out else None
-    if last is not None and last.speaker == "ai" and last.blocks and isinstance(last.blocks[-1], TextBlock):
-        text = last.blocks[-1]
-        if text.text != text.text.strip():
-            trimmed = text.model_copy(update={"text": text.text.strip()})
-            trace.derive(trimmed, text)
-            rebuilt = last.model_copy(update={"blocks": (*last.blocks[:-1], trimmed)})
-            trace.derive(rebuilt, last)
-            out[-1] = rebuilt
-            changes.append(
-                Change(
-                    pass_="anthropic_assistant_turns",
-                    action="fill",
-                    reason="the AI SDK's Anthropic adapter trims the final assistant text (Anthropic rejects "
-                    "trailing whitespace in a pre-filled assistant response)",
-                    before=trace.origin(text),
-                    detail={"old_text": text.text, "new_text": trimmed.text},
-                ).with_subject(trimmed)
-            )
-    return tuple(out), changes
-
-
 STANDARDISE = (
     remove_empty_text_parts,
     combine_tool_messages,
@@ -564,11 +464,18 @@ MODEL_PASSES = (model_message_roles, tool_call_ids_present, *STANDARDISE)
 def _curate(
     session: Session, provider: str, tail: tuple[Message, ...], name: str, passes: tuple[Pass, ...]
 ) -> Curation:
-    """What the AI SDK sends to ``provider`` (the same for every provider), or why it throws instead."""
+    """What the AI SDK sends to ``provider``, or why it throws instead.
+
+    The prompt standardisation, then what the provider's adapter does (`libraries_vercel_adapters`).
+    """
+    route = "ui" if name == NAME else "model"
+    passes = (*passes, function_calls, tool_outputs(route, provider))
     if provider == "openai-chat":
         passes = (*passes, join_assistant_text)
+    elif provider == "openai-responses":
+        passes = (*passes, drop_reasoning)
     elif provider == "anthropic":
-        passes = (*passes, anthropic_assistant_turns)
+        passes = (*passes, anthropic_reasoning, anthropic_assistant_turns)
     try:
         return run_passes(session, provider, name, passes, tail)
     except MissingToolResults as error:

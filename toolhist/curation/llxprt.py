@@ -195,7 +195,9 @@ def passes(session: Session, tail: tuple[Message, ...], version: Version) -> lis
         partial(get_curated, version=version, stored=stored),
         split_tool_calls_out_of_tool_messages,
         ensure_tool_call_continuity,
-        partial(ensure_tool_response_completeness, version=version),
+        partial(
+            ensure_tool_response_completeness, version=version, icontent=session.source.format == "icontent"
+        ),
         partial(ensure_tool_response_adjacency, version=version),
         partial(deep_clone_without_circular_refs, icontent=session.source.format == "icontent"),
     ]

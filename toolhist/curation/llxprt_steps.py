@@ -207,11 +207,17 @@ def _position(trace: Trace, obj: object) -> JsonValue:
 # --- step 3 ----------------------------------------------------------------------------------------
 
 
-def ensure_tool_response_completeness(messages: Messages, trace: Trace, *, version: Version) -> Result:
+def ensure_tool_response_completeness(
+    messages: Messages, trace: Trace, *, version: Version, icontent: bool = False
+) -> Result:
     """Step 3: calls with no result anywhere get a synthetic error result right after their message.
 
     V864 skips a *pending* call: one after which every (non-system) message is a tool message.
-    HEAD (#1445) closes every unanswered call.
+    HEAD (#1445) closes every unanswered call. llxprt writes the synthetic result with ``isComplete:
+    true`` (``HistoryService.ensureToolResponseCompleteness``, vybestack/llxprt-code 193e7060d); for
+    an IContent history that field is in ``provider_data`` (step 5 keeps it), so the curated history
+    says what llxprt's does even after step 4 rebuilds the message as ``reordered_tool_responses``.
+    Other sources keep ``provider_data`` for their wire fields, where it does not belong.
     """
     responded = {r.call_id for m in messages for r in m.tool_responses() if r.call_id}
     later_non_tool = [False] * len(messages)
@@ -249,6 +255,7 @@ def ensure_tool_response_completeness(messages: Messages, trace: Trace, *, versi
                 error=ORPHAN_ERROR,
                 is_complete=False,
                 raw_call_id=c.id,
+                provider_data={"isComplete": True} if icontent else {},
             )
             for c in missing
         ]

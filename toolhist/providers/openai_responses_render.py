@@ -60,6 +60,19 @@ def output_text(block: ToolResponseBlock) -> str:
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
 
 
+def _input_parts(result: JsonValue) -> bool:
+    """Whether a result is already written as Responses ``input_text`` parts.
+
+    The API takes ``output`` as a list of them; the AI SDK's Responses adapter sends a ``content``
+    output that way.
+    """
+    return (
+        isinstance(result, list)
+        and bool(result)
+        and all(isinstance(p, dict) and p.get("type") == "input_text" for p in result)
+    )
+
+
 def _is_item(block: OpaqueBlock) -> bool:
     """An opaque Responses block that was a whole item (not an unknown part of a message)."""
     return "role" in block.data or block.data.get("type") in ITEM_TYPES
@@ -163,7 +176,7 @@ class _Renderer:
         item: dict[str, JsonValue] = {"type": kind, **_public(data)}
         if data.get("_call_id") != "absent":
             item["call_id"] = block.call_id
-        item["output"] = block.result if self.same else output_text(block)
+        item["output"] = block.result if self.same or _input_parts(block.result) else output_text(block)
         self.emit(item, mi, bi)
 
     def reasoning(self, mi: int, bi: int, block: ThinkingBlock) -> None:
