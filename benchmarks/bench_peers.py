@@ -8,6 +8,9 @@ For each provider, the median of N runs of:
 - ``port``: the same comparison with the old port (``litellm-port`` / ``openai-agents-port``).
 
 The first call starts the worker (importing LiteLLM takes seconds); that start-up is printed apart.
+The AI SDK (``vercel-ai`` / ``vercel-ai-model``, a port proven against the real one in
+``tests/peers/test_aisdk_differential.py``) follows: ``compare`` with the port beside the real SDK
+under node (``tests/js/harness.mjs``): node's start-up apart, then per request in one batch.
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--runs 5] [--file sample_logs/...]``
 (needs ``toolhist peers install``). Figures only; no test asserts on time.
 """
@@ -15,8 +18,10 @@ Run: ``.venv/bin/python benchmarks/bench_peers.py [--runs 5] [--file sample_logs
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from functools import partial
+from pathlib import Path
 
 from bench_load import median_time
 
@@ -56,6 +61,37 @@ def main() -> None:
             print(
                 f"  {provider:<17} compare {whole * 1000:8.1f} ms   library alone {library * 1000:8.1f} ms"
                 f"   port compare {port * 1000:8.1f} ms"
+            )
+    ai_sdk(session, args.runs)
+
+
+def ai_sdk(session: Session, runs: int) -> None:
+    """The AI SDK port (``compare``) beside the real SDK under node, per route and provider."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "peers"))
+    from ai_sdk import model_messages, run_js, tools_of, ui_messages
+
+    started = time.perf_counter()
+    versions, _ = run_js([])
+    start = time.perf_counter() - started
+    print(f"AI SDK: node start-up {start:.2f} s ({', '.join(f'{k} {v}' for k, v in versions.items())})")
+    for route, strategy, convert in (
+        ("ui", "vercel-ai", ui_messages),
+        ("model", "vercel-ai-model", model_messages),
+    ):
+        for provider in ("openai-chat", "openai-responses", "anthropic"):
+            job = {
+                "route": route,
+                "provider": provider,
+                "messages": convert(session),
+                "tools": tools_of(session),
+            }
+            began = time.perf_counter()
+            run_js([job] * runs)
+            real = max(time.perf_counter() - began - start, 0.0) / runs
+            port = median_time(partial(compare, session, provider, [strategy]), runs)
+            print(
+                f"  {strategy:<16} {provider:<17} port compare {port * 1000:8.1f} ms"
+                f"   AI SDK {real * 1000:8.1f} ms"
             )
 
 
