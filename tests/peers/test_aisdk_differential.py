@@ -139,3 +139,17 @@ def test_the_port_is_the_ai_sdk_on_every_sample(route: str) -> None:
     sessions = [load(path) for path in SAMPLES] + [make() for make in SEEDS.values()]
     assert len(sessions) >= 24
     check("samples", sessions, route)
+
+
+@pytest.mark.parametrize("ci", [True, False])
+def test_missing_node_fails_in_ci_and_skips_elsewhere(ci: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    for name in ("CI", "TOOLHIST_REQUIRE_BROWSER"):
+        monkeypatch.delenv(name, raising=False)
+    if ci:
+        monkeypatch.setenv("CI", "1")
+    outcome = pytest.fail.Exception if ci else pytest.skip.Exception
+    with pytest.raises(
+        outcome, match=r"^node and npm not installed \(Debian: apt-get install -y nodejs npm\)$"
+    ):
+        require_node()
