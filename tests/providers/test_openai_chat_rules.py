@@ -197,6 +197,14 @@ CASES: list[tuple[str, Subject, str, str, Subject]] = [
         body({"role": "system", "content": "Be brief."}, USER, model="o3-mini"),
     ),
     (
+        # the recorded 400 (pydantic-ai test_openai_o1_mini_system_role[developer], o1-mini, 2025-02-24)
+        "oai.system_role_unsupported",
+        body({"role": "developer", "content": "You are a helpful assistant."}, USER, model="o1-mini"),
+        "messages[0].role",
+        "Unsupported value: 'messages[0].role' does not support 'developer' with this model.",
+        body({"role": "developer", "content": "You are a helpful assistant."}, USER, model="o1"),
+    ),
+    (
         "oai.system_role_unsupported",
         session(Message(speaker="system", blocks=(TextBlock(text="Be brief."),)), human("hi")).model_copy(
             update={"request": {"model": "o1-preview-2024-09-12"}}

@@ -162,7 +162,7 @@ def test_reasoning_dangling_before_an_id_less_assistant_message() -> None:
     ]
     # Nothing stored to pair with (store: false, reasoning without id), or DeepSeek's endpoint: accepted.
     assert found({**bad, "store": False}, "resp.reasoning_dangling") == []
-    no_id = copy.deepcopy(bad)
+    no_id: dict[str, Any] = copy.deepcopy(bad)
     del no_id["input"][1]["id"]
     assert found(no_id, "resp.reasoning_dangling") == []
     assert found({**bad, "model": "deepseek-v4-flash"}, "resp.reasoning_dangling") == []

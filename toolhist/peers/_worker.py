@@ -107,7 +107,7 @@ def _litellm_kwargs(provider: str) -> dict[str, Any]:
 
 
 def run_litellm(job: dict[str, Any]) -> None:
-    import litellm  # type: ignore[import-not-found]  # only in the peers environment
+    import litellm  # only in the peers environment (mypy: pyproject ignores its missing stubs)
 
     litellm.modify_params = job.get("modify_params", True)
     litellm.telemetry = False

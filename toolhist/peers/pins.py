@@ -22,9 +22,11 @@ PINS: dict[str, str] = {
 ``certifi>=2026.10.19``, which no index has yet, so 1.106.2 (the version issue 18 measured) is the
 newest that installs; openai-agents 0.24.0 is the newest."""
 
-WITH: dict[str, tuple[str, ...]] = {"litellm": ("mcp==2.3.0",)}
+WITH: dict[str, tuple[str, ...]] = {"litellm": ("mcp==2.3.0", "orjson==3.13.0", "json-source-map==1.0.5")}
 """Packages installed beside a library, pinned too: LiteLLM's Responses route (``openai/responses/…``)
-imports ``mcp``, which its plain install leaves out."""
+imports ``mcp``, which its plain install leaves out; ``orjson`` and ``json-source-map`` are what
+`toolhist.guard.litellm` needs beside LiteLLM's own pydantic and httpx2, so the guard's LiteLLM
+callback runs there from the source tree (``tests/guard/test_guard_litellm.py``)."""
 
 LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "openai-agents"}
 """Strategy name (DESIGN §6) → the PyPI distribution it runs."""

@@ -33,12 +33,13 @@ RULES: tuple[Rule, ...] = (
         "oai.system_role_unsupported",
         NAME,
         "error",
-        "o1-mini and o1-preview take no system message (other models do)",
+        "o1-mini and o1-preview take no system or developer message (other models do)",
         "Unsupported value: 'messages[{index}].role' does not support '{role}' with this model.",
         "microsoft/agent-framework#1077 (2025-10: o1-mini and o1-mini-2024-09-12 fail, o1, o3-mini, o3, o4-mini "
         "and gpt-4* succeed); janhq/jan#4392 (o1-mini and o1-preview, 2025-01); Lambdua/openai4j#62 (o1-mini, "
-        "2024-09); CherryHQ/cherry-studio#1403 (code unsupported_value, param messages[0].role). Whether "
-        "`developer` is refused too is unverified, so only `system` is checked",
+        "2024-09); CherryHQ/cherry-studio#1403 (code unsupported_value, param messages[0].role); a `developer` "
+        "message is refused the same way: corpus pydantic/pydantic-ai:tests/models/cassettes/test_openai/"
+        "test_openai_o1_mini_system_role[developer].yaml @b18b032910 #0 (o1-mini, 2025-02-24, a recorded 400)",
         "demote_system (the system text goes out as a user message)",
         models=NO_SYSTEM_MODELS,
         since="2024-09",
@@ -156,9 +157,9 @@ def check(messages: list[Any]) -> Iterator[Finding]:
         if not isinstance(message, dict):
             continue
         role = message.get("role")
-        if role == "system":
+        if role in ("system", "developer"):
             yield Finding("oai.system_role_unsupported", ("messages", i, "role"), {"index": i, "role": role})
-            if not leading:
+            if not leading and role == "system":
                 yield Finding("pplx.alternate", ("messages", i, "role"))
         else:
             leading = False
