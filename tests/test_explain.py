@@ -79,6 +79,9 @@ CASES: list[Case] = [
     Case("cannot specify both 'thinking' and 'reasoning_effort'", "kimi", "kimi.thinking_effort_conflict"),
     # OpenAI Responses (§2c)
     Case("No tool output found for function call call_xIYf9aMh3kHqC2wLuVd7nRtE.", "openai-responses", "resp.call_unanswered", None, ("call_xIYf9aMh3kHqC2wLuVd7nRtE",)),
+    # Codex's freeform apply_patch (Soju06/codex-lb#1168)
+    Case("No tool output found for custom tool call call_sCfJ2kD8pQ4mN7vL1xR9tY3w.", "openai-responses", "resp.call_unanswered", "custom", ("call_sCfJ2kD8pQ4mN7vL1xR9tY3w",)),
+    Case("No tool call found for custom tool call output with call_id call_sCfJ2kD8pQ4mN7vL1xR9tY3w.", "openai-responses", "resp.output_orphan", "custom", ("call_sCfJ2kD8pQ4mN7vL1xR9tY3w",)),
     Case("No tool call found for function call output with call_id call_5JpT8sWq1nZk3Lm7Vx9Rb2Cd.", "openai-responses", "resp.output_orphan", None, ("call_5JpT8sWq1nZk3Lm7Vx9Rb2Cd",)),
     Case("Item 'fc_68a2f1c93e8c8193b5d7a0e4f6c21b7d' of type 'function_call' was provided without its required 'reasoning' item: 'rs_68a2f1c7a1f48193a3c9e2d5b7f04e1a'.", "openai-responses", "resp.fc_needs_reasoning", None, ("fc_68a2f1c93e8c8193b5d7a0e4f6c21b7d", "rs_68a2f1c7a1f48193a3c9e2d5b7f04e1a")),
     Case("Item 'msg_68b0d4e2c5a08190a1b2c3d4e5f60718' of type 'message' was provided without its required 'reasoning' item: 'rs_68b0d4e1f9c88190b7a6c5d4e3f21009'.", "openai-responses", "resp.fc_needs_reasoning", "message", ("msg_68b0d4e2c5a08190a1b2c3d4e5f60718",)),
@@ -435,6 +438,8 @@ FILL: dict[str, Any] = {
     "constraint": "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
 }
 FILL_FOR: dict[str, list[dict[str, Any]]] = {
+    "resp.call_unanswered": [{"what": "function call"}, {"what": "custom tool call"}],
+    "resp.output_orphan": [{"what": "function call"}, {"what": "custom tool call"}],
     "ant.server_result_orphan": [
         {"kind": "web_search_tool_result", "id": "srvtoolu_01Hk7MnPqRsTuVwXyZaBcDeF"}
     ],

@@ -126,7 +126,9 @@ PATTERNS: tuple[Pattern, ...] = (
     # --- OpenAI Responses (§2c) ---------------------------------------------------------------------
     _p("resp.adjacency", _RESP, "deepseek", r"No tool output found for tool call %id", side="call"),
     _p("resp.call_unanswered", _RESP, None, r"No tool output found for function call %id", side="call"),
+    _p("resp.call_unanswered", _RESP, "custom", r"No tool output found for custom tool call %id", side="call"),
     _p("resp.output_orphan", _RESP, None, r"No tool call found for function call output with call_id %id", side="result"),
+    _p("resp.output_orphan", _RESP, "custom", r"No tool call found for custom tool call output with call_id %id", side="result"),
     _p("resp.fc_needs_reasoning", _RESP, None, r"Item %q%id%q of type %qfunction_call%q was provided without its required %qreasoning%q item(?::\s*%q(?P<id2>[^'\"`\s]{1,256})%q)?", side="call"),
     _p("resp.fc_needs_reasoning", _RESP, "message", r"Item %q%id%q of type %qmessage%q was provided without its required %qreasoning%q item"),
     _p("resp.reasoning_dangling", _RESP, None, r"Item %q%id%q of type %qreasoning%q was provided without its required following item"),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.explain import explain
 from toolhist.model import (
     MediaBlock,
     Message,
@@ -627,3 +628,42 @@ def test_an_empty_assistant_message_is_kept_as_an_empty_message() -> None:
         "input": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": ""}],
     }
     assert payload.source_map["input[1]"] == (1, None)
+
+
+def test_a_custom_tool_call_needs_its_output_and_an_output_its_call() -> None:
+    """Codex's freeform calls (apply_patch) pair like function calls, with OpenAI's own wording for them
+    (Soju06/codex-lb#1168: "No tool output found for custom tool call call_…")."""
+    body: dict[str, Any] = {
+        "model": "gpt-5-codex",
+        "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "patch it"}]},
+            {
+                "type": "custom_tool_call",
+                "call_id": "call_P1",
+                "name": "apply_patch",
+                "input": "*** Begin Patch",
+            },
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "next"}]},
+            {"type": "custom_tool_call_output", "call_id": "call_Q9", "output": "done"},
+        ],
+    }
+    found = [(v.rule, v.path, v.error_text) for v in validate_payload(body, "openai-responses")]
+    assert found == [
+        ("resp.call_unanswered", "input[1]", "No tool output found for custom tool call call_P1."),
+        (
+            "resp.output_orphan",
+            "input[3]",
+            "No tool call found for custom tool call output with call_id call_Q9.",
+        ),
+    ]
+    for _, _, text in found:
+        assert explain(text).rule in {"resp.call_unanswered", "resp.output_orphan"}
+    paired = {
+        **body,
+        "input": [*body["input"][:2], {**body["input"][3], "call_id": "call_P1"}, body["input"][2]],
+    }
+    assert validate_payload(paired, "openai-responses") == []
+    session = toolhist.load(body, format="openai-responses")
+    assert [
+        v for v in validate(session, "openai-responses", strategy="toolhist") if v.severity == "error"
+    ] == []

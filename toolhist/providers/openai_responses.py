@@ -46,9 +46,11 @@ RULES: tuple[Rule, ...] = (
         "resp.call_unanswered",
         NAME,
         "error",
-        "every function_call needs a function_call_output with the same call_id",
-        "No tool output found for function call {call_id}.",
-        "openai/openai-agents-python#673; tjardoo/openai-client PR#124",
+        "every function_call (and freeform custom_tool_call) needs an output with the same call_id",
+        "No tool output found for {what} {call_id}.",
+        "openai/openai-agents-python#673; tjardoo/openai-client PR#124; a custom_tool_call (Codex's freeform "
+        "apply_patch) the same way, 'No tool output found for custom tool call call_…': Soju06/codex-lb#1168 "
+        "(2026), diegosouzapw/OmniRoute#8946",
         "close_orphans (synthetic output)",
         applies=lambda body: not _deepseek(body),
     ),
@@ -56,9 +58,12 @@ RULES: tuple[Rule, ...] = (
         "resp.output_orphan",
         NAME,
         "error",
-        "every function_call_output.call_id must match a function_call in input (or the stored chain)",
-        "No tool call found for function call output with call_id {call_id}.",
-        "microsoft/vscode#320060; leookun/cursor-byok#307; binaricat/Netcatty#684",
+        "every function_call_output (and custom_tool_call_output) call_id must match a call in input (or the "
+        "stored chain)",
+        "No tool call found for {what} output with call_id {call_id}.",
+        "microsoft/vscode#320060; leookun/cursor-byok#307; binaricat/Netcatty#684; the custom tool call form, "
+        "'No tool call found for custom tool call output with call_id …', is quoted in codex-lb's replay code "
+        "(Soju06/codex-lb#1168)",
         "synthesize_calls (or drop the output with a Change)",
     ),
     Rule(
@@ -179,6 +184,10 @@ def _stateful(body: dict[str, Any], items: list[Any]) -> bool:
     )
 
 
+_PAIRED = {"function_call": "function call", "custom_tool_call": "custom tool call"}
+"""Client-side call items whose output the request must carry, and how OpenAI's error text names them."""
+
+
 def check_pairing(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
     """Calls without outputs and outputs without calls."""
     calls: set[str] = set()
@@ -197,10 +206,14 @@ def check_pairing(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
         if not isinstance(item, dict) or not isinstance(item.get("call_id"), str):
             continue
         cid = item["call_id"]
-        if _kind(item) == "function_call" and cid not in outputs:
-            yield Finding("resp.call_unanswered", ("input", i), {"call_id": cid}, (cid,))
-        elif _kind(item) == "function_call_output" and cid not in calls and not stateful:
-            yield Finding("resp.output_orphan", ("input", i), {"call_id": cid}, (cid,))
+        kind = _kind(item)
+        what = _PAIRED.get(kind.removesuffix("_output"))
+        if what is None:
+            continue
+        if not kind.endswith("_output") and cid not in outputs:
+            yield Finding("resp.call_unanswered", ("input", i), {"call_id": cid, "what": what}, (cid,))
+        elif kind.endswith("_output") and cid not in calls and not stateful:
+            yield Finding("resp.output_orphan", ("input", i), {"call_id": cid, "what": what}, (cid,))
 
 
 def check_adjacency(items: list[Any]) -> Iterator[Finding]:
