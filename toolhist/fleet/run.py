@@ -1,0 +1,113 @@
+"""Run `scan_file` over many files: in this process, on a local Dask cluster, or on a remote one.
+
+Dask's ``distributed`` scheduler does the distribution (placement, work stealing, a lost worker's
+tasks recomputed elsewhere); this module only feeds it. Files are submitted through a bounded
+window (`WINDOW_PER_THREAD` tasks per worker thread in flight), so the client and scheduler hold a
+few thousand futures, never one per file of a ten-million-file fleet, and each result is handed to
+``sink`` and released as soon as it arrives. A task that fails anyway (its worker died more often
+than ``distributed.scheduler.allowed-failures`` allows, an unexpected error) becomes an unreadable
+row with the reason, never a failed scan.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from toolhist.errors import UsageError
+from toolhist.fleet.inputs import StorageOptions
+from toolhist.fleet.task import FileResult, scan_file
+
+Sink = Callable[[FileResult], None]
+WINDOW_PER_THREAD = 8
+RETRIES = 2
+"""Extra attempts for a task that raised (a transient read error); a killed worker's tasks are
+rescheduled by the scheduler itself, without using these."""
+
+
+@contextmanager
+def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
+    """A ``distributed.Client``: to ``scheduler`` (``tcp://host:port``) or a fresh LocalCluster of ``jobs``.
+
+    The LocalCluster has one single-threaded worker process per job (the readers and validators are
+    pure Python: threads would share one GIL) and no dashboard (nothing listens beyond the scan).
+    """
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+        with client:
+            yield client
+        return
+    with (
+        LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def run_local(files: Iterable[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink) -> None:
+    """Every file in this process, in order (``--jobs 1``: no cluster to start for a small folder)."""
+    for url in files:
+        sink(scan_file(url, providers, options))
+
+
+def run_on(
+    client: Any, files: Sequence[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink
+) -> None:
+    """Every file as one Dask task on ``client``'s cluster; results reach ``sink`` as they finish."""
+    from distributed import as_completed
+
+    threads = sum(client.nthreads().values()) or 1
+    window = max(16, WINDOW_PER_THREAD * threads)
+    pending = iter(files)
+    chosen = list(providers)
+    queue = as_completed()
+    urls: dict[str, str] = {}
+
+    def submit(url: str) -> None:
+        key = f"toolhist-scan-{url}"
+        urls[key] = url
+        queue.add(client.submit(scan_file, url, chosen, options, key=key, retries=RETRIES))
+
+    for url in pending:
+        submit(url)
+        if queue.count() >= window:
+            break
+    for future in queue:
+        url = urls.pop(future.key)
+        try:
+            result = future.result()
+        except Exception as exc:  # a task that failed for good: a row with the reason, not a failed scan
+            result = FileResult(url, error=f"{url}: not scanned ({type(exc).__name__}: {exc})")
+        future.release()
+        sink(result)
+        nxt = next(pending, None)
+        if nxt is not None:
+            submit(nxt)
+
+
+class Rate:
+    """Files done, sessions per second and unreadable files so far, for the progress display."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.files = 0
+        self.sessions = 0
+        self.errors = 0
+
+    def add(self, result: FileResult) -> None:
+        self.files += 1
+        self.sessions += result.error is None
+        self.errors += result.error is not None
+
+    def line(self) -> str:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        return f"{self.sessions / elapsed:.1f} sessions/s, {self.errors} unreadable"
