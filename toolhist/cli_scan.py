@@ -16,10 +16,10 @@ from typing import Any
 import click
 
 from toolhist.errors import UsageError
-from toolhist.providers import provider_for
+from toolhist.fleet.dataset import read_table
 from toolhist.fleet.run import Rate
 from toolhist.fleet.summary import per_provider, top_rules
-from toolhist.fleet.dataset import read_table
+from toolhist.providers import provider_for
 from toolhist.scan import ScanResult, scan
 
 OUT_SUFFIXES = (".csv", ".json", ".parquet")
@@ -67,8 +67,10 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 class _Progress:
-    """``scanning 120/2000 files, 45.2 sessions/s, 3 unreadable`` on stderr: redrawn in place on a
-    terminal, every `EVERY` seconds otherwise (a CI log), and once at the end."""
+    """``scanning 120/2000 files, 45.2 sessions/s, 3 unreadable`` on stderr.
+
+    Redrawn in place on a terminal, every `EVERY` seconds otherwise (a CI log), and once at the end.
+    """
 
     EVERY = 10.0
 
@@ -108,7 +110,7 @@ class _Progress:
     type=click.Path(file_okay=False),
     help="Write the fleet dataset here (Parquet, partitioned by provider): sessions, violations, unreadable.",
 )
-def scan_cmd(
+def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
     sources: tuple[str, ...],
     providers: tuple[str, ...],
     jobs: int,

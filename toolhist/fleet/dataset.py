@@ -72,6 +72,7 @@ class DatasetWriter:
         self.parts: dict[tuple[str, str], int] = defaultdict(int)
 
     def add(self, result: FileResult) -> None:
+        """Buffer one file's rows (an unreadable file: its reason), writing parts as they fill."""
         if result.error is not None:
             self._push("unreadable", "", {"file": result.file, "reason": result.error})
         for row in result.sessions:
@@ -98,13 +99,14 @@ class DatasetWriter:
         pq.write_table(pa.table(columns, schema=schema), folder / f"part-{number:05d}.parquet")
 
     def close(self) -> None:
+        """Write the rows still buffered; give every table at least an empty part."""
         for table, provider in list(self.buffers):
             self._flush(table, provider)
-        for table in SCHEMAS:  # an empty table is still a readable (empty) dataset
+        for table, schema in SCHEMAS.items():  # an empty table is still a readable (empty) dataset
             folder = self.out / table
             if not folder.exists():
                 folder.mkdir(parents=True)
-                pq.write_table(SCHEMAS[table].empty_table(), folder / "part-00000.parquet")
+                pq.write_table(schema.empty_table(), folder / "part-00000.parquet")
 
 
 def read_table(out: str | os.PathLike[str], table: str) -> pd.DataFrame:
@@ -116,15 +118,17 @@ def read_table(out: str | os.PathLike[str], table: str) -> pd.DataFrame:
     folder = Path(out) / table
     if not folder.is_dir():
         raise UsageError(f"{out}: not a toolhist scan dataset (no {table}/ folder)")
-    frame = pq.read_table(folder, partitioning="hive").to_pandas()
+    frame: pd.DataFrame = pq.read_table(folder, partitioning="hive").to_pandas()
     if table == "unreadable":
-        return frame.sort_values("file", kind="stable").reset_index(drop=True)
+        return frame.sort_values(["file"], kind="stable").reset_index(drop=True)
     if "provider" not in frame.columns:
         frame["provider"] = pd.Series([], dtype="str")
     frame["provider"] = frame["provider"].astype("str")
     columns = SESSION_COLUMNS if table == "sessions" else VIOLATION_COLUMNS
     frame = frame[list(columns)]
-    keys = ["file", "provider"] if table == "sessions" else ["file", "provider", "message_index", "rule", "path"]
+    keys = (
+        ["file", "provider"] if table == "sessions" else ["file", "provider", "message_index", "rule", "path"]
+    )
     return frame.sort_values(keys, kind="stable").reset_index(drop=True)
 
 

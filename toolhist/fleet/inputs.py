@@ -24,14 +24,22 @@ from toolhist.errors import UsageError
 CHUNK = 1 << 20
 """Bytes per read when streaming a remote object to the worker's disk."""
 
-EXTRAS = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs", "az": "azure", "abfs": "azure", "abfss": "azure"}
+EXTRAS = {
+    "s3": "s3",
+    "s3a": "s3",
+    "gs": "gcs",
+    "gcs": "gcs",
+    "az": "azure",
+    "abfs": "azure",
+    "abfss": "azure",
+}
 """URL scheme -> the toolhist extra that installs its fsspec implementation."""
 
 StorageOptions = Mapping[str, Any]
 
 
 def is_url(text: str) -> bool:
-    """True for ``scheme://…`` (fsspec), False for a local path (``C:\\…`` included)."""
+    """True for ``scheme://…`` (fsspec), False for a local path (a Windows drive letter included)."""
     scheme, sep, _ = text.partition("://")
     return bool(sep) and len(scheme) > 1 and scheme.replace("+", "").isalnum()
 
@@ -107,7 +115,7 @@ def expand(inputs: Sequence[str], options: StorageOptions | None = None) -> list
 
 @contextmanager
 def local_copy(url: str, options: StorageOptions | None = None) -> Iterator[tuple[str, float | None]]:
-    """``(local path, modification time)`` for one file: in place when local, streamed to a temp file when not.
+    """``(local path, modification time)`` for one file: in place, or streamed to a temporary file.
 
     The temporary copy keeps the remote name's suffix (readers sniff content, but a ``.jsonl``
     suffix keeps error texts familiar) and is removed when the block ends.

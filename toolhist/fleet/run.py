@@ -53,7 +53,9 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
         yield client
 
 
-def run_local(files: Iterable[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink) -> None:
+def run_local(
+    files: Iterable[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink
+) -> None:
     """Every file in this process, in order (``--jobs 1``: no cluster to start for a small folder)."""
     for url in files:
         sink(scan_file(url, providers, options))
@@ -104,10 +106,12 @@ class Rate:
         self.errors = 0
 
     def add(self, result: FileResult) -> None:
+        """Count one file's result."""
         self.files += 1
         self.sessions += result.error is None
         self.errors += result.error is not None
 
     def line(self) -> str:
+        """``45.2 sessions/s, 3 unreadable`` since the scan started."""
         elapsed = max(time.monotonic() - self.start, 1e-9)
         return f"{self.sessions / elapsed:.1f} sessions/s, {self.errors} unreadable"

@@ -75,7 +75,10 @@ def worst(sessions: pd.DataFrame, n: int = 20) -> pd.DataFrame:
         messages=("messages", "first"),
         errors=("errors", "sum"),
         providers_rejecting=("errors", lambda e: int((e > 0).sum())),
-        error_rules=("error_rules", lambda r: ";".join(sorted({x for v in r for x in str(v).split(";") if x}))),
+        error_rules=(
+            "error_rules",
+            lambda r: ";".join(sorted({x for v in r for x in str(v).split(";") if x})),
+        ),
     )
     grouped = grouped.reset_index().sort_values(
         ["errors", "providers_rejecting", "file"], ascending=[False, False, True], kind="stable"

@@ -50,6 +50,15 @@ class FileResult:
     error: str | None = None
 
 
+def agent_of(fmt: str) -> str:
+    """The agent (`toolhist.machine.AGENTS`) whose log format ``fmt`` is; ``""`` for a request body.
+
+    ``llxprt-debug`` and ``llxprt-checkpoint`` are both llxprt-code's; ``icontent`` (its canonical
+    history) is left unnamed, as a request body, since other tools write it too.
+    """
+    return next((agent for agent in AGENTS if fmt == agent or fmt.startswith(agent + "-")), "")
+
+
 def _day(stamp: float | None) -> str | None:
     return None if stamp is None else datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d")
 
@@ -70,7 +79,7 @@ def scan_file(url: str, providers: Sequence[str], options: StorageOptions | None
             stamps = [m.metadata.timestamp for m in session.messages if m.metadata.timestamp is not None]
             started = min(stamps) if stamps else mtime
             fmt = session.source.format
-            agent = fmt if fmt in AGENTS else ""
+            agent = agent_of(fmt)
             sessions: list[dict[str, object]] = []
             violations: list[dict[str, object]] = []
             for provider in providers:
