@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import pandas as pd
 import pytest
+from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
 from toolhist.fleet.summary import per_provider, worst
@@ -21,12 +21,7 @@ APP = str(ROOT / "app.py")
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, ScanResult]:
     """100 generated files (one truncated) plus their scan and its dataset."""
-    spec = importlib.util.spec_from_file_location("fleet_gen", ROOT / "benchmarks" / "fleet_gen.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    write: Callable[[int, Path], list[Path]] = module.write_fleet
+    write: Callable[[int, Path], list[Path]] = benchmark_module("fleet_gen").write_fleet
     folder = tmp_path_factory.mktemp("fleet")
     write(100, folder)
     dataset = tmp_path_factory.mktemp("out") / "ds"

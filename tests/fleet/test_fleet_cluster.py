@@ -16,12 +16,29 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from bench_modules import benchmark_module
 from distributed import Client, LocalCluster
 
 from toolhist.fleet import read_table
 from toolhist.scan import ScanResult, scan
 
 ROOT = Path(__file__).parent.parent.parent
+FLEET_SIZE = 2000
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generated fleet (``benchmarks/fleet_gen.py``): 2,000 files in 14 dated folders."""
+    out = tmp_path_factory.mktemp("fleet")
+    benchmark_module("fleet_gen").write_fleet(FLEET_SIZE, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def single(fleet: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[ScanResult, Path]:
+    """The fleet scanned in this process (``--jobs 1``, no Dask), with its dataset."""
+    dataset = tmp_path_factory.mktemp("single") / "ds"
+    return scan(fleet, dataset=dataset), dataset
 
 
 @pytest.fixture(scope="module")
