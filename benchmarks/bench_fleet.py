@@ -35,21 +35,23 @@ from toolhist.fleet.task import FileResult
 from toolhist.providers import PROVIDERS
 
 WORKERS = (1, 2, 4)
+BATCH = 32
+"""``--files-per-task`` whose overhead is measured beside one file per task."""
 TARGET = 10_000_000
 
 
-def _noop(url: str) -> str:
-    return url
+def _noop(urls: list[str]) -> list[str]:
+    return urls
 
 
-def overhead(client: Any, files: list[str]) -> float:
-    """Seconds per file Dask spends on a task that does nothing, through the same bounded window."""
+def overhead(client: Any, files: list[str], per_task: int = 1) -> float:
+    """Seconds per file Dask spends on tasks that do nothing, through the same bounded window."""
     window = max(16, WINDOW_PER_THREAD * sum(client.nthreads().values()))
-    pending = iter(files)
+    pending = iter([files[i : i + per_task] for i in range(0, len(files), per_task)])
     queue = as_completed()
     start = time.perf_counter()
-    for url in pending:
-        queue.add(client.submit(_noop, url, key=f"noop-{url}"))
+    for batch in pending:
+        queue.add(client.submit(_noop, batch, key=f"noop-{batch[0]}"))
         if queue.count() >= window:
             break
     for future in queue:
@@ -57,7 +59,7 @@ def overhead(client: Any, files: list[str]) -> float:
         future.release()
         nxt = next(pending, None)
         if nxt is not None:
-            queue.add(client.submit(_noop, nxt, key=f"noop-{nxt}"))
+            queue.add(client.submit(_noop, nxt, key=f"noop-{nxt[0]}"))
     return (time.perf_counter() - start) / len(files)
 
 
@@ -96,16 +98,19 @@ def main() -> None:
                 run_on(client, files, providers, None, got.append)
                 rates[n] = sum(r.error is None for r in got) / (time.perf_counter() - start)
                 cost = overhead(client, files)
+                batched = overhead(client, files, BATCH)
             print(
                 f"{n} worker{'s' if n > 1 else ' '}:            {rates[n]:8.1f} sessions/s"
-                f"  (cluster start {up:.1f} s; scheduler overhead {cost * 1e3:.2f} ms/file)"
+                f"  (cluster start {up:.1f} s; scheduler overhead {cost * 1e3:.2f} ms/file, "
+                f"{batched * 1e3:.3f} ms/file at {BATCH} files per task)"
             )
         per_worker = rates[1]
         print(
             f"\nextrapolation to {TARGET:,} sessions: about {TARGET / per_worker / 3600:.1f} worker-hours "
             f"at {per_worker:.0f} sessions/s per worker (N workers: that / N, while the scheduler keeps up: "
             f"{cost * 1e3:.2f} ms/file on one scheduler caps a fleet at {1 / cost:,.0f} files/s, "
-            f"{TARGET * cost / 60:.0f} min for {TARGET:,} files)"
+            f"{TARGET * cost / 60:.0f} min for {TARGET:,} files; at {BATCH} files per task "
+            f"{batched * 1e3:.3f} ms/file, {TARGET * batched / 60:.0f} min)"
         )
 
 

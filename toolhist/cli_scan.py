@@ -104,6 +104,13 @@ class _Progress:
     metavar="KEY=VALUE",
     help="fsspec option for URLs (repeatable): endpoint_url=http://127.0.0.1:9000, anon=true.",
 )
+@click.option(
+    "--files-per-task",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Files per Dask task (more: less scheduler overhead on fleets of small files).",
+)
 @click.option("--out", help="Write the table here: .csv, .json (list of rows) or .parquet (needs pyarrow).")
 @click.option(
     "--dataset",
@@ -116,6 +123,7 @@ def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
     jobs: int,
     scheduler: str | None,
     storage: tuple[str, ...],
+    files_per_task: int,
     out: str | None,
     dataset: str | None,
 ) -> None:
@@ -140,6 +148,7 @@ def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
         dataset=dataset,
         keep_rows=dataset is None or out is not None,
         on_result=shown.rate.add,
+        files_per_task=files_per_task,
     )
     if dataset is not None:
         _summary(dataset)

@@ -76,6 +76,7 @@ def scan(
     dataset: str | os.PathLike[str] | None = None,
     keep_rows: bool = True,
     on_result: Callable[[FileResult], None] | None = None,
+    files_per_task: int = 1,
 ) -> ScanResult:
     """Validate every session file ``source`` names against ``providers`` (default: all).
 
@@ -85,13 +86,16 @@ def scan(
     as a task on that Dask cluster. Results are ordered by file whatever order the tasks finish in,
     so the table is the same for any ``jobs`` and any cluster. ``dataset`` also writes the
     partitioned Parquet dataset (`toolhist.fleet.dataset`); ``keep_rows=False`` keeps only the
-    counts in memory (``frame`` empty), for fleets too large to hold.
+    counts in memory (``frame`` empty), for fleets too large to hold. ``files_per_task`` groups
+    files into one Dask task (`toolhist.fleet.run.run_on`).
     """
     chosen = list(providers) if providers else list(PROVIDERS)
     for name in chosen:
         provider_for(name)  # an unknown provider is a usage error before any work starts
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    if files_per_task < 1:
+        raise UsageError(f"--files-per-task must be at least 1, got {files_per_task}")
     inputs = [os.fspath(source)] if isinstance(source, str | os.PathLike) else [str(s) for s in source]
     files = expand(inputs, storage_options)
     writer = DatasetWriter(dataset) if dataset is not None else None
@@ -120,7 +124,7 @@ def scan(
         run_local(files, chosen, storage_options, sink)
     else:
         with client_for(scheduler, jobs) as client:
-            run_on(client, files, chosen, storage_options, sink)
+            run_on(client, files, chosen, storage_options, sink, files_per_task=files_per_task)
     if writer is not None:
         writer.close()
     return _collect(kept, unreadable, rules)

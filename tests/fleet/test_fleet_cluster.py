@@ -85,6 +85,13 @@ def test_cluster_scan_equals_single_process(
         pd.testing.assert_frame_equal(read_table(tmp_path / "ds", table), read_table(want_dataset, table))
 
 
+def test_cluster_scan_in_batches_equals_single_process(
+    cluster: LocalCluster, single: tuple[ScanResult, Path], fleet: Path
+) -> None:
+    want, _ = single
+    same(scan(fleet, scheduler=cluster.scheduler_address, files_per_task=7), want)
+
+
 def test_worker_killed_mid_scan_loses_no_file(
     cluster: LocalCluster, single: tuple[ScanResult, Path], fleet: Path
 ) -> None:

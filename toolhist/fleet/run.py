@@ -61,36 +61,71 @@ def run_local(
         sink(scan_file(url, providers, options))
 
 
+def scan_files(
+    urls: Sequence[str], providers: Sequence[str], options: StorageOptions | None
+) -> list[FileResult]:
+    """`scan_file` over a few files: one Dask task for ``--files-per-task`` > 1."""
+    return [scan_file(url, providers, options) for url in urls]
+
+
+def _batches(files: Iterable[str], size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for url in files:
+        batch.append(url)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def run_on(
-    client: Any, files: Sequence[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink
+    client: Any,
+    files: Sequence[str],
+    providers: Sequence[str],
+    options: StorageOptions | None,
+    sink: Sink,
+    *,
+    files_per_task: int = 1,
 ) -> None:
-    """Every file as one Dask task on ``client``'s cluster; results reach ``sink`` as they finish."""
+    """Every file (or every ``files_per_task`` files) as one Dask task on ``client``'s cluster.
+
+    Results reach ``sink`` as tasks finish. One file per task is the default: a file is the unit
+    that is retried and reported. ``files_per_task`` > 1 spreads the scheduler's fixed cost per task
+    (``benchmarks/bench_fleet.py`` measures it) over many small files, for fleets of millions.
+    """
     from distributed import as_completed
 
     threads = sum(client.nthreads().values()) or 1
     window = max(16, WINDOW_PER_THREAD * threads)
-    pending = iter(files)
+    pending = _batches(files, files_per_task)
     chosen = list(providers)
     queue = as_completed()
-    urls: dict[str, str] = {}
+    batches: dict[str, list[str]] = {}
 
-    def submit(url: str) -> None:
-        key = f"toolhist-scan-{url}"
-        urls[key] = url
-        queue.add(client.submit(scan_file, url, chosen, options, key=key, retries=RETRIES))
+    def submit(batch: list[str]) -> None:
+        key = f"toolhist-scan-{batch[0]}" + (f"+{len(batch) - 1}" if len(batch) > 1 else "")
+        batches[key] = batch
+        if len(batch) == 1:
+            queue.add(client.submit(scan_file, batch[0], chosen, options, key=key, retries=RETRIES))
+        else:
+            queue.add(client.submit(scan_files, batch, chosen, options, key=key, retries=RETRIES))
 
-    for url in pending:
-        submit(url)
+    for batch in pending:
+        submit(batch)
         if queue.count() >= window:
             break
     for future in queue:
-        url = urls.pop(future.key)
+        batch = batches.pop(future.key)
         try:
-            result = future.result()
-        except Exception as exc:  # a task that failed for good: a row with the reason, not a failed scan
-            result = FileResult(url, error=f"{url}: not scanned ({type(exc).__name__}: {exc})")
+            got = future.result()
+            results = got if isinstance(got, list) else [got]
+        except Exception as exc:  # a task that failed for good: rows with the reason, not a failed scan
+            why = f"not scanned ({type(exc).__name__}: {exc})"
+            results = [FileResult(url, error=f"{url}: {why}") for url in batch]
         future.release()
-        sink(result)
+        for result in results:
+            sink(result)
         nxt = next(pending, None)
         if nxt is not None:
             submit(nxt)
