@@ -87,7 +87,7 @@ def main() -> None:
                     n_workers=n,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address="127.0.0.1:0",
                     host="127.0.0.1",
                 ) as cluster,
                 Client(cluster) as client,

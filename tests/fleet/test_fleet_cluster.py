@@ -44,7 +44,7 @@ def single(fleet: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[ScanR
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     with LocalCluster(
-        n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+        n_workers=3, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", host="127.0.0.1"
     ) as running:
         yield running
 

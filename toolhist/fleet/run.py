@@ -32,7 +32,9 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
     """A ``distributed.Client``: to ``scheduler`` (``tcp://host:port``) or a fresh LocalCluster of ``jobs``.
 
     The LocalCluster has one single-threaded worker process per job (the readers and validators are
-    pure Python: threads would share one GIL) and no dashboard (nothing listens beyond the scan).
+    pure Python: threads would share one GIL). Everything it serves (workers, the scheduler's HTTP
+    routes: health, and the dashboard when bokeh is installed) listens on 127.0.0.1 only, on free
+    ports (a fixed 8787 would collide with any other cluster on the machine).
     """
     from distributed import Client, LocalCluster
 
@@ -46,7 +48,11 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
         return
     with (
         LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            host="127.0.0.1",
         ) as cluster,
         Client(cluster) as client,
     ):
