@@ -189,10 +189,12 @@ def _summary(dataset: str) -> None:
     sessions = read_table(dataset, "sessions")
     unreadable = read_table(dataset, "unreadable")
     table = per_provider(sessions)
-    click.echo(f"{'provider':<10}  sessions  rejected  share  top error rules")
+    width = max([10, *(len(str(p)) for p in table["provider"])])
+    click.echo(f"{'provider':<{width}}  sessions  rejected  share  top error rules")
     for row in table.itertuples(index=False):
         click.echo(
-            f"{row.provider!s:<10}  {row.sessions:>8}  {row.rejected:>8}  {row.share:>5.1%}  {row.top_rules}"
+            f"{row.provider!s:<{width}}  {row.sessions:>8}  {row.rejected:>8}  {row.share:>5.1%}  "
+            f"{row.top_rules}"
         )
     click.echo(f"\nunreadable files: {len(unreadable)}")
     rules = top_rules(sessions, TOP_RULES)
