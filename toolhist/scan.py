@@ -1,9 +1,12 @@
-"""Batch scan: every session file under a directory, validated against each provider.
+"""Batch scan: every session file under a directory (or a glob, or an fsspec URL), against each provider.
 
 One table row per readable file x provider (error and warning counts, the error rule ids), the files
 that could not be read with their LoadError reason, and how often each rule fired. A file that
 fails to load is listed, never fatal and never silently dropped: a directory of agent logs always
 has a few oddities, and the user needs to see which.
+
+The work runs on Dask beyond ``jobs=1`` (`toolhist.fleet.run`); the parts of a fleet scan (inputs,
+the per-file task, the Parquet dataset, the summary) live in `toolhist.fleet`.
 """
 
 from __future__ import annotations
