@@ -21,8 +21,11 @@ from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
 from toolhist.guard.bundle import BundleInfo, listing
+from toolhist.judgement import describe
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
+from toolhist.ran_on import ran_on, said
+from toolhist.summary import Summary
 from toolhist.views import state
 from toolhist.views.bundles import bundles_frame, captured, default_folder
 from toolhist.views.bundles import label as bundle_label
@@ -285,16 +288,8 @@ def show_messages(key: str, session: Session) -> None:
         st.dataframe(pd.DataFrame(unsent_table(session)), hide_index=True, key="unsent")
 
 
-def show(key: str, session: Session, result: CheckResult) -> None:
-    """Summary, provider verdicts and the message table."""
-    summary = toolhist.summarize(session)
-    st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
-    cols = st.columns(5)
-    cols[0].metric("Messages", summary.messages)
-    cols[1].metric("Tool calls", summary.tool_calls)
-    cols[2].metric("Tool results", summary.tool_results)
-    cols[3].metric("Unanswered calls", len(summary.unanswered_calls))
-    cols[4].metric("Unmatched results", len(summary.unmatched_results))
+def show_reader_notes(summary: Summary) -> None:
+    """What the counts alone do not say: unanswered and unmatched ids, unsent and skipped records."""
     if summary.unanswered_calls:
         st.text("Unanswered calls: " + ", ".join(summary.unanswered_calls))
     if summary.unmatched_results:
@@ -316,7 +311,24 @@ def show(key: str, session: Session, result: CheckResult) -> None:
     if summary.notes:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 
+
+def show(key: str, session: Session, result: CheckResult) -> None:
+    """Summary, provider verdicts and the message table."""
+    summary = toolhist.summarize(session)
+    st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
+    cols = st.columns(5)
+    cols[0].metric("Messages", summary.messages)
+    cols[1].metric("Tool calls", summary.tool_calls)
+    cols[2].metric("Tool results", summary.tool_results)
+    cols[3].metric("Unanswered calls", len(summary.unanswered_calls))
+    cols[4].metric("Unmatched results", len(summary.unmatched_results))
+    show_reader_notes(summary)
+
     st.subheader("Would a provider accept it?")
+    st.text(describe(result.judged, result.appended).capitalize())  # literal: pending call ids are user data
+    ran = ran_on(session)
+    if ran is not None:
+        st.text(said(ran).capitalize())
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
     matrix = violation_matrix(result.results)
     if len(matrix):

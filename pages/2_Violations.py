@@ -11,6 +11,7 @@ import streamlit as st
 
 from toolhist.providers import PROVIDERS, Violation
 from toolhist.views import state
+from toolhist.views.rules import rules_frame
 from toolhist.views.violations import rule_counts, violations_frame
 from toolhist.views.widgets import PAGES
 
@@ -41,6 +42,13 @@ provider = state.pick("provider", "Provider", [ALL, *PROVIDERS], ALL, key="vi_pr
 results = state.checked(opened, PROVIDERS if provider == ALL else [provider])
 if provider == ALL:
     state.remember("provider", None)
+
+with st.expander(f"Rules of {provider}: severity, models, dates and evidence"):
+    st.caption(
+        "A rule applies to the models and dates it was observed for: `error` where the provider is known to "
+        "reject, `warning` where the evidence is mixed or old. Each rule lists its evidence."
+    )
+    st.dataframe(rules_frame(None if provider == ALL else provider), hide_index=True, key="vi_rules")
 
 counts, frame = tables(opened.key, provider, results)
 if counts.empty:

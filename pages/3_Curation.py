@@ -10,11 +10,12 @@ import pandas as pd
 import streamlit as st
 
 from toolhist.curation import STRATEGIES
+from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
 from toolhist.views.violations import violations_frame
-from toolhist.views.widgets import show_message
+from toolhist.views.widgets import show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
@@ -29,6 +30,7 @@ def default_provider() -> str:
 
 
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
+use_full_width()  # before and after side by side need the width
 st.title("Curation")
 opened = state.open_session(())  # only the provider picked is checked (below)
 session = opened.session
@@ -46,7 +48,13 @@ strategy = state.pick("strategy", "Strategy", list(STRATEGIES), default_strategy
 
 before = state.checked(opened, [provider])[provider]
 with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} for {provider}…"):
-    curation = state.curated(opened.key, provider, strategy, session)
+    try:
+        curation = state.curated(opened.key, provider, strategy, session)
+    except ToolhistError as exc:  # a peer library not installed (`toolhist peers install`)
+        st.error(f"Strategy {strategy} gave no answer: {exc}")
+        st.stop()
+if curation.library is not None:
+    st.caption(f"Strategy {strategy} ran the real {curation.library}; the after side is the body it sent.")
 with st.spinner("Aligning before and after…"):
     counts, frame = state.aligned(opened.key, provider, strategy, curation)
 with st.spinner(f"Checking the curated history for {provider}…"):

@@ -1,8 +1,11 @@
 """Payloads: the exact request bodies two to four providers would receive, side by side.
 
-As-is (strategy none) or curated; the lines a violation points at are marked; the id map; each body
-downloads as JSON. Layout and state only: the line view comes from `toolhist.views.payloads`.
-Deep link: ``?sample=…&provider=…&strategy=…``.
+As-is (strategy none) or curated; each body as highlighted JSON with the lines a violation points at
+marked and a jump to each; the id map; each body downloads as JSON. Layout and state only: the lines
+come from `toolhist.views.payloads`, the highlighted code from `toolhist.views.markup` (the report
+and Jupyter draw the same). The code is shown with ``st.html``: every piece of the body in it is
+escaped by `toolhist.views.markup.esc` (and Streamlit sanitises the HTML again), so a ``<script>`` in
+a tool result is text. Deep link: ``?sample=…&provider=…&strategy=…``.
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ from functools import partial
 import streamlit as st
 
 from toolhist.curation import STRATEGIES
+from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS, Payload
 from toolhist.views import state
+from toolhist.views.markup import CSS, json_code
 from toolhist.views.payloads import id_map_frame, offending_lines, verdict
 from toolhist.views.sdk import SdkRequestView, sdk_request
+from toolhist.views.widgets import use_full_width
 
 FULL_VIEW_LINES = 4000  # above this many lines a body shows only its marked lines (with context)
+CODE_LINES = 4000  # lines drawn as highlighted code per body (a long body's marked lines can be more)
 LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built when clicked
 
 
@@ -29,6 +36,7 @@ def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRe
 
 
 st.set_page_config(page_title="toolhist · Payloads", layout="wide")
+use_full_width(CSS)  # four bodies side by side need the width
 st.title("Payloads")
 opened = state.open_session(())  # only the providers shown are checked (below)
 session = opened.session
@@ -61,19 +69,24 @@ st.caption(
         if strategy == "none"
         else "the history curated for each provider, ids as the strategy writes them."
     )
-    + " The rules column names the violations a line is part of."
+    + " A marked line names the rules of the violations it is part of."
 )
 
 as_is = state.checked(opened, chosen) if strategy == "none" else {}
 columns = st.columns(len(chosen))
 for column, provider in zip(columns, chosen, strict=True):
-    with st.spinner(f"Rendering {provider}…"):
-        payload = state.payload(opened.key, provider, strategy, session)
-        found = (
-            as_is[provider]
-            if strategy == "none"
-            else state.violations(opened.key, provider, strategy, session)
-        )
+    try:
+        with st.spinner(f"Rendering {provider}…"):
+            payload = state.payload(opened.key, provider, strategy, session)
+            found = (
+                as_is[provider]
+                if strategy == "none"
+                else state.violations(opened.key, provider, strategy, session)
+            )
+    except ToolhistError as exc:  # a peer library not installed, or without this provider's route
+        column.subheader(provider)
+        column.error(f"Strategy {strategy} gave no answer: {exc}")
+        continue
     with column:
         st.subheader(provider)
         st.text(verdict(found))
@@ -99,22 +112,33 @@ for column, provider in zip(columns, chosen, strict=True):
             st.caption(f"{total:,} lines: only the marked ones (with context) are listed")
         elif only_marked:
             lines = offending_lines(lines)
-        st.dataframe(
-            lines.style.apply(
-                lambda row: ["background-color: #f8d7da" if row["rules"] else ""] * len(row), axis=1
-            )
-            if len(lines) <= FULL_VIEW_LINES
-            else lines,
-            hide_index=True,
-            key=f"pl_lines_{provider}",
-            column_order=("line", "text", "rules"),
-            height=420,
-            column_config={
-                "line": st.column_config.NumberColumn(width=50),
-                "text": st.column_config.TextColumn(width="large"),
-                "rules": st.column_config.TextColumn(width="small"),
-            },
+        marked = int((lines["rules"] != "").sum())
+        st.caption(
+            f"{marked} marked line{'s' if marked != 1 else ''}" + (": jump to each below" if marked else "")
         )
+        drawn = lines.head(CODE_LINES)
+        if len(drawn) < len(lines):
+            st.caption(
+                f"The first {CODE_LINES:,} of {len(lines):,} listed lines are drawn: the table has all."
+            )
+        st.html(json_code(drawn, anchor=f"pl-{provider}", total=total))
+        with st.expander("Lines as a table"):
+            st.dataframe(
+                lines.style.apply(
+                    lambda row: ["background-color: #f8d7da" if row["rules"] else ""] * len(row), axis=1
+                )
+                if len(lines) <= FULL_VIEW_LINES
+                else lines,
+                hide_index=True,
+                key=f"pl_lines_{provider}",
+                column_order=("line", "text", "rules"),
+                height=420,
+                column_config={
+                    "line": st.column_config.NumberColumn(width=50),
+                    "text": st.column_config.TextColumn(width="large"),
+                    "rules": st.column_config.TextColumn(width="small"),
+                },
+            )
         with st.expander("Body as JSON"):
             if long:  # the tree would ship the whole body to the browser on every run
                 st.caption("Too long to show as a tree here: download it.")

@@ -184,8 +184,12 @@ MODELS = [
     "gemini-3-pro-preview",
     "gemini-3.5-flash",
     "claude-sonnet-4-5",
+    "claude-opus-4-6",
+    "o1-mini",
+    "sonar",
 ]
-"""Models whose rules differ: DeepSeek and Kimi thinking, Gemini 3 signatures, Gemini 3.5 trailing turns."""
+"""Models whose rules differ: DeepSeek and Kimi thinking, Gemini 3 signatures, Gemini 3.5 trailing turns,
+Claude 4.6 prefill, o1-mini and Perplexity system messages."""
 
 
 ROLES = {

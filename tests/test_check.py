@@ -49,10 +49,23 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     out = run("check", str(f), "--provider", "openai-chat", "--json")
     assert out.returncode == 1
     data = json.loads(out.stdout)
-    # DESIGN §6's four keys, plus what the reader said (issue 17: skipped and unsent records).
-    assert set(data) == {"file", "format", "messages", "results", "notes", "skipped", "unsent"}
+    # DESIGN §6's four keys, plus what the reader said (issue 17: skipped and unsent records) and the
+    # judgement (added, none renamed): a request body is judged as sent.
+    assert set(data) == {
+        "file",
+        "format",
+        "messages",
+        "results",
+        "notes",
+        "skipped",
+        "unsent",
+        "judged",
+        "appended",
+        "ran_on",
+    }
     assert (data["file"], data["format"], data["messages"]) == (str(f), "openai-chat", 4)
     assert (data["notes"], data["skipped"], data["unsent"]) == ([], {}, {})
+    assert (data["judged"], data["appended"], data["ran_on"]) == ("as-sent", None, None)
     violation = data["results"]["openai-chat"]["violations"][1]
     assert violation == {
         "provider": "openai-chat",
@@ -72,6 +85,7 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout
     assert out.stdout.splitlines() == [
         f"{f}: openai-chat, 3 messages",
+        "judged as sent (a request body)",
         "openai-chat       ok (the body as sent)",
     ]
 

@@ -97,9 +97,27 @@ def test_strategies_lists_every_registered_strategy() -> None:
     out = run("strategies")
     assert out.returncode == 0
     width = max(len(name) for name in STRATEGY_REGISTRY)
-    assert out.stdout.splitlines() == [f"{s.name:<{width}}  {s.summary}" for s in STRATEGY_REGISTRY.values()]
+    # The strategies that run a real library name it, its pinned version and whether it is installed.
+    runs = {
+        "litellm": " [runs litellm 1.106.2, installed]",
+        "openai-agents": " [runs openai-agents 0.24.0, installed]",
+    }
+    assert out.stdout.splitlines() == [
+        f"{s.name:<{width}}  {s.summary}{runs.get(s.name, '')}" for s in STRATEGY_REGISTRY.values()
+    ]
     listed = json.loads(run("strategies", "--json").stdout)
-    assert listed == [{"name": s.name, "summary": s.summary} for s in STRATEGY_REGISTRY.values()]
+    libraries = {
+        "litellm": {"name": "litellm", "version": "1.106.2", "installed": True},
+        "openai-agents": {"name": "openai-agents", "version": "0.24.0", "installed": True},
+    }
+    assert listed == [
+        {
+            "name": s.name,
+            "summary": s.summary,
+            **({"library": libraries[s.name]} if s.name in libraries else {}),
+        }
+        for s in STRATEGY_REGISTRY.values()
+    ]
     assert listed[0]["name"] == "none"
 
 

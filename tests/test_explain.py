@@ -166,6 +166,19 @@ CASES: list[Case] = [
     Case("Value 'call_kQ2mV8rT1xYzA9bC3dE4fG5hJ6kL7mN8pQ9rS0tU1vW2xY3zA4bC5dE6fG7hI8' at 'messages.2.member.content.0.member.toolResult.toolUseId' failed to satisfy constraint: Member must have length less than or equal to 64", "bedrock", "brk.id_pattern", None, ("call_kQ2mV8rT1xYzA9bC3dE4fG5hJ6kL7mN8pQ9rS0tU1vW2xY3zA4bC5dE6fG7hI8",), ("messages.2.content.0",)),
     Case("Value 'mcp.github.create_issue' at 'toolConfig.tools.3.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.tool_name_pattern", None, (), ("tools.3",)),
     Case("Value at 'messages.2.member.content.1.member.reasoningContent.reasoningText.text' failed to satisfy constraint: Member must not be null", "bedrock", "brk.reasoning_null", None, (), ("messages.2.content.1",)),
+    # Calibration (issue 16): real texts of the rules added then, from the threads each rule's source cites
+    Case("Unsupported value: 'messages[0].role' does not support 'system' with this model.", "openai-chat", "oai.system_role_unsupported", None, (), ("messages[0]",)),
+    Case("Missing parameter 'name': messages with role 'function' must have a 'name'.", "openai-chat", "oai.function_name_missing"),
+    Case("'messages.1' : for 'role:user' the following must be satisfied[('messages.1' : property 'tool_calls' is unsupported, did you mean 'tool_call_id'?)]", "openai-chat", "oai.user_tool_calls", "groq", (), ("messages[1]",)),
+    Case("Missing required parameter: 'messages[2].tool_calls[0].type'.", "openai-chat", "oai.call_type_missing", "azure", (), ("messages[2].tool_calls[0]",)),
+    Case("Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.", "openai-chat", "oai.image_outside_user", None, (), ("messages[2]",)),
+    Case("After the (optional) system message(s), user or tool message(s) should alternate with assistant message(s).", "openai-chat", "pplx.alternate", "perplexity"),
+    Case("Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.", "openai-responses", "resp.role_tool"),
+    Case("Item with id 'rs_04962823ecde01b901698e138042688193a657e07614b238c3' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", "openai-responses", "resp.item_not_persisted", None, ("rs_04962823ecde01b901698e138042688193a657e07614b238c3",)),
+    Case("This model does not support assistant message prefill. The conversation must end with a user message.", "anthropic", "ant.prefill_unsupported"),
+    Case("Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts.", "gemini", "gem.fc_fr_mixed"),
+    Case("Value 'fs.read' at 'messages.1.member.content.0.member.toolUse.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.tool_use_name", None, (), ("messages.1.content.0",)),
+    Case("Your API request included an `assistant` message in the final position, which would pre-fill the `assistant` response. When using tools, pre-filling the `assistant` response is not supported.", "bedrock", "brk.prefill_tools"),
     # client-side checks (§9, §10)
     Case("Tool result is missing for tool call call_3nR8sQ2vX7kL1mP4tY9wB6cD.", None, "aisdk.missing_results", "ai-sdk-client", ("call_3nR8sQ2vX7kL1mP4tY9wB6cD",)),
     Case("Tool results are missing for tool calls call_3nR8sQ2vX7kL1mP4tY9wB6cD, call_9hJ2kL5mN8pQ1rS4tU7vW0xY.", None, "aisdk.missing_results", "ai-sdk-client", ("call_3nR8sQ2vX7kL1mP4tY9wB6cD", "call_9hJ2kL5mN8pQ1rS4tU7vW0xY")),
@@ -440,6 +453,14 @@ EXPLAINED_AS = {
     # The provider sends ant.result_missing's text for these (research/providers.md §10).
     ("anthropic", "ant.result_first"): ("anthropic", "ant.result_missing"),
     ("anthropic", "ant.tool_use_last"): ("anthropic", "ant.result_missing"),
+    # The same text as another rule's: a srvtoolu_ id on a plain tool_use (a recorded 400), and Claude 4.6
+    # prefill through Bedrock (strands-agents/sdk-python#1694 quotes Anthropic's text).
+    ("anthropic", "ant.server_tool_as_tool_use"): ("anthropic", "ant.result_missing"),
+    ("bedrock", "brk.prefill_unsupported"): ("anthropic", "ant.prefill_unsupported"),
+    # Warnings split from a rule by recorded traffic (issue 16): the provider's text is the rule's.
+    ("bedrock", "brk.consecutive_user"): ("bedrock", "brk.alternate"),
+    ("mistral", "mis.user_after_tool"): ("mistral", "mis.order"),
+    ("anthropic", "ant.reused_tool_use_id"): ("anthropic", "ant.dup_tool_use_id"),
 }
 NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request
 

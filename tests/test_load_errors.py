@@ -137,3 +137,91 @@ def test_nan_is_not_json(tmp_path: Path) -> None:
     f = write(tmp_path, "n.json", b'[{"role": "user", "content": NaN}]')
     with pytest.raises(LoadError, match=r"n\.json:1:30: not valid JSON"):
         toolhist.load(f)
+
+
+API_HISTORY = "open api_conversation_history.json in the same task folder"
+CLAUDE_SESSIONS = "the .jsonl files under ~/.claude/projects/<project>/"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "said"),
+    [
+        (
+            "ui_messages.json",
+            b'[{"ts": 1760000000000, "type": "say", "say": "task", "text": "Fix add()"},'
+            b' {"ts": 1760000002000, "type": "ask", "ask": "tool", "text": "{}"}]',
+            "this is a Cline/Roo/Kilo ui_messages.json (the chat the extension shows, not what it sends); "
+            + API_HISTORY,
+        ),
+        (
+            "task_metadata.json",
+            b'{"files_in_context": [], "model_usage": [], "environment_history": []}',
+            "this is a Cline task_metadata.json (files and models used, no messages); " + API_HISTORY,
+        ),
+        (
+            "context_history.json",
+            b'[[2, [0, [[1760000000000, "text", ["x"], []]]]]]',
+            "this is a Cline context_history.json (context-window edits, no messages); " + API_HISTORY,
+        ),
+        (
+            "cline_mcp_settings.json",
+            b'{"mcpServers": {}}',
+            "this is an MCP server settings file (mcpServers), not a conversation",
+        ),
+        (
+            "settings.json",
+            b'{"permissions": {"allow": ["Bash(npm test:*)"]}, "model": "sonnet"}',
+            "this is a Claude Code settings file (settings.json), not a conversation; Claude Code sessions are "
+            + CLAUDE_SESSIONS,
+        ),
+        (
+            "history.jsonl",
+            b'{"display": "fix the tests", "pastedContents": {}, "timestamp": 1, "project": "/p"}\n',
+            "this is Claude Code's prompt history (~/.claude/history.jsonl: what you typed, no replies); "
+            "sessions are " + CLAUDE_SESSIONS,
+        ),
+        (
+            "codex_history.jsonl",
+            b'{"session_id": "0199", "ts": 1760000000, "text": "fix the tests"}\n',
+            "this is Codex's prompt history (~/.codex/history.jsonl: what you typed, no replies); "
+            "open a rollout under ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
+        ),
+        (
+            "logs.json",
+            b'[{"sessionId": "s", "messageId": 0, "type": "user", "message": "hi", "timestamp": "t"}]',
+            "this is Gemini CLI's prompt log (logs.json: what you typed, no replies); "
+            "open a chat under ~/.gemini/tmp/<project hash>/chats/session-*.json",
+        ),
+    ],
+)
+def test_a_known_non_history_file_names_the_file_to_open(
+    tmp_path: Path, name: str, data: bytes, said: str
+) -> None:
+    f = write(tmp_path, name, data)
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == f"{f}: not a conversation history: {said}"
+
+
+def test_a_reader_that_got_nowhere_is_not_blamed(tmp_path: Path) -> None:
+    """A chat-recording-like file: OpenAI's reader finds no ``role`` in the first message; it is not closest."""
+    f = write(
+        tmp_path,
+        "session.json",
+        b'{"messages": [{"id": "1", "timestamp": "t", "type": "user", "content": "hi"},'
+        b' {"id": "2", "type": "gemini", "content": 5}]}',
+    )
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert str(info.value) == (
+        f"{f}:1:120: at messages[1].content: unknown format: a JSON object with keys messages; "
+        f"no reader recognises it (formats: {', '.join(FORMATS)}). "
+        "Closest: gemini-cli, which stops here: expected an object, got number"
+    )
+    g = write(tmp_path, "events.json", b'[{"ts": 1, "kind": "note", "text": "x"}]')
+    with pytest.raises(LoadError) as info:
+        toolhist.load(g)
+    assert str(info.value) == (
+        f"{g}: unknown format: a JSON array of objects with keys kind, text, ts; "
+        f"no reader recognises it (formats: {', '.join(FORMATS)})"
+    )

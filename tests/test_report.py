@@ -13,9 +13,12 @@ import pytest
 
 import toolhist
 from toolhist.curation import curate
+from toolhist.diff import diff
 from toolhist.errors import UsageError
-from toolhist.providers import PROVIDERS, validate
+from toolhist.providers import PROVIDERS, render, validate
 from toolhist.report import report
+from toolhist.views.payloads import json_lines
+from toolhist.views.timeline import events_frame
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -57,8 +60,12 @@ def test_summary_lists_unsent_and_skipped_records(tmp_path: Path) -> None:
 
 def test_no_external_resource() -> None:
     page = report(toolhist.load(XSS))
-    attributes = re.findall(r"""\b(?:src|href|action|srcset|on[a-z]+)\s*=\s*["']""", page, re.IGNORECASE)
+    attributes = re.findall(r"""\b(?:src|action|srcset|on[a-z]+)\s*=\s*["']""", page, re.IGNORECASE)
     assert attributes == []
+    links = re.findall(r"""\bhref\s*=\s*["']([^"']*)""", page, re.IGNORECASE)
+    assert links, "the marked payload lines are linked from the jump list"
+    assert [link for link in links if not link.startswith("#")] == []  # anchors on the page only
+    assert "xlink:" not in page
     styles = re.findall(r"<style>(.*?)</style>", page, re.DOTALL)
     assert len(styles) == 1
     assert "@import" not in styles[0]
@@ -81,7 +88,18 @@ def test_sections_and_every_violation_escaped() -> None:
     assert changes
     for c in changes:
         assert f"<td>{html.escape(c.reason)}</td>" in page
-    assert page.count("<details>") == 4  # two payloads (as is, curated) per provider
+
+    # the events table, then two payloads (as is, curated) per provider; a payload with marked lines is open
+    def lines(provider: str, strategy: str = "none") -> int:
+        return len(json_lines(render(session, provider, strategy=strategy).body))
+
+    assert re.findall(r"<details( open)?><summary>([^<]*)</summary>", page) == [
+        ("", "the events as a table"),
+        (" open", f"as judged (strategy none): {lines('mistral')} lines, 2 marked"),
+        ("", f"curated (toolhist): {lines('mistral', 'toolhist')} lines"),
+        ("", f"as judged (strategy none): {lines('anthropic')} lines"),
+        ("", f"curated (toolhist): {lines('anthropic', 'toolhist')} lines"),
+    ]
     assert "<p>0 error(s) left after curation.</p>" in page
     assert page.count("error(s) left after curation") == 2
 
@@ -119,3 +137,55 @@ def test_a_shared_report_names_the_file_not_the_directories_it_sits_in() -> None
     assert "<title>toolhist report: openai_chat_request.json</title>" in page
     assert "<td>file</td><td>openai_chat_request.json</td>" in page
     assert str(ROOT) not in page
+
+
+def test_the_first_screen_is_the_verdicts_and_the_timeline_picture() -> None:
+    session = toolhist.load(MISTRAL)
+    page = report(session, ["mistral", "anthropic"])
+    assert re.findall(r'<section id="([a-z-]+)"', page)[:4] == ["verdicts", "timeline", "summary", "messages"]
+    assert re.findall(r'<div class="th-card (\w+)" data-provider="([a-z-]+)">', page) == [
+        ("rejects", "mistral"),
+        ("accepts", "anthropic"),
+    ]
+    found = validate(session, "mistral")
+    frame = events_frame(session, found)
+    ringed = [int(m) for m in frame[frame["violations"] != ""]["message"]]
+    assert ringed == sorted({v.message_index for v in found if v.message_index is not None})
+    svg = re.search(r"<svg [^>]*>.*?</svg>", page, re.DOTALL)
+    assert svg is not None
+    assert f'data-events="{len(frame)}" data-violations="{len(ringed)}"' in svg.group(0)
+    assert svg.group(0).count('<circle class="violation"') == len(ringed)
+    assert svg.group(0).count('class="mark call"') == int((frame["kind"] == "call").sum())
+    assert svg.group(0).count('class="mark result"') == int((frame["kind"] == "result").sum())
+
+
+def test_the_curation_diff_is_aligned_and_coloured() -> None:
+    session = toolhist.load(MISTRAL)
+    page = report(session, ["mistral"])
+    curation = curate(session, "mistral")
+    d = diff(session, curation.session, curation.changes)
+    assert re.findall(r'<tr class="th-(\w+)">', page) == [row.status for row in d.rows]
+    assert d.counts()["changed"] == 4
+    assert "tr.th-changed td { background: #fff3cd; }" in page
+
+
+def test_the_payloads_mark_the_lines_a_violation_points_at() -> None:
+    session = toolhist.load(MISTRAL)
+    page = report(session, ["mistral"])
+    marked = re.findall(r'<span class="l m" id="mistral-as-is-L(\d+)">', page)
+    assert marked == ["38", "49"]
+    assert re.findall(r'<a href="#mistral-as-is-L(\d+)">', page) == marked
+    assert 'id="mistral-curated-L' not in page  # nothing left to mark after curation
+
+
+def test_the_report_says_which_judgement_it_made() -> None:
+    body = report(toolhist.load(XSS), ["anthropic"])
+    assert "<p>judged as sent (a request body)</p>" in body
+    assert "0 error(s), 0 warning(s), judged as sent (a request body) (strategy none)" in body
+    log = report(toolhist.load(SAMPLES / "gemini_cli_session.jsonl"), ["mistral"])
+    said = (
+        "judged as the next request the agent would send: its history + a placeholder user turn "
+        "(the log ends with the model&#x27;s answer)"
+    )
+    assert f"<p>{said}</p><p>ran on gemini (gemini-2.5-pro; message 8 metadata)</p>" in log
+    assert "mis.last_role" not in log

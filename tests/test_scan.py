@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from toolhist.check import check
 from toolhist.providers import PROVIDERS
 from toolhist.scan import COLUMNS, Unreadable, scan
 
@@ -21,6 +22,16 @@ SAMPLE_FILES = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".json", ".js
 
 
 def snapshot(name: str) -> dict[str, list[str]]:
+    """The error rules per provider ``toolhist check`` finds: scan judges each file as check does.
+
+    For a request body that is the sample-violations snapshot (the history as it stands); for an
+    agent log, the request it would send next (checked against that snapshot in test_judgement).
+    """
+    result = check(str(SAMPLES / name))
+    return {p: sorted({v.rule for v in vs if v.severity == "error"}) for p, vs in result.results.items()}
+
+
+def stands(name: str) -> dict[str, list[str]]:
     path = SNAPSHOTS / f"test_sample_violations_per_provider[{name}].json"
     table: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
     return table
@@ -30,6 +41,28 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("toolhist", path=str(Path(sys.executable).parent))
     assert exe is not None
     return subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=120, cwd=cwd)
+
+
+FINISHED_LOGS = [
+    "claude_code_compacted_result.jsonl",
+    "gemini_cli_session.jsonl",
+    "kilo_native_session.json",
+    "llxprt_checkpoint_cancelled_shell.json",
+    "llxprt_icontent.json",
+    "otel_genai_support_agent.json",
+    "vscode_rejected_tool.json",
+]
+"""Agent logs that end with the model's answer: judged with the next user turn added."""
+
+
+def test_judged_verdicts_differ_from_the_history_as_it_stands_only_for_finished_logs() -> None:
+    """The next-request judgement drops exactly Mistral's last-role error, on finished logs only."""
+    for path in SAMPLE_FILES:
+        judged, as_is = snapshot(path.name), stands(path.name)
+        if path.name in FINISHED_LOGS:
+            assert as_is == {**judged, "mistral": sorted([*judged["mistral"], "mis.last_role"])}, path.name
+        else:
+            assert judged == as_is, path.name
 
 
 @pytest.mark.parametrize("jobs", [1, 3])

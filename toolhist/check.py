@@ -1,22 +1,26 @@
 """``toolhist check``: which providers reject a session, where, and with which words.
 
-A file that already is a request body in a provider's own wire format (a captured body that got the
-400) is validated exactly as it was sent for that provider, not re-rendered; every other
-provider sees the body toolhist renders for it. Both are located in the canonical history.
+Two judgements, always said (`toolhist.judgement`): a request body is judged as sent; an agent log
+as the request the agent would send next (its history plus the next user turn or the pending
+results). A file that already is a request body in a provider's own wire format (a captured body
+that got the 400) is validated exactly as it was sent for that provider, not re-rendered; every
+other provider sees the body toolhist renders for it. Both are located in the canonical history.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolhist._gc import paused
 from toolhist.formats import load_document
 from toolhist.formats.document import Document
+from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
+from toolhist.ran_on import RanOn, ran_on
 
 OWN_FORMAT = {
     "openai-chat": ("openai-chat", "messages"),
@@ -45,7 +49,26 @@ def verdict(doc: Document, session: Session, provider: str, strategy: str = "non
     if is_as_sent(session, provider, strategy):
         body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
         return violations(provider_for(provider), body, render(session, provider).source_map)
-    return validate(session, provider, strategy=strategy)
+    return judged_verdict(judge(session), provider, strategy)
+
+
+@paused
+def judged_verdict(judged: Judged, provider: str, strategy: str = "none") -> list[Violation]:
+    """``provider``'s violations of the judged history (`toolhist.judgement.judge`), rendered by toolhist.
+
+    A violation inside the placeholder tail is kept (its payload path says where) but located in
+    no message: the placeholder is not in the log, and pages that show message N must find it there.
+    """
+    found = validate(judged.session, provider, strategy=strategy)
+    if not judged.tail:
+        return found
+    logged = len(judged.session.messages) - len(judged.tail)
+    return [
+        v.model_copy(update={"message_index": None, "block_index": None})
+        if v.message_index is not None and v.message_index >= logged
+        else v
+        for v in found
+    ]
 
 
 @dataclass(frozen=True)
@@ -64,6 +87,12 @@ class CheckResult:
     results: dict[str, list[Violation]] = field(default_factory=dict)
     as_sent: tuple[str, ...] = ()
     """Providers whose verdict is on the body exactly as it was sent."""
+    judged: Judgement = "as-sent"
+    """``as-sent`` (a request body) or ``next-request`` (an agent log: the request it would send next)."""
+    appended: str | None = None
+    """For ``next-request``: what the next request adds to the log, in words (None: nothing)."""
+    ran_on: RanOn | None = None
+    """The provider the log says the session ran on (`toolhist.ran_on`): it accepted the session."""
 
     def errors(self) -> int:
         """Error-level violations over all providers."""
@@ -75,6 +104,9 @@ class CheckResult:
             "file": self.file,
             "format": self.format,
             "messages": self.messages,
+            "judged": self.judged,
+            "appended": self.appended,
+            "ran_on": None if self.ran_on is None else asdict(self.ran_on),
             "results": {
                 p: {"violations": [v.model_dump(mode="json") for v in vs]} for p, vs in self.results.items()
             },
@@ -99,7 +131,13 @@ def check(
     """
     names = [provider_for(p).name for p in providers] if providers else list(PROVIDERS)
     doc, session = load_document(source, format, name=name)
-    results = {provider: verdict(doc, session, provider, strategy) for provider in names}
+    judged = judge(session)
+    results = {
+        provider: verdict(doc, session, provider, strategy)
+        if is_as_sent(session, provider, strategy)
+        else judged_verdict(judged, provider, strategy)
+        for provider in names
+    }
     as_sent = [provider for provider in names if is_as_sent(session, provider, strategy)]
     return CheckResult(
         file=doc.name,
@@ -110,4 +148,7 @@ def check(
         unsent=dict(sorted(Counter(u.kind for u in session.unsent).items())),
         results=results,
         as_sent=tuple(as_sent),
+        judged=judged.judgement,
+        appended=judged.appended,
+        ran_on=ran_on(session),
     )

@@ -112,43 +112,47 @@ def providers_cmd(as_json: bool) -> None:
 def strategies_cmd(as_json: bool) -> None:
     """List the curation strategies (--strategy)."""
     from toolhist.curation.strategies import STRATEGY_REGISTRY
+    from toolhist.peers.env import find
+    from toolhist.peers.pins import LIBRARY_OF_STRATEGY, PINS
 
-    rows = [{"name": s.name, "summary": s.summary} for s in STRATEGY_REGISTRY.values()]
+    rows: list[dict[str, Any]] = []
+    for s in STRATEGY_REGISTRY.values():
+        row: dict[str, Any] = {"name": s.name, "summary": s.summary}
+        library = LIBRARY_OF_STRATEGY.get(s.name)
+        if library is not None:
+            env = find(library)
+            row["library"] = {"name": library, "version": PINS[library], "installed": env is not None}
+        rows.append(row)
     if as_json:
         _emit_json(rows)
         return
     width = max(len(row["name"]) for row in rows)
     for row in rows:
-        click.echo(f"{row['name']:<{width}}  {row['summary']}")
+        lib = row.get("library")
+        runs = ""
+        if lib is not None:
+            state = "installed" if lib["installed"] else "not installed: run `toolhist peers install`"
+            runs = f" [runs {lib['name']} {lib['version']}, {state}]"
+        click.echo(f"{row['name']:<{width}}  {row['summary']}{runs}")
 
 
 @cli.command("rules")
 @click.option("--provider", "provider", help="Only this provider's rules.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rules_cmd(provider: str | None, as_json: bool) -> None:
-    """List every rule: provider, slug, severity and what it enforces."""
+    """List every rule: provider, slug, severity, the models and dates it holds for, and its evidence."""
     from toolhist.providers import all_rules
+    from toolhist.views.rules import condition, dates, models, rule_record
 
     rules = all_rules(provider)
     if as_json:
-        _emit_json(
-            [
-                {
-                    "provider": r.provider,
-                    "rule": r.id,
-                    "severity": r.severity,
-                    "summary": r.summary,
-                    "error_text": r.template,
-                    "source": r.source,
-                    "fix": r.fix,
-                    "model_dependent": r.applies is not None,
-                }
-                for r in rules
-            ]
-        )
+        _emit_json([rule_record(r) for r in rules])
         return
     for r in rules:
-        click.echo(f"{r.provider:<17} {r.id:<28} {r.severity:<8} {r.summary}")
+        kinds = ",".join(dict.fromkeys(e.kind for e in r.evidence))
+        applies = models(r) + (" (when…)" if condition(r) else "")
+        head = f"{r.provider:<17} {r.id:<30} {r.severity:<8} {applies:<24} {dates(r):<17}"
+        click.echo(f"{head} {kinds:<20} {r.summary}")
     click.echo(f"{len(rules)} rules")
 
 
@@ -161,15 +165,22 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
 
-    Exit 0 when no provider has an error-level violation, 1 when one has.
+    A request body is judged as sent; an agent log as the request the agent would send next (its
+    history plus the next user turn or the pending results); the output says which. Exit 0 when
+    no provider has an error-level violation, 1 when one has.
     """
     from toolhist.check import check
+    from toolhist.judgement import describe
+    from toolhist.ran_on import said
 
     result = check(file, list(providers) or None, strategy=strategy, format=fmt)
     if as_json:
         _emit_json(result.to_json())
     else:
         click.echo(f"{result.file}: {result.format}, {result.messages} messages")
+        click.echo(describe(result.judged, result.appended))
+        if result.ran_on is not None:
+            click.echo(said(result.ran_on))
         for name, found in result.results.items():
             errors = sum(v.severity == "error" for v in found)
             warnings = len(found) - errors
@@ -287,6 +298,8 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
     else:
         before, after = len(session.messages), len(curation.session.messages)
         click.echo(f"{file}: {session.source.format}, {before} messages")
+        if curation.library is not None:
+            click.echo(f"library  {curation.library} (the real library's request body, read back)")
         counts = diff(session, curation.session, curation.changes).counts()
         rows = ", ".join(f"{n} {status}" for status, n in counts.items())
         click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")
@@ -338,6 +351,8 @@ def compare_cmd(
             "warnings": sum(r.warnings.values()),
             "rules": {"error": r.errors, "warning": r.warnings},
             "violations": [v.model_dump(mode="json") for v in r.violations],
+            **({"library": r.library} if r.library is not None else {}),
+            **({"error": r.error} if r.error is not None else {}),
         }
         for name, r in compare(session, provider, strategies or None).items()
     }
@@ -348,12 +363,16 @@ def compare_cmd(
     width = max(len("strategy"), *(len(name) for name in results))
     click.echo(f"{'strategy':<{width}}  {'changes':>7}  {'errors':>6}  {'warnings':>8}  actions; rules left")
     for name, r in results.items():
+        if "error" in r:
+            click.echo(f"{name:<{width}}  no answer: {r['error']}")
+            continue
         actions = ", ".join(f"{a} {n}" for a, n in r["actions"].items()) or "-"
         failing = [f"{rule} {n}" for rule, n in r["rules"]["error"].items()]
         warned = [f"{rule} {n} (warning)" for rule, n in r["rules"]["warning"].items()]
         rules = ", ".join(failing + warned) or "-"
         counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
-        click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}")
+        runs = f" [{r['library']}]" if "library" in r else ""
+        click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}{runs}")
 
 
 @cli.command("explain")
@@ -447,6 +466,7 @@ cli.add_command(__import__("toolhist.cli_compact", fromlist=["compact_cmd"]).com
 cli.add_command(__import__("toolhist.cli_scan", fromlist=["scan_cmd"]).scan_cmd)
 cli.add_command(__import__("toolhist.cli_report", fromlist=["report_cmd"]).report_cmd)
 cli.add_command(__import__("toolhist.cli_sessions", fromlist=["sessions_cmd"]).sessions_cmd)
+cli.add_command(__import__("toolhist.cli_peers", fromlist=["peers_cmd"]).peers_cmd)
 
 
 def main(argv: list[str] | None = None) -> int:

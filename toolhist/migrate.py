@@ -12,6 +12,10 @@ styles in one conversation. `migrate` does it offline, on the file:
 - a call with no result text gets Kilo's own interruption result (``is_error``), said in the report;
 - what cannot be recovered is reported, never guessed: parameter values Kilo printed as
   ``[object Object]``, and the images and ``is_error`` flags of results flattened on resume;
+- a native ``tool_use`` that only a ``[name for '…'] Result:`` text answers (Cline writes that when it
+  cannot match a result to its call; `toolhist.formats.cline`) gets that text as its
+  ``tool_result``, as Cline writes a matched result (``content``: the same string), so Cline stops
+  sending ``result missing`` in its place; a call with no such text is left as it is, and reported;
 - the first message is marked ``toolhistMigration: {"to": "native", "version": 1}``.
 
 The output is a Kilo native-format ``api_conversation_history.json``. Migrating it again changes
@@ -105,10 +109,17 @@ def migrate(history: list[Any]) -> Migration:
     names = _marker_names(out)
     issues: list[Issue] = []
     calls = results = 0
+    from toolhist.migrate_cline import pair_native, unanswered_native  # builds on this module
+
+    paired: set[int] = set()
     for i, message in enumerate(out):
         if not isinstance(message, dict) or message.get("role") != "assistant":
             continue
         following = out[i + 1] if i + 1 < len(out) else None
+        native = unanswered_native(message, following)
+        if native and isinstance(following, dict):
+            results += pair_native(following, i + 1, native, issues)
+            paired.add(i + 1)
         if isinstance(following, dict) and _says_no_tool_used(following):
             issues += _not_run(message, i, names)
             continue
@@ -130,7 +141,7 @@ def migrate(history: list[Any]) -> Migration:
                         detail="no user message follows this call: left without a result",
                     )
                 )
-    issues += _orphan_markers(out, history)
+    issues += _orphan_markers(out, history, paired)
     if out:
         first = out[0]
         if isinstance(first, dict) and first.get(MIGRATION_KEY) != _mark():
@@ -336,11 +347,11 @@ def _ends_result(block: Any) -> bool:
     return text.startswith(ENV_DETAILS) or result_marker(text) is not None or not_executed(text) is not None
 
 
-def _orphan_markers(out: list[Any], original: list[Any]) -> list[Issue]:
+def _orphan_markers(out: list[Any], original: list[Any], paired: set[int]) -> list[Issue]:
     """Result texts in user messages that no XML call precedes (converted ones are blocks now)."""
     issues: list[Issue] = []
     for i, message in enumerate(out):
-        if not isinstance(message, dict) or message.get("role") != "user":
+        if not isinstance(message, dict) or message.get("role") != "user" or i in paired:
             continue
         previous = original[i - 1] if i > 0 else None
         if isinstance(previous, dict) and out[i - 1] != previous:

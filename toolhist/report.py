@@ -1,26 +1,42 @@
 """A shareable, self-contained HTML report of one session.
 
-One file a user can attach to a bug report or mail to a colleague: summary, call/result timeline,
-the messages, each provider's violations, what curation changes and the request bodies. It must
-open anywhere without a network: inline CSS, no JavaScript, no external URL. Every piece of session
-content goes through `html.escape` (agent logs carry fetched web pages, so a ``<script>`` in a tool
-result is data, never markup). Secrets are already redacted by `toolhist.load`.
+One file a user can attach to a bug report or mail to a colleague: summary, each provider's verdict,
+the call/result timeline as a picture, the messages, each provider's violations, what curation
+changes (the before/after aligned and coloured, as the Curation page shows it) and the request
+bodies with the lines a violation points at marked (as the Payloads page shows them). It must open
+anywhere without a network: inline CSS, an inline SVG picture, no JavaScript, no external URL. Every
+piece of session content goes through `html.escape` (agent logs carry fetched web pages, so a
+``<script>`` in a tool result is data, never markup). Secrets are already redacted by `toolhist.load`.
+The builders are `toolhist.views.markup` and `toolhist.views.svg`, which Jupyter shows too.
 """
 
 from __future__ import annotations
 
-import html
-import json
-from collections.abc import Iterable, Sequence
-from pathlib import PurePath
+from collections.abc import Sequence
 
 from toolhist._gc import paused
-from toolhist.curation import Position, curate
-from toolhist.diff import diff, summarize_message
+from toolhist.check import judged_verdict
+from toolhist.curation import curate
+from toolhist.diff import diff
 from toolhist.errors import ToolhistError
+from toolhist.judgement import Judged, judge
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, provider_for, render, render_curation, validate
-from toolhist.summary import summarize
+from toolhist.providers import PROVIDERS, Violation, provider_for, render, render_curation, validate
+from toolhist.ran_on import ran_on, said
+from toolhist.views.markup import (
+    CSS,
+    aligned_diff,
+    esc,
+    json_code,
+    messages_table,
+    shared_name,
+    summary_table,
+    table,
+    verdict_cards,
+    where,
+)
+from toolhist.views.payloads import numbered_lines
+from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame
 
 STRATEGY = "toolhist"
@@ -31,7 +47,11 @@ MESSAGE_WIDTH = 2000
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 """The report's own Content-Security-Policy: even if escaping failed, nothing could load or run."""
 
-_CSS = """
+FULL_LINES = 4000
+"""Above this many JSON lines a body shows only its marked lines (with context), as on the Payloads page."""
+
+_CSS = (
+    """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #1b1b1b; }
 table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
@@ -40,53 +60,38 @@ pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 0.8rem;
 .error { color: #a40000; } .warning { color: #8a5a00; } .ok { color: #1f6f1f; }
 section { margin-bottom: 2rem; }
 """
-
-
-def _e(value: object) -> str:
-    """Escaped text of any cell (None shows as empty)."""
-    return html.escape("" if value is None else str(value))
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, table_id: str | None = None) -> str:
-    ident = f' id="{_e(table_id)}"' if table_id else ""
-    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
-    thead = f"<thead><tr>{head}</tr></thead>" if any(headers) else ""
-    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table{ident}>{thead}<tbody>{body}</tbody></table>"
-
-
-def _shared_name(path: str | None) -> str | None:
-    """The file's name without its directories: a report is shared, the reader's home is not its business."""
-    return PurePath(path).name if path else path
+    + CSS
+)
 
 
 def _summary(session: Session) -> str:
-    s = summarize(session)
-    rows = [
-        ("file", _shared_name(s.file)),
-        ("format", s.format),
-        ("messages", f"{s.messages} ({', '.join(f'{k} {v}' for k, v in s.by_speaker.items())})"),
-        ("tool calls", s.tool_calls),
-        ("tool results", s.tool_results),
-        ("unanswered calls", ", ".join(s.unanswered_calls) or "none"),
-        ("unmatched results", ", ".join(s.unmatched_results) or "none"),
-        ("duplicate results", ", ".join(s.duplicate_results) or "none"),
-        ("tools declared", "none" if s.tools_declared is None else s.tools_declared),
-    ]
-    rows += [("kept, not sent", f"{kind} x{n}") for kind, n in s.unsent.items()]
-    rows += [("skipped (unknown to the reader)", f"{kind} x{n}") for kind, n in s.skipped.items()]
-    rows += [("note", note) for note in s.notes]
-    return '<section id="summary"><h2>Summary</h2>' + _table(("", ""), rows) + "</section>"
+    return f'<section id="summary"><h2>Summary</h2>{summary_table(session)}</section>'
 
 
-def _timeline(session: Session) -> str:
-    frame = events_frame(session)
-    columns = ["message", "kind", "speaker", "tool", "call_id", "status", "partner"]
-    rows = [[r[c] for c in columns] for r in frame.to_dict(orient="records")]
-    if not rows:
+def _verdicts(judged: Judged, results: dict[str, list[Violation] | None]) -> str:
+    found = {p: vs for p, vs in results.items() if vs is not None}
+    cards = verdict_cards(found, list(found) if judged.judgement == "as-sent" else [])
+    broken = [p for p, vs in results.items() if vs is None]
+    note = f'<p class="error">cannot render for: {esc(", ".join(broken))}</p>' if broken else ""
+    return f'<section id="verdicts"><h2>Verdicts</h2>{cards}{note}</section>'
+
+
+def _timeline(session: Session, violations: Sequence[Violation]) -> str:
+    frame = events_frame(session, violations)
+    if frame.empty:
         return '<section id="timeline"><h2>Timeline</h2><p>No tool calls or results.</p></section>'
-    body = _table(columns, rows, table_id="timeline-table")
-    return f'<section id="timeline"><h2>Timeline (tool calls and results)</h2>{body}</section>'
+    picture = timeline_svg(
+        frame, messages=len(session.messages), title="tool calls and results, violations ringed"
+    )
+    columns = ["message", "kind", "speaker", "tool", "call_id", "status", "partner", "violations"]
+    rows = [[r[c] for c in columns] for r in frame.to_dict(orient="records")]
+    events = "<details><summary>the events as a table</summary>" + table(
+        columns, rows, table_id="timeline-table"
+    )
+    return (
+        '<section id="timeline"><h2>Timeline (tool calls and results)</h2>'
+        f"{picture}{events}</details></section>"
+    )
 
 
 def _unsent(session: Session) -> str:
@@ -94,85 +99,105 @@ def _unsent(session: Session) -> str:
     if not session.unsent:
         return ""
     rows = [(u.before, u.kind, u.line, u.text, u.reason) for u in session.unsent]
-    body = _table(("before message", "kind", "line", "text", "why not sent"), rows)
+    body = table(("before message", "kind", "line", "text", "why not sent"), rows)
     return f'<section id="unsent"><h2>Kept in the log, not sent</h2>{body}</section>'
 
 
 def _messages(session: Session) -> str:
-    rows = [(i, m.speaker, summarize_message(m, width=MESSAGE_WIDTH)) for i, m in enumerate(session.messages)]
-    body = _table(("#", "speaker", "content"), rows)
+    body = messages_table(session, width=MESSAGE_WIDTH)
     return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
-def _provider(session: Session, provider: str) -> str:
-    name = _e(provider)
+def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> str:
+    session = judged.session  # the next request's history for an agent log (as main's check judges)
+    name = esc(provider)
     parts = [f'<section id="provider-{name}"><h2>{name}</h2>']
-    try:
-        found = validate(session, provider)
-    except ToolhistError as exc:
-        return "".join([*parts, f'<p class="error">cannot render: {_e(exc)}</p></section>'])
+    if found is None:
+        try:
+            judged_verdict(judged, provider)
+        except ToolhistError as exc:
+            return "".join([*parts, f'<p class="error">cannot render: {esc(exc)}</p></section>'])
+        found = []  # pragma: no cover - `_judge` gives None only when rendering fails
     errors = sum(v.severity == "error" for v in found)
     verdict = "ok" if not found else ("error" if errors else "warning")
     parts.append(
-        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s) '
-        f"as the history stands (strategy none)</p>"
+        f'<p class="{verdict}">{errors} error(s), {len(found) - errors} warning(s), '
+        f"{esc(judged.describe())} (strategy none)</p>"
     )
     if found:
         found_rows = [(v.severity, v.rule, v.path, v.message_index, v.error_text, v.fix) for v in found]
-        parts.append(_table(("severity", "rule", "path", "message", "error text", "fix"), found_rows))
-    parts.append(f"<h3>Curation ({_e(STRATEGY)})</h3>")
+        parts.append(table(("severity", "rule", "path", "message", "error text", "fix"), found_rows))
+    parts.append(f"<h3>Curation ({esc(STRATEGY)})</h3>")
+    left: list[Violation] = []
     try:
         curation = curate(session, provider, strategy=STRATEGY)
         left = validate(session, provider, strategy=STRATEGY)  # ids written at the edge, as sent
-        counts = diff(session, curation.session, curation.changes).counts()
-        parts.append("<p>" + _e(", ".join(f"{k} {v}" for k, v in counts.items())) + "</p>")
+        d = diff(session, curation.session, curation.changes)
+        parts.append("<p>" + esc(", ".join(f"{k} {v}" for k, v in d.counts().items())) + "</p>")
         if curation.changes:
+            parts.append(aligned_diff(d))
             rows = [
-                (c.pass_, c.action, c.call_id, _where(c.before), _where(c.after), c.reason)
-                for c in curation.changes
+                (n, c.pass_, c.action, c.call_id, where(c.before), where(c.after), c.reason)
+                for n, c in enumerate(curation.changes)
             ]
-            parts.append(_table(("pass", "action", "call id", "before", "after", "reason"), rows))
+            parts.append(table(("#", "pass", "action", "call id", "before", "after", "reason"), rows))
         else:
             parts.append("<p>No changes needed.</p>")
         left_errors = sum(v.severity == "error" for v in left)
         parts.append(f"<p>{left_errors} error(s) left after curation.</p>")
         curated_body = render_curation(curation).body
     except ToolhistError as exc:
-        parts.append(f'<p class="error">cannot curate: {_e(exc)}</p>')
+        parts.append(f'<p class="error">cannot curate: {esc(exc)}</p>')
         curated_body = None
     parts.append("<h3>Payloads</h3>")
-    parts.append(_payload("as the history stands", render(session, provider).body))
+    panels = [_payload(provider, "as judged (strategy none)", render(session, provider).body, found)]
     if curated_body is not None:
-        parts.append(_payload(f"curated ({STRATEGY})", curated_body))
+        panels.append(_payload(provider, f"curated ({STRATEGY})", curated_body, left))
+    parts.append("".join(panels))
     parts.append("</section>")
     return "".join(parts)
 
 
-def _where(position: Position | None) -> str:
-    """``message`` or ``message.block``, as ``toolhist curate`` prints positions."""
-    if position is None:
-        return "-"
-    return str(position.message) if position.block is None else f"{position.message}.{position.block}"
+def _payload(provider: str, label: str, body: object, found: Sequence[Violation]) -> str:
+    """A request body as highlighted JSON, the lines a violation points at marked (open when any is)."""
+    total, lines = numbered_lines(body, provider_for(provider).path_format, found, full_up_to=FULL_LINES)
+    marked = int((lines["rules"] != "").sum())
+    anchor = f"{provider}-{'curated' if label.startswith('curated') else 'as-is'}"
+    summary = f"{label}: {total:,} lines" + (f", {marked} marked" if marked else "")
+    code = json_code(lines, anchor=anchor, total=total)
+    return f"<details{' open' if marked else ''}><summary>{esc(summary)}</summary>{code}</details>"
 
 
-def _payload(label: str, body: object) -> str:
-    text = json.dumps(body, indent=2, ensure_ascii=False, default=str)
-    return f"<details><summary>{_e(label)}</summary><pre>{_e(text)}</pre></details>"
+def _judge(judged: Judged, provider: str) -> list[Violation] | None:
+    """``provider``'s verdict on the judged history (`toolhist.check.judged_verdict`); None: cannot render."""
+    try:
+        return judged_verdict(judged, provider)
+    except ToolhistError:
+        return None
 
 
 @paused
 def report(session: Session, providers: Sequence[str] | None = None) -> str:
-    """The whole report as one HTML document (inline CSS, no script, no external resource)."""
+    """The whole report as one HTML document (inline CSS and SVG, no script, no external resource)."""
     chosen = list(providers) if providers else list(PROVIDERS)
     for name in chosen:
         provider_for(name)
-    title = f"toolhist report: {_shared_name(session.source.path) or session.source.format}"
-    sections = [_summary(session), _timeline(session), _messages(session)]
-    sections.append('<section id="providers"><h2>Providers</h2></section>')
-    sections += [_provider(session, p) for p in chosen]
+    judged = judge(session)
+    results = {p: _judge(judged, p) for p in chosen}
+    everything = [v for found in results.values() if found for v in found]
+    title = f"toolhist report: {shared_name(session.source.path) or session.source.format}"
+    # the verdicts and the picture first: what a reader opening the file should see on its first screen
+    sections = [_verdicts(judged, results), _timeline(session, everything), _summary(session)]
+    sections.append(_messages(session))
+    ran = ran_on(session)
+    said_ran = f"<p>{esc(said(ran))}</p>" if ran is not None else ""
+    sections.append(
+        f'<section id="providers"><h2>Providers</h2><p>{esc(judged.describe())}</p>{said_ran}</section>'
+    )
+    sections += [_provider(judged, p, results[p]) for p in chosen]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
-        f"<body><h1>{_e(title)}</h1>{''.join(sections)}</body></html>\n"
+        f"<title>{esc(title)}</title><style>{_CSS}</style></head>"
+        f"<body><h1>{esc(title)}</h1>{''.join(sections)}</body></html>\n"
     )

@@ -1,5 +1,8 @@
 """Batch scan: every session file under a directory (or a glob, or an fsspec URL), against each provider.
 
+Each file is judged as ``toolhist check`` judges it (`toolhist.judgement`): a request body as sent,
+an agent log as the request the agent would send next.
+
 One table row per readable file x provider (error and warning counts, the error rule ids), the files
 that could not be read with their LoadError reason, and how often each rule fired. A file that
 fails to load is listed, never fatal and never silently dropped: a directory of agent logs always

@@ -28,6 +28,7 @@ def test_first_run_opens_the_default_sample() -> None:
     assert at.selectbox(key="sample").value == "openai_chat_request.json"
     assert [m.value for m in at.metric] == ["10", "4", "3", "1", "0"]
     assert "Unanswered calls: call_Rk2Vb7nXc4LzA9qWe6tYu1Io" in [t.value for t in at.text]
+    assert "Judged as sent (a request body)" in [t.value for t in at.text]
     assert "**Format:** `openai-chat`" in at.markdown[0].value
     verdicts = at.dataframe[0].value
     row = verdicts[verdicts["provider"] == "openai-chat"].iloc[0]
@@ -62,6 +63,20 @@ def test_each_sample_shows_its_format(name: str, fmt: str, messages: str) -> Non
     assert f"`{fmt}`" in at.markdown[0].value
     assert at.metric[0].value == messages
     assert at.query_params["sample"] == name  # the URL now names the sample: shareable
+
+
+def test_an_agent_log_is_judged_as_its_next_request() -> None:
+    at = start().run()
+    at.selectbox(key="sample").set_value("gemini_cli_session.jsonl").run()
+    assert not at.exception
+    assert (
+        "Judged as the next request the agent would send: its history + a placeholder user turn "
+        "(the log ends with the model's answer)"
+    ) in [t.value for t in at.text]
+    assert "Ran on gemini (gemini-2.5-pro; message 8 metadata)" in [t.value for t in at.text]
+    verdicts = at.dataframe[0].value
+    row = verdicts[verdicts["provider"] == "gemini"].iloc[0]
+    assert (row["verdict"], row["errors"], row["checked"]) == ("accepts", 0, "rendered by toolhist")
 
 
 def test_every_sample_is_in_the_gallery() -> None:

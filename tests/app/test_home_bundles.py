@@ -68,7 +68,7 @@ def test_explain_starts_from_the_recorded_answer(at: AppTest, bundles: tuple[Pat
     at.selectbox(key="bundle_pick").set_value(str(bundles[1]["openai-chat"])).run()
     at.switch_page(EXPLAIN).run()
     assert not at.exception
-    assert at.text_area(key="ex_text").value.startswith('{"error":{"message":"An assistant message with')
+    assert str(at.text_area(key="ex_text").value).startswith('{"error":{"message":"An assistant message with')
     metrics = {m.label: m.value for m in at.metric}
     assert metrics == {"Provider": "openai-chat", "Rule": "oai.call_unanswered", "Culprit message": "1"}
 

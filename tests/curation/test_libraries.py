@@ -1,4 +1,4 @@
-"""The library strategies: each behaviour of LiteLLM, the AI SDK and the Agents SDK on a minimal
+"""The library ports (litellm-port, vercel-ai, openai-agents-port; `tests/peers` runs the real libraries): each behaviour of LiteLLM, the AI SDK and the Agents SDK on a minimal
 history with its exact curated output, then what each leaves for every provider on seed 000's
 failure modes."""
 
@@ -22,7 +22,7 @@ from toolhist.curation.strategies import STRATEGY_REGISTRY
 from toolhist.model import Message, Session, SessionSource, TextBlock, ThinkingBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS, render, validate
 
-LIBRARIES = ("litellm", "vercel-ai", "openai-agents")
+LIBRARIES = ("litellm-port", "vercel-ai", "openai-agents-port")
 
 
 def shape(curation: Curation) -> list[tuple[str, list[str]]]:
@@ -73,7 +73,7 @@ def test_the_three_strategies_are_registered_and_pass_ids_through() -> None:
 
 def test_litellm_case_a_adds_a_placeholder_result_after_the_real_ones() -> None:
     s = declared(human("go"), ai(call("a"), call("b", "grep")), tool(result("a")), human("next"), ai("fine"))
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["tool_call:a", "tool_call:b"]),
@@ -104,7 +104,7 @@ def test_litellm_case_b_judges_results_by_the_most_recent_assistant_message_only
     # call a is answered only after a later assistant message: Case A invents a result for it, and
     # Case B then drops the real one, since the latest assistant message has no call a.
     s = declared(human("go"), ai(call("a")), ai("thinking aloud"), tool(result("a", "real")))
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["tool_call:a"]),
@@ -128,14 +128,14 @@ def test_litellm_case_b_judges_results_by_the_most_recent_assistant_message_only
 
 def test_litellm_case_b_drops_a_result_with_an_unknown_id() -> None:
     s = declared(human("go"), ai(call("a")), tool(result("a"), result("x")))
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [("human", ["text:go"]), ("ai", ["tool_call:a"]), ("tool", ["result:a"])]
     assert changes(c) == [("drop_orphaned_tool_results", "drop", "x", (2, 1), None)]
 
 
 def test_litellm_case_c_fills_blank_user_and_assistant_text() -> None:
     s = declared(human(" "), ai("", call("a")), tool(result("a")), human("ok"))
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [
         ("human", [f"text:{EMPTY_TEXT_PLACEHOLDER}"]),
         ("ai", [f"text:{EMPTY_TEXT_PLACEHOLDER}", "tool_call:a"]),
@@ -149,12 +149,12 @@ def test_litellm_case_c_fills_blank_user_and_assistant_text() -> None:
     ]
     assert c.changes[0].detail == {"old_text": " ", "new_text": EMPTY_TEXT_PLACEHOLDER}
     assert rules(s, "anthropic", "none") == ["ant.empty_text"]
-    assert rules(s, "anthropic", "litellm") == []
+    assert rules(s, "anthropic", "litellm-port") == []
 
 
 def test_litellm_case_d_keeps_the_last_of_duplicate_results() -> None:
     s = declared(human("go"), ai(call("a")), tool(result("a", "first")), tool(result("a", "second")))
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [("human", ["text:go"]), ("ai", ["tool_call:a"]), ("tool", ["result:a"])]
     kept = c.session.messages[2].blocks[0]
     assert isinstance(kept, ToolResponseBlock)
@@ -178,7 +178,7 @@ def test_litellm_case_a_skips_by_count_losing_a_user_message_and_resending_a_res
         human("wait"),
         tool(result("b", name="grep")),
     )
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["tool_call:a", "tool_call:b", "tool_call:c"]),
@@ -202,11 +202,11 @@ def test_litellm_case_a_skips_by_count_losing_a_user_message_and_resending_a_res
 def test_litellm_repairs_only_the_anthropic_and_bedrock_routes() -> None:
     s = declared(human("go"), ai(call("a")), human("next"))
     for provider in ("openai-chat", "openai-responses", "gemini", "mistral", "kimi"):
-        c = curate(s, provider, strategy="litellm")
+        c = curate(s, provider, strategy="litellm-port")
         assert c.session == s
         assert c.changes == ()
-    assert rules(s, "openai-chat", "litellm") == ["oai.call_unanswered"]
-    assert rules(s, "anthropic", "litellm") == []
+    assert rules(s, "openai-chat", "litellm-port") == ["oai.call_unanswered"]
+    assert rules(s, "anthropic", "litellm-port") == []
 
 
 def test_litellm_declares_a_dummy_tool_and_drops_thinking_for_an_anthropic_body() -> None:
@@ -220,13 +220,13 @@ def test_litellm_declares_a_dummy_tool_and_drops_thinking_for_an_anthropic_body(
         source=SessionSource(format="anthropic"),
     )
     assert rules(s, "anthropic", "none") == ["ant.thinking_first", "ant.tools_required"]
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert changes(c) == [
         ("add_dummy_tool", "insert", None, None, None),
         ("drop_thinking_param", "drop", None, None, None),
     ]
     assert c.changes[1].dropped == {"thinking": {"type": "enabled", "budget_tokens": 512}}
-    body = render(s, "anthropic", strategy="litellm").body
+    body = render(s, "anthropic", strategy="litellm-port").body
     assert body["tools"] == [
         {
             "name": "dummy_tool",
@@ -235,7 +235,7 @@ def test_litellm_declares_a_dummy_tool_and_drops_thinking_for_an_anthropic_body(
         }
     ]
     assert "thinking" not in body
-    assert rules(s, "anthropic", "litellm") == []
+    assert rules(s, "anthropic", "litellm-port") == []
     assert c.original is s
 
 
@@ -246,7 +246,7 @@ def test_litellm_keeps_thinking_when_an_assistant_message_has_thinking() -> None
         request={"thinking": {"type": "enabled", "budget_tokens": 512}},
         source=SessionSource(format="anthropic"),
     )
-    c = curate(s, "anthropic", strategy="litellm")
+    c = curate(s, "anthropic", strategy="litellm-port")
     assert c.changes == ()
     assert c.session.request == s.request
 
@@ -258,12 +258,12 @@ def test_litellm_declares_the_dummy_tool_for_bedrock_as_a_tool_config() -> None:
         source=SessionSource(format="bedrock"),
     )
     assert "brk.toolconfig" in rules(s, "bedrock", "none")
-    c = curate(s, "bedrock", strategy="litellm")
+    c = curate(s, "bedrock", strategy="litellm-port")
     assert changes(c) == [
         ("add_dummy_tool", "insert", None, None, None),
         ("bedrock_continue_messages", "insert", None, None, (3, None)),
     ]
-    assert render(s, "bedrock", strategy="litellm").body["toolConfig"] == {
+    assert render(s, "bedrock", strategy="litellm-port").body["toolConfig"] == {
         "tools": [
             {
                 "toolSpec": {
@@ -274,7 +274,7 @@ def test_litellm_declares_the_dummy_tool_for_bedrock_as_a_tool_config() -> None:
             }
         ]
     }
-    assert rules(s, "bedrock", "litellm") == []
+    assert rules(s, "bedrock", "litellm-port") == []
 
 
 def test_litellm_drops_bedrock_thinking_from_the_additional_fields() -> None:
@@ -284,7 +284,7 @@ def test_litellm_drops_bedrock_thinking_from_the_additional_fields() -> None:
         request={"modelId": "m", "additionalModelRequestFields": {"thinking": {"type": "enabled"}}},
         source=SessionSource(format="bedrock"),
     )
-    c = curate(s, "bedrock", strategy="litellm")
+    c = curate(s, "bedrock", strategy="litellm-port")
     assert changes(c)[0] == ("drop_thinking_param", "drop", None, None, None)
     assert c.changes[0].dropped == {"additionalModelRequestFields.thinking": {"type": "enabled"}}
     assert c.session.request == {"modelId": "m"}
@@ -294,7 +294,7 @@ def test_litellm_bedrock_continue_messages() -> None:
     # An assistant turn first and last gets a user "Please continue." around it; tool results right
     # before user text get an assistant "Please continue." between them.
     s = declared(ai("Hello."), human("hi"), ai(call("a")), tool(result("a")), human("more"), ai("Done."))
-    c = curate(s, "bedrock", strategy="litellm")
+    c = curate(s, "bedrock", strategy="litellm-port")
     assert shape(c) == [
         ("human*", ["text:Please continue."]),
         ("ai", ["text:Hello."]),
@@ -319,8 +319,8 @@ def test_litellm_bedrock_continue_messages() -> None:
         "LiteLLM (modify_params) gives a Bedrock conversation that closes with an assistant turn a default "
         "user message last",
     ]
-    assert rules(s, "bedrock", "none") == ["brk.first_user", "brk.mixed_turn"]
-    assert rules(s, "bedrock", "litellm") == []
+    assert rules(s, "bedrock", "none") == ["brk.first_user", "brk.mixed_turn", "brk.prefill_tools"]
+    assert rules(s, "bedrock", "litellm-port") == []
 
 
 # --- Vercel AI SDK --------------------------------------------------------------------------------
@@ -343,7 +343,7 @@ def test_vercel_ignores_incomplete_tool_calls() -> None:
 def test_vercel_throws_missing_tool_results_and_keeps_the_history() -> None:
     # b is answered, but only after the user spoke: the AI SDK throws before the user message.
     s = declared(human("go"), ai(call("a"), call("b")), tool(result("a")), human("hurry"), tool(result("b")))
-    c = curate(s, "openai-chat", strategy="vercel-ai")
+    c = curate(s, "openai-chat", strategy="vercel-ai-model")
     assert c.session == s
     assert changes(c) == [("missing_tool_results", "keep", "b", (1, 1), (1, 1))]
     change = c.changes[0]
@@ -358,7 +358,7 @@ def test_vercel_throws_missing_tool_results_and_keeps_the_history() -> None:
     }
     # Nothing is sent, so validate checks the history as given.
     assert (
-        rules(s, "openai-chat", "vercel-ai")
+        rules(s, "openai-chat", "vercel-ai-model")
         == rules(s, "openai-chat", "none")
         == [
             "oai.call_unanswered",
@@ -369,7 +369,7 @@ def test_vercel_throws_missing_tool_results_and_keeps_the_history() -> None:
 
 def test_vercel_missing_results_message_is_plural_for_several_calls() -> None:
     s = declared(human("go"), ai(call("a"), call("b")), human("hurry"), tool(result("a"), result("b")))
-    c = curate(s, "anthropic", strategy="vercel-ai")
+    c = curate(s, "anthropic", strategy="vercel-ai-model")
     assert c.changes[0].detail["error_text"] == "Tool results are missing for tool calls a, b."
     assert missing_results_message(["x"]) == "Tool result is missing for tool call x."
     assert missing_results_message(["x", "y", "z"]) == "Tool results are missing for tool calls x, y, z."
@@ -379,7 +379,7 @@ def test_vercel_throws_at_the_end_of_the_prompt_too() -> None:
     # Only tool messages resolve calls: a result stored in the assistant message itself leaves the
     # call unresolved when the prompt ends.
     s = declared(human("go"), ai(call("a"), result("a")))
-    c = curate(s, "openai-chat", strategy="vercel-ai")
+    c = curate(s, "openai-chat", strategy="vercel-ai-model")
     assert changes(c) == [("missing_tool_results", "keep", "a", (1, 0), (1, 0))]
     assert c.changes[0].detail["at_message"] is None
 
@@ -387,10 +387,12 @@ def test_vercel_throws_at_the_end_of_the_prompt_too() -> None:
 def test_vercel_counts_a_result_before_its_call_as_no_result() -> None:
     s = declared(human("go"), tool(result("a")), ai(call("a")), tool(result("b")))
     c = curate(s, "openai-chat", strategy="vercel-ai")
-    assert shape(c) == [("human", ["text:go"]), ("tool", ["result:a", "result:b"])]
+    # UI messages: a result before its call is in no tool part (dropped), so the call has none.
+    assert shape(c) == [("human", ["text:go"])]
     assert changes(c) == [
+        ("ui_message_history", "drop", "a", (1, 0), None),
+        ("ui_message_history", "drop", "b", (3, 0), None),
         ("ignore_incomplete_tool_calls", "drop", "a", (2, 0), None),
-        ("combine_tool_messages", "merge", None, (3, None), (1, None)),
     ]
 
 
@@ -398,7 +400,7 @@ def test_vercel_combines_consecutive_tool_messages_and_keeps_orphan_results() ->
     s = declared(
         human("go"), ai(call("a"), call("b")), tool(result("a")), tool(result("b")), tool(result("x"))
     )
-    c = curate(s, "anthropic", strategy="vercel-ai")
+    c = curate(s, "anthropic", strategy="vercel-ai-model")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["tool_call:a", "tool_call:b"]),
@@ -408,7 +410,7 @@ def test_vercel_combines_consecutive_tool_messages_and_keeps_orphan_results() ->
         ("combine_tool_messages", "merge", None, (3, None), (2, None)),
         ("combine_tool_messages", "merge", None, (4, None), (2, None)),
     ]
-    assert rules(s, "anthropic", "vercel-ai") == ["ant.result_orphan"]
+    assert rules(s, "anthropic", "vercel-ai-model") == ["ant.result_orphan"]
 
 
 def test_vercel_removes_empty_text_parts_but_not_blank_ones() -> None:
@@ -433,7 +435,7 @@ def test_vercel_removes_empty_text_parts_but_not_blank_ones() -> None:
 
 def test_vercel_filters_empty_tool_messages() -> None:
     s = declared(human("go"), ai(call("a")), tool(result("a")), Message(speaker="tool"), human("ok"))
-    c = curate(s, "openai-chat", strategy="vercel-ai")
+    c = curate(s, "openai-chat", strategy="vercel-ai-model")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["tool_call:a"]),
@@ -455,7 +457,7 @@ def test_agents_drops_orphan_calls_with_the_reasoning_right_before_them() -> Non
         ai(ThinkingBlock(text="kept"), "I will look.", call("b")),
         human("stop"),
     )
-    c = curate(s, "openai-responses", strategy="openai-agents")
+    c = curate(s, "openai-responses", strategy="openai-agents-port")
     assert shape(c) == [
         ("human", ["text:go"]),
         ("ai", ["thinking", "text:I will look."]),
@@ -479,14 +481,14 @@ def test_agents_drops_orphan_calls_with_the_reasoning_right_before_them() -> Non
 
 def test_agents_keeps_a_call_whose_output_is_anywhere() -> None:
     s = declared(human("go"), ai(call("a")), human("hurry"), tool(result("a")))
-    c = curate(s, "openai-chat", strategy="openai-agents")
+    c = curate(s, "openai-chat", strategy="openai-agents-port")
     assert c.changes == ()
     assert c.session == s
 
 
 def test_agents_deduplicates_by_call_id_keeping_the_first() -> None:
     s = declared(human("go"), ai(call("a")), tool(result("a", "first")), tool(result("a", "second")))
-    c = curate(s, "anthropic", strategy="openai-agents")
+    c = curate(s, "anthropic", strategy="openai-agents-port")
     assert shape(c) == [("human", ["text:go"]), ("ai", ["tool_call:a"]), ("tool", ["result:a"])]
     kept = c.session.messages[2].blocks[0]
     assert isinstance(kept, ToolResponseBlock)
@@ -499,10 +501,10 @@ def test_agents_deduplicates_by_item_id_when_items_have_one() -> None:
     one = result("a", "first").model_copy(update={"provider_data": {"id": "fco_1"}})
     two = result("a", "second").model_copy(update={"provider_data": {"id": "fco_2"}})
     s = declared(human("go"), ai(call("a")), tool(one), tool(two))
-    assert curate(s, "openai-responses", strategy="openai-agents").changes == ()
+    assert curate(s, "openai-responses", strategy="openai-agents-port").changes == ()
     fake = result("a", "again").model_copy(update={"provider_data": {"id": "__fake_id__"}})
     s = declared(human("go"), ai(call("a")), tool(result("a")), tool(fake))
-    assert changes(curate(s, "openai-responses", strategy="openai-agents")) == [
+    assert changes(curate(s, "openai-responses", strategy="openai-agents-port")) == [
         ("deduplicate_input_items", "conflict", "a", (3, 0), None)
     ]
 
@@ -522,7 +524,7 @@ def test_agents_answers_rejected_calls_with_the_rejection_message() -> None:
     assert block.result == REJECTION_MESSAGE == "Tool execution was not approved."
     assert changes(c) == [("function_rejection_item", "synthesize", "a", None, (3, 0))]
     # Without a rejection decision the registered strategy drops the unanswered call instead.
-    assert changes(curate(s, "openai-chat", strategy="openai-agents")) == [
+    assert changes(curate(s, "openai-chat", strategy="openai-agents-port")) == [
         ("drop_orphan_function_calls", "drop", "a", (1, 0), None)
     ]
 
@@ -546,94 +548,99 @@ def test_the_tail_takes_part_in_every_library_strategy() -> None:
 
 SEED_RULES: dict[str, dict[str, dict[str, list[str]]]] = {
     "A": {
-        "litellm": {
+        "litellm-port": {
             "openai-chat": ["oai.call_unanswered"],
             "openai-responses": [],
-            "anthropic": ["ant.dup_tool_result", "ant.dup_tool_use_id"],
-            "gemini": ["gem.fc_position", "gem.fr_count"],
+            "anthropic": ["ant.reused_tool_use_id"],
+            "gemini": ["gem.fc_fr_mixed", "gem.fc_position", "gem.fr_count"],
             "mistral": ["mis.content_xor_calls", "mis.count", "mis.id_format", "mis.last_role"],
             "kimi": ["kimi.id_format", "oai.call_unanswered"],
             "bedrock": ["brk.result_missing"],
         },
         "vercel-ai": {
-            "openai-chat": ["oai.call_unanswered"],
-            "openai-responses": [],
-            "anthropic": ["ant.dup_tool_use_id", "ant.result_missing"],
-            "gemini": ["gem.fc_position", "gem.fr_count"],
-            "mistral": ["mis.content_xor_calls", "mis.count", "mis.id_format", "mis.last_role"],
-            "kimi": ["kimi.id_format", "oai.call_unanswered"],
-            "bedrock": ["brk.result_missing"],
-        },
-        "openai-agents": {
             "openai-chat": [],
             "openai-responses": [],
             "anthropic": [],
             "gemini": [],
-            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.last_role", "mis.order"],
+            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.last_role", "mis.user_after_tool"],
             "kimi": ["kimi.id_format"],
-            "bedrock": ["brk.mixed_turn"],
+            "bedrock": ["brk.mixed_turn", "brk.prefill_tools"],
+        },
+        "openai-agents-port": {
+            "openai-chat": [],
+            "openai-responses": [],
+            "anthropic": [],
+            "gemini": [],
+            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.last_role", "mis.user_after_tool"],
+            "kimi": ["kimi.id_format"],
+            "bedrock": ["brk.mixed_turn", "brk.prefill_tools"],
         },
     },
     "B-duplicate": {
-        "litellm": {
+        "litellm-port": {
             "openai-chat": ["oai.tool_id_unknown"],
             "openai-responses": [],
             "anthropic": [],
             "gemini": ["gem.fr_count"],
-            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.order", "mis.unexpected_result"],
+            "mistral": [
+                "mis.content_xor_calls",
+                "mis.id_format",
+                "mis.unexpected_result",
+                "mis.user_after_tool",
+            ],
             "kimi": ["kimi.id_format", "oai.tool_id_unknown"],
             "bedrock": ["brk.result_count"],
         },
         "vercel-ai": {
-            "openai-chat": ["oai.tool_id_unknown"],
-            "openai-responses": [],
-            "anthropic": ["ant.dup_tool_result"],
-            "gemini": ["gem.fr_count"],
-            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.order", "mis.unexpected_result"],
-            "kimi": ["kimi.id_format", "oai.tool_id_unknown"],
-            "bedrock": ["brk.mixed_turn", "brk.result_count"],
-        },
-        "openai-agents": {
             "openai-chat": [],
             "openai-responses": [],
             "anthropic": [],
             "gemini": [],
-            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.order"],
+            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.user_after_tool"],
+            "kimi": ["kimi.id_format"],
+            "bedrock": ["brk.mixed_turn"],
+        },
+        "openai-agents-port": {
+            "openai-chat": [],
+            "openai-responses": [],
+            "anthropic": [],
+            "gemini": [],
+            "mistral": ["mis.content_xor_calls", "mis.id_format", "mis.user_after_tool"],
             "kimi": ["kimi.id_format"],
             "bedrock": ["brk.mixed_turn"],
         },
     },
     "B-out-of-order": {
-        "litellm": {
+        "litellm-port": {
             "openai-chat": ["oai.call_unanswered", "oai.tool_orphan"],
             "openai-responses": [],
             "anthropic": [],
             "gemini": ["gem.fr_count", "gem.fr_position"],
-            "mistral": ["mis.count", "mis.id_format", "mis.order", "mis.unexpected_result"],
+            "mistral": ["mis.count", "mis.id_format", "mis.unexpected_result", "mis.user_after_tool"],
             "kimi": ["kimi.id_format", "oai.call_unanswered", "oai.tool_orphan"],
             "bedrock": ["brk.result_count", "brk.result_missing"],
         },
         "vercel-ai": {
-            "openai-chat": ["oai.call_unanswered", "oai.tool_orphan"],
+            "openai-chat": [],
             "openai-responses": [],
-            "anthropic": ["ant.result_missing", "ant.result_orphan"],
-            "gemini": ["gem.fr_count", "gem.fr_position"],
-            "mistral": ["mis.count", "mis.id_format", "mis.order", "mis.unexpected_result"],
-            "kimi": ["kimi.id_format", "oai.call_unanswered", "oai.tool_orphan"],
-            "bedrock": ["brk.mixed_turn", "brk.result_count", "brk.result_missing"],
+            "anthropic": [],
+            "gemini": [],
+            "mistral": ["mis.id_format"],
+            "kimi": ["kimi.id_format"],
+            "bedrock": [],
         },
-        "openai-agents": {
+        "openai-agents-port": {
             "openai-chat": ["oai.call_unanswered", "oai.tool_orphan"],
             "openai-responses": [],
             "anthropic": ["ant.result_missing", "ant.result_orphan"],
             "gemini": ["gem.fr_count", "gem.fr_position"],
-            "mistral": ["mis.count", "mis.id_format", "mis.order", "mis.unexpected_result"],
+            "mistral": ["mis.count", "mis.id_format", "mis.unexpected_result", "mis.user_after_tool"],
             "kimi": ["kimi.id_format", "oai.call_unanswered", "oai.tool_orphan"],
             "bedrock": ["brk.mixed_turn", "brk.result_count", "brk.result_missing"],
         },
     },
     "B-unanswered": {
-        "litellm": {
+        "litellm-port": {
             "openai-chat": ["oai.call_unanswered"],
             "openai-responses": ["resp.call_unanswered"],
             "anthropic": [],
@@ -642,8 +649,24 @@ SEED_RULES: dict[str, dict[str, dict[str, list[str]]]] = {
             "kimi": ["kimi.id_format", "oai.call_unanswered"],
             "bedrock": ["brk.result_missing"],
         },
-        "vercel-ai": {provider: [] for provider in PROVIDERS},
-        "openai-agents": {provider: [] for provider in PROVIDERS},
+        "vercel-ai": {
+            "openai-chat": [],
+            "openai-responses": [],
+            "anthropic": [],
+            "gemini": [],
+            "mistral": [],
+            "kimi": [],
+            "bedrock": [],
+        },
+        "openai-agents-port": {
+            "openai-chat": [],
+            "openai-responses": [],
+            "anthropic": [],
+            "gemini": [],
+            "mistral": [],
+            "kimi": [],
+            "bedrock": [],
+        },
     },
 }
 """What each library leaves, per provider. Read across: LiteLLM repairs the Anthropic route only
@@ -664,23 +687,26 @@ def test_seed_000_failure_modes_per_provider(seed: str, strategy: str) -> None:
 def test_seed_000_changes_per_library() -> None:
     a = SEEDS["A"]()
     # Mode A: the call repeated inside the tool message is a second call under one id.
-    assert changes(curate(a, "anthropic", strategy="litellm")) == [
+    assert changes(curate(a, "anthropic", strategy="litellm-port")) == [
         ("add_dummy_tool", "insert", None, None, None),
         ("add_missing_tool_results", "synthesize", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", None, (5, 0)),
     ]
-    assert curate(a, "anthropic", strategy="vercel-ai").changes == ()
-    assert changes(curate(a, "anthropic", strategy="openai-agents")) == [
+    # UI messages (route 1): the call repeated in the tool message has no result after it.
+    assert changes(curate(a, "anthropic", strategy="vercel-ai")) == [
+        ("ignore_incomplete_tool_calls", "drop", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 0), None)
+    ]
+    assert changes(curate(a, "anthropic", strategy="openai-agents-port")) == [
         ("deduplicate_input_items", "dedupe", "hist_tool_c03Ms4Br9Yo6Tz1Vp5Xd7Ne", (4, 0), None)
     ]
     dup = SEEDS["B-duplicate"]()
-    assert changes(curate(dup, "anthropic", strategy="litellm")) == [
+    assert changes(curate(dup, "anthropic", strategy="litellm-port")) == [
         ("drop_orphaned_tool_results", "drop", "call_A", (7, 0), None)
     ]
-    assert changes(curate(dup, "anthropic", strategy="openai-agents")) == [
+    assert changes(curate(dup, "anthropic", strategy="openai-agents-port")) == [
         ("deduplicate_input_items", "dedupe", "call_A", (7, 0), None)
     ]
     order = SEEDS["B-out-of-order"]()
-    assert changes(curate(order, "anthropic", strategy="litellm")) == [
+    assert changes(curate(order, "anthropic", strategy="litellm-port")) == [
         ("add_missing_tool_results", "synthesize", "call_D", None, (3, 0)),
         ("drop_orphaned_tool_results", "drop", "call_D", (4, 0), None),
     ]

@@ -992,8 +992,8 @@ def test_seed_a_call_and_result_in_one_tool_message() -> None:
     ]
     expected_none = {
         "openai-chat": [("oai.call_unanswered", (cancelled,))],
-        "anthropic": [("ant.result_missing", (cancelled,)), ("ant.dup_tool_use_id", (cancelled,))],
-        "gemini": [("gem.fc_position", ()), ("gem.fr_count", ())],
+        "anthropic": [("ant.result_missing", (cancelled,))],  # the repeated id is a later turn's: a warning
+        "gemini": [("gem.fc_position", ()), ("gem.fr_count", ()), ("gem.fc_fr_mixed", ())],
     }
     for provider, expected in expected_none.items():
         assert rules(s, provider, "none") == expected
@@ -1002,10 +1002,7 @@ def test_seed_a_call_and_result_in_one_tool_message() -> None:
         assert {p: rules(s, p, strategy) for p in PROVIDERS} == {
             "openai-chat": [("oai.call_unanswered", ("call_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",))],
             "openai-responses": [],
-            "anthropic": [
-                ("ant.result_missing", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",)),
-                ("ant.dup_tool_use_id", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",)),
-            ],
+            "anthropic": [("ant.result_missing", ("toolu_c03Ms4Br9Yo6Tz1Vp5Xd7Ne",))],
             "gemini": [("gem.fr_count", ())],
             "mistral": [
                 ("mis.last_role", ()),
@@ -1072,10 +1069,9 @@ def test_seed_b_duplicate_late_result() -> None:
         assert [(ch.call_id, ch.before, ch.after) for ch in dedupe] == [
             ("hist_tool_a", Position(message=7, block=0), Position(message=2, block=0))
         ]
-        # the duplicate is gone everywhere; Mistral's hosted API still rejects a user turn after a tool one
-        expected: dict[str, list[tuple[str, tuple[str, ...]]]] = {p: [] for p in PROVIDERS} | {
-            "mistral": [("mis.order", ())]
-        }
+        # the duplicate is gone everywhere
+        # (a user turn after a tool one is only a warning for Mistral: accepted by the hosted API in 2026-08)
+        expected: dict[str, list[tuple[str, tuple[str, ...]]]] = {p: [] for p in PROVIDERS}
         assert {p: rules(s, p, strategy) for p in PROVIDERS} == expected
 
 
@@ -1102,10 +1098,8 @@ def test_kimi_ids_break_anthropic_at_v864_only() -> None:
         }
     )
     assert rules(s, "anthropic", V864) == [("ant.id_pattern", ("toolu_functions.read_file:0",))]
-    assert rules(s, "bedrock", V864) == [
-        ("brk.id_pattern", ("toolu_functions.read_file:0",)),
-        ("brk.id_pattern", ("toolu_functions.read_file:0",)),
-    ]
+    # Bedrock's current id pattern, [a-zA-Z0-9_.:-]+ (the AWS API reference), takes the Kimi id
+    assert rules(s, "bedrock", V864) == []
     assert rules(s, "anthropic", HEAD) == []
     assert rules(s, "bedrock", HEAD) == []
     assert rules(s, "kimi", V864) == []

@@ -164,7 +164,7 @@ def test_kimi_ids_repeating_across_turns_stay_distinct_calls() -> None:
         ai(call("functions.read:0", "read", path="b")),
         tool(result("functions.read:0", "B", name="read")),
     )
-    assert {v.rule for v in validate(s, "anthropic")} >= {"ant.id_pattern", "ant.dup_tool_use_id"}
+    assert {v.rule for v in validate(s, "anthropic")} >= {"ant.id_pattern", "ant.reused_tool_use_id"}
     c = curate(s, "anthropic")
     calls = [b.id for m in c.session.messages for b in m.tool_calls()]
     results = [(b.call_id, b.result) for m in c.session.messages for b in m.tool_responses()]

@@ -28,7 +28,10 @@ CASES: dict[str, tuple[str, int, int, int, dict[str, tuple[set[str], set[str]]]]
             "openai-responses": ({"resp.output_orphan"}, set()),
             "anthropic": ({"ant.result_orphan"}, set()),
             "gemini": ({"gem.fr_count"}, set()),
-            "mistral": ({"mis.id_format", "mis.order", "mis.unexpected_result"}, {"mis.content_xor_calls"}),
+            "mistral": (
+                {"mis.id_format", "mis.unexpected_result"},
+                {"mis.content_xor_calls", "mis.user_after_tool"},
+            ),
             "kimi": ({"oai.tool_id_unknown"}, {"kimi.id_format"}),
             "bedrock": ({"brk.result_count"}, {"brk.mixed_turn"}),
         },
@@ -42,7 +45,7 @@ CASES: dict[str, tuple[str, int, int, int, dict[str, tuple[set[str], set[str]]]]
             "openai-chat": ({"oai.call_unanswered", "oai.tool_orphan"}, set()),
             "openai-responses": (set(), set()),
             "anthropic": ({"ant.result_missing", "ant.result_orphan"}, set()),
-            "gemini": ({"gem.fc_position", "gem.fr_count", "gem.fr_position"}, set()),
+            "gemini": ({"gem.fc_fr_mixed", "gem.fc_position", "gem.fr_count", "gem.fr_position"}, set()),
             "mistral": (
                 {"mis.count", "mis.id_format", "mis.last_role", "mis.unexpected_result"},
                 {"mis.content_xor_calls"},
@@ -63,7 +66,7 @@ CASES: dict[str, tuple[str, int, int, int, dict[str, tuple[set[str], set[str]]]]
             "gemini": ({"gem.fr_position"}, set()),
             "mistral": ({"mis.id_format", "mis.last_role", "mis.order", "mis.unexpected_result"}, set()),
             "kimi": ({"oai.tool_orphan"}, {"kimi.id_format"}),
-            "bedrock": ({"brk.result_count"}, {"brk.mixed_turn"}),
+            "bedrock": ({"brk.prefill_tools", "brk.result_count"}, {"brk.mixed_turn"}),
         },
     ),
     "codex_rollout_interrupted.jsonl": (

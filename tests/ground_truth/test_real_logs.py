@@ -18,7 +18,8 @@ The checks, one test each, are the behaviour the issue demands of the readers:
   ``src/core/task/index.ts`` ``pushToolResult``);
 - OTel ``execute_tool`` spans are read as calls with their results;
 - where the file names the provider it ran on, toolhist predicts no error-level violation for that
-  provider on the request the agent would send next (the provider accepted the run).
+  provider on the request the agent would send next (the provider accepted the run), and
+  `toolhist.ran_on` reads the same provider from the log as the provenance written beside it.
 
 A check that does not hold yet on a file is listed in ``EXPECTED_FAILURES`` with the reason (the fix
 that is due and whose branch makes it). The list is strict: a listed check that starts to hold fails
@@ -27,7 +28,6 @@ the test until its entry is removed, so the list only shrinks as the readers are
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,7 +36,10 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.check import judged_verdict
+from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS
+from toolhist.ran_on import ran_on
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "logs"
 FORMAT_OF_DIR = {
@@ -53,46 +56,12 @@ FORMAT_OF_DIR = {
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
-READERS_A = "helper A (h-readers-a)"
-READERS_B = "helper B (h-readers-b)"
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
-    # (check, "dir/file"): why it does not hold yet and whose fix is due.
-    **{
-        ("unknown_records_named", name): f"SessionSource.skipped (unknown record kinds counted and "
-        f"named in notes) is not merged yet: {READERS_A}"
-        for name in IDS
-    },
-    ("no_ghost_snapshot_in_bodies", "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl"): (
-        "the ghost_snapshot item is read as an opaque block and rendered back into the "
-        f"openai-responses body; Codex never sends it ({READERS_A}: Session.unsent)"
-    ),
-    ("no_400_on_the_provider_it_ran_on", "claude-code/drmaciver-coverage-test-fix.jsonl"): (
-        "two parallel Read calls were streamed as two assistant records of one message, the second "
-        "parented on the first, so the first result sits on a side branch; the reader keeps only the "
-        "parentUuid chain of the latest record and predicts ant.result_missing. The live run sent "
-        "both results (it went on); Claude Code's own resume has the same one-chain bug and loses "
-        "the sibling result (anthropics/claude-code#31330, 'the data was always there in the "
-        "JSONL'). Claude Code reader: no helper owns it this wave"
-    ),
-    **{
-        (check, "codex/claude-code-log-synthetic-rollout.fixture.jsonl"): (
-            "an unknown line type (future_synthetic_record) makes the whole rollout unreadable; "
-            f"Codex skips lines it does not know ({READERS_A}: skip, count and name them)"
-        )
-        for check in (
-            "detected_and_read",
-            "no_ghost_snapshot_in_bodies",
-            "custom_tool_call_patch_kept",
-        )
-    },
-    ("cline_tool_use_paired", "kilo/mike4567-cline-native-subagents.json"): (
-        "native tool_use blocks whose results are '[tool for ...] Result:' user texts are read as "
-        f"unanswered calls plus plain text ({READERS_B})"
-    ),
-    ("no_400_on_the_provider_it_ran_on", "kilo/mike4567-cline-native-subagents.json"): (
-        "the calls are read as unanswered (results are Cline's Result texts), so openai-chat "
-        f"reports oai.tool_orphan on a history the provider accepted ({READERS_B})"
-    ),
+    # (check, "dir/file"): why it does not hold yet and whose fix is due. Empty since h-readers-a
+    # and h-readers-b were merged (07:10 UTC): the 28 entries listed before (unknown record kinds
+    # not counted, the ghost snapshot in the Responses body, a fatal unknown Codex line, Cline's
+    # '[tool] Result:' texts read as unanswered calls, the Claude Code parallel-result branch) all
+    # hold now. A new real file that a reader gets wrong goes here with its evidence.
 }
 
 
@@ -318,22 +287,9 @@ def test_otel_execute_tool_spans_read_as_calls_with_results() -> None:
 RAN_ON = [p for p in FILES if _source(p).get("toolhist_provider")]
 
 
-def _next_request(session: toolhist.Session) -> toolhist.Session:
-    """The request the agent would send next (DESIGN §2): helper B's judgement once merged.
-
-    Until ``toolhist.judgement`` exists, the history as read stands in for it.
-    """
-    try:
-        judgement = importlib.import_module("toolhist.judgement")
-    except ModuleNotFoundError:
-        return session
-    judged: toolhist.Session = judgement.judge(session).session
-    return judged
-
-
 def _errors(session: toolhist.Session, provider: str) -> list[str]:
-    judged = _next_request(session)
-    return [v.rule for v in toolhist.validate(judged, provider) if v.severity == "error"]
+    # Judged as the request the agent would send next (DESIGN §2, `toolhist.judgement`).
+    return [v.rule for v in judged_verdict(judge(session), provider) if v.severity == "error"]
 
 
 @pytest.mark.parametrize("path", RAN_ON, ids=[_key(p) for p in RAN_ON])
@@ -346,6 +302,17 @@ def test_no_400_on_the_provider_it_ran_on(path: Path) -> None:
     rules = _errors(session, provider)
     problem = f"{provider} errors predicted on an accepted run: {rules}" if rules else None
     _check("no_400_on_the_provider_it_ran_on", path, problem)
+
+
+REAL = [p for p in FILES if _source(p)["kind"] == "real"]
+
+
+@pytest.mark.parametrize("path", REAL, ids=[_key(p) for p in REAL])
+def test_ran_on_agrees_with_provenance(path: Path) -> None:
+    """`toolhist.ran_on` reads the provider from the log itself; the corpus names it from the evidence
+    written beside each file (``toolhist_provider_why``). The two were set independently."""
+    ran = ran_on(toolhist.load(path))
+    assert (None if ran is None else ran.provider) == _source(path)["toolhist_provider"]
 
 
 CHECKS: dict[str, Callable[..., object]] = {

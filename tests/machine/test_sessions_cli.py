@@ -39,7 +39,7 @@ modified (UTC)    agent   messages  provider          verdict                   
 2026-01-10 09:00  llxprt         5  openai-chat       rejects (HTTP 400): oai.dup_tool_result   /home/dev/llx-tools  ~/.local/state/llxprt-code/tmp/{H}/chats/session-2026-01-09T10-00-00-7e1d2c3b4a59.jsonl
 2026-01-10 08:00  cline          -  -                 -                                         -                    ~/.cline/data/tasks/1767956400000
     unreadable: no api_conversation_history.json in this task folder
-2026-01-10 07:00  cline          4  anthropic         rejects (HTTP 400): ant.result_missing    /home/dev/shop       ~/.cline/data/tasks/1767952800000/api_conversation_history.json
+2026-01-10 07:00  cline          4  anthropic         accepts                                   /home/dev/shop       ~/.cline/data/tasks/1767952800000/api_conversation_history.json
 2026-01-10 01:00  codex          8  openai-responses  rejects (HTTP 400): resp.call_unanswered  /home/dev/ledger     ~/.codex/sessions/2025/10/02/rollout-2025-10-02T09-12-00-0199a5e2-7c4b-7d31-9f0e-3b8c1a2d4e6f.jsonl
 2026-01-10 00:00  llxprt         7  -                 provider unknown                          -                    ~/.llxprt/tmp/{H}/checkpoint-alembic.json
 5 sessions (codex 1, cline 2, llxprt 2); 1 unreadable

@@ -119,6 +119,14 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         body(user("read"), assistant(use("toolu_1"), use("toolu_2")), user(res("toolu_1"), res("toolu_2"))),
     ),
     (
+        # Recorded 200 (claude-sonnet-4-5, 2026-08): an id reused in a later turn, each use answered in its turn.
+        "ant.reused_tool_use_id",
+        body(*ROUND, assistant(use("toolu_1")), user(res("toolu_1"))),
+        "messages.3.content.0",
+        "messages.3.content.0: `tool_use` ids must be unique",
+        body(*ROUND, assistant(use("toolu_2")), user(res("toolu_2"))),
+    ),
+    (
         "ant.dup_tool_result",
         body(user("read"), assistant(use("toolu_1")), user(res("toolu_1"), res("toolu_1"))),
         "messages.2.content.1",
@@ -227,6 +235,49 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         "messages.1.content.0: Invalid `signature` in `thinking` block",
         body(user("hi"), assistant(think(), text("Hello")), user("thanks")),
     ),
+    # The final turn, server tool ids and replayed thinking (toolhist.providers.anthropic_turns).
+    (
+        "ant.prefill_unsupported",
+        body(user("List three colours as JSON."), assistant("{"), model="claude-opus-4-6"),
+        "messages.1",
+        "This model does not support assistant message prefill. The conversation must end with a user message.",
+        body(user("List three colours as JSON."), assistant("{")),  # claude-sonnet-4-5 takes prefill
+    ),
+    (
+        "ant.server_tool_as_tool_use",
+        body(
+            user("search the docs"),
+            assistant(use("srvtoolu_01WxYz")),
+            user(res("srvtoolu_01WxYz")),
+        ),
+        "messages.1.content.0",
+        MISSING.format(i=1, ids="srvtoolu_01WxYz"),  # the text of the recorded 400 (see the rule's source)
+        body(user("search the docs"), assistant(use("toolu_01WxYz")), user(res("toolu_01WxYz"))),
+    ),
+    (
+        "ant.thinking_immutable",
+        body(
+            user("read a.py"),
+            assistant(think("sig_A=="), use("toolu_1")),
+            user(res("toolu_1")),
+            assistant(
+                {"type": "thinking", "thinking": "look first, edited", "signature": "sig_A=="}, use("toolu_2")
+            ),
+            user(res("toolu_2")),
+            thinking=THINKING,
+        ),
+        "messages.3.content.0",
+        "messages.3.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+        "modified. These blocks must remain as they were in the original response.",
+        body(
+            user("read a.py"),
+            assistant(think("sig_A=="), use("toolu_1")),
+            user(res("toolu_1")),
+            assistant(think("sig_B=="), use("toolu_2")),
+            user(res("toolu_2")),
+            thinking=THINKING,
+        ),
+    ),
 ]
 
 
@@ -243,6 +294,32 @@ def test_every_rule_has_a_case() -> None:
     assert PROVIDER.rule("ant.first_user").severity == "warning"
     assert PROVIDER.rule("ant.tool_use_last").severity == "warning"
     assert "unverified" in PROVIDER.rule("ant.first_user").summary
+    # recorded traffic (issue 16): accepted often enough to be warnings
+    assert PROVIDER.rule("ant.reused_tool_use_id").severity == "warning"
+    assert PROVIDER.rule("ant.tools_required").severity == "warning"
+
+
+def test_parallel_calls_split_over_assistant_messages_are_one_turn() -> None:
+    # Recorded 200 (claude-sonnet-4-5, 2026-07, pydantic-ai test_cross_provider_capability_replay):
+    # [text, tool_use A], [tool_use B], then one user message with both results.
+    b = body(
+        user("refund?"),
+        assistant("Let me look.", use("toolu_1")),
+        assistant(use("toolu_2")),
+        user(res("toolu_1"), res("toolu_2")),
+    )
+    assert found(b) == []
+    # a text after the tool_use still leaves it unanswered (litellm, vercel/ai reports)
+    texted = body(user("refund?"), assistant(use("toolu_1")), assistant("hm"), user(res("toolu_1")))
+    assert [r for r, _, _ in found(texted)][:1] == ["ant.result_missing"]
+
+
+def test_mcp_tool_result_answers_mcp_tool_use_in_the_same_message() -> None:
+    # Recorded 200 (claude-sonnet-4-0, 2025-10, pydantic-ai test_anthropic_mcp_servers.yaml).
+    mcp_use = {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "ask", "server_name": "s", "input": {}}
+    mcp_res = {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": False, "content": []}
+    b = body(user("what is it?"), assistant(mcp_use, mcp_res, "It is a library."), user("thanks"))
+    assert found(b) == []
 
 
 def test_parallel_results_may_come_in_consecutive_user_messages() -> None:

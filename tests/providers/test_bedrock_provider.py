@@ -66,10 +66,18 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         body(assistant("hello"), user("hi")),
         "messages.0",
         "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
-        body(user("hello"), assistant("hi")),
+        body(user("hello"), assistant("hi"), user("go on")),
     ),
     (
         "brk.alternate",
+        body(user("hi"), assistant("hello"), assistant("again")),
+        "messages.2",
+        "A conversation must alternate between user and assistant roles. Make sure the conversation alternates "
+        "between user and assistant roles and try again.",
+        body(user("hi"), assistant("hello", "again")),
+    ),
+    (
+        "brk.consecutive_user",
         body(user("hi"), user("again")),
         "messages.1",
         "A conversation must alternate between user and assistant roles. Make sure the conversation alternates "
@@ -134,26 +142,26 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
     ),
     (
         "brk.blank_text",
-        body(user("hi"), assistant(" ")),
+        body(user("hi"), assistant(" "), user("go on")),
         "messages.1.content.0",
         "The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, "
         "and try again.",
-        body(user("hi"), assistant("Hello")),
+        body(user("hi"), assistant("Hello"), user("go on")),
     ),
     (
         "brk.empty_content",
-        body(user("hi"), assistant()),
+        body(user("hi"), assistant(), user("go on")),
         "messages.1",
         "The content field in the Message object at messages.[1] is empty. Add a ContentBlock object to the content "
         "field and try again.",
-        body(user("hi"), assistant("Hello")),
+        body(user("hi"), assistant("Hello"), user("go on")),
     ),
     (
         "brk.id_pattern",
-        body(user("read"), assistant(use("functions.read_file:0")), user(res("functions.read_file:0"))),
+        body(user("read"), assistant(use("mcp|read_file")), user(res("mcp|read_file"))),
         "messages.1.content.0.toolUse.toolUseId",
-        "Value 'functions.read_file:0' at 'messages.1.member.content.0.member.toolUse.toolUseId' failed to "
-        "satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+        "Value 'mcp|read_file' at 'messages.1.member.content.0.member.toolUse.toolUseId' failed to "
+        "satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+",
         body(user("read"), assistant(use("tooluse_ok")), user(res("tooluse_ok"))),
     ),
     (
@@ -190,14 +198,52 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
     ),
     (
         "brk.reasoning_null",
-        body(user("hi"), assistant({"reasoningContent": {"reasoningText": {"signature": "s1"}}}, "Hello")),
+        body(
+            user("hi"),
+            assistant({"reasoningContent": {"reasoningText": {"signature": "s1"}}}, "Hello"),
+            user("go on"),
+        ),
         "messages.1.content.0.reasoningContent.reasoningText.text",
         "Value at 'messages.1.member.content.0.member.reasoningContent.reasoningText.text' failed to satisfy "
         "constraint: Member must not be null",
         body(
             user("hi"),
             assistant({"reasoningContent": {"reasoningText": {"text": "hm", "signature": "s1"}}}, "Hello"),
+            user("go on"),
         ),
+    ),
+    # New in the calibration (issue 16): a history name, and prefill (texts from the threads cited in
+    # toolhist.providers.bedrock_history).
+    (
+        "brk.tool_use_name",
+        body(
+            user("read"),
+            assistant({"toolUse": {"toolUseId": "tooluse_1", "name": "fs.read", "input": {}}}),
+            user(res("tooluse_1")),
+        ),
+        "messages.1.content.0.toolUse.name",
+        "Value 'fs.read' at 'messages.1.member.content.0.member.toolUse.name' failed to satisfy constraint: "
+        "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+        body(
+            user("read"),
+            assistant({"toolUse": {"toolUseId": "tooluse_1", "name": "fs_read", "input": {}}}),
+            user(res("tooluse_1")),
+        ),
+    ),
+    (
+        "brk.prefill_tools",
+        body(*ROUND, assistant("The file says ok.")),
+        "messages.3",
+        "Your API request included an `assistant` message in the final position, which would pre-fill the "
+        "`assistant` response. When using tools, pre-filling the `assistant` response is not supported.",
+        body(user("read a.py"), assistant("The file says"), toolConfig=None),
+    ),
+    (
+        "brk.prefill_unsupported",
+        body(user("hi"), assistant("Hello"), toolConfig=None, modelId="us.anthropic.claude-opus-4-6-v1"),
+        "messages.1",
+        "This model does not support assistant message prefill. The conversation must end with a user message.",
+        body(user("hi"), assistant("Hello"), toolConfig=None, modelId="us.anthropic.claude-sonnet-4-5-v1"),
     ),
 ]
 
@@ -223,7 +269,7 @@ def test_every_rule_has_a_case() -> None:
 def test_result_after_a_user_text_turn_breaks_alternation_and_pairing() -> None:
     b = body(user("read"), assistant(use("tooluse_1")), user("wait"), user(res("tooluse_1")))
     assert found(b) == [
-        ("brk.alternate", "messages.3", PROVIDER.rule("brk.alternate").template),
+        ("brk.consecutive_user", "messages.3", PROVIDER.rule("brk.consecutive_user").template),
         (
             "brk.result_missing",
             "messages.2.content",
@@ -235,6 +281,24 @@ def test_result_after_a_user_text_turn_breaks_alternation_and_pairing() -> None:
             "The number of toolResult blocks at messages.3.content exceeds the number of toolUse blocks of previous turn.",
         ),
     ]
+
+
+def test_results_then_user_text_in_separate_messages_is_only_a_warning() -> None:
+    # crewAI's Bedrock history (anthropic.claude-3-haiku, accepted 2026-01): results, then a user text message.
+    b = body(user("read"), assistant(use("tooluse_1")), user(res("tooluse_1")), user("go on"))
+    assert [(v.rule, v.severity, v.path) for v in validate_payload(b, "bedrock")] == [
+        ("brk.consecutive_user", "warning", "messages.3")
+    ]
+
+
+def test_a_server_tool_result_in_the_same_message_answers_its_use() -> None:
+    # Nova's built-in code interpreter (us.amazon.nova-2-lite, accepted 2026-01): toolUse, toolResult, toolUse.
+    b = body(
+        user("multiply"),
+        assistant(use("tooluse_a"), res("tooluse_a"), use("tooluse_b")),
+        user(res("tooluse_b")),
+    )
+    assert found(b) == []
 
 
 def test_trailing_tool_use_is_unanswered() -> None:
@@ -257,6 +321,7 @@ def test_malformed_bodies_do_not_raise() -> None:
         "brk.first_user",
         "brk.id_pattern",
         "brk.toolconfig",
+        "brk.tool_use_name",
     ]
     assert validate_payload({"messages": {"a": 1}}, "bedrock") == []
 
@@ -421,15 +486,16 @@ def test_openai_chat_history_renders_to_a_valid_body() -> None:
     assert validate(session, "bedrock") == []
 
 
-def test_kimi_ids_go_out_untouched_and_break_the_pattern() -> None:
+def test_kimi_ids_go_out_untouched_and_fit_the_current_pattern() -> None:
     kimi = copy.deepcopy(CHAT)
     kimi["messages"][2]["tool_calls"][0]["id"] = "functions.read_file:0"
     kimi["messages"][3]["tool_call_id"] = "functions.read_file:0"
     session = toolhist.load(kimi)
-    assert [(v.rule, v.path, v.message_index, v.block_index) for v in validate(session, "bedrock")] == [
-        ("brk.id_pattern", "messages.1.content.0.toolUse.toolUseId", 2, 0),
-        ("brk.id_pattern", "messages.2.content.0.toolResult.toolUseId", 3, 0),
-    ]
+    # The current AWS API reference allows . and : in a toolUseId (an older snapshot did not).
+    assert render(session, "bedrock").body["messages"][1]["content"][0]["toolUse"]["toolUseId"] == (  # type: ignore[index, call-overload]
+        "functions.read_file:0"
+    )
+    assert [v.rule for v in validate(session, "bedrock")] == []
 
 
 def test_anthropic_session_drops_its_thinking_and_keeps_error_results() -> None:

@@ -88,6 +88,7 @@ def test_rules_are_registered_with_their_slugs() -> None:
         "mis.first",
         "mis.last_role",
         "mis.order",
+        "mis.user_after_tool",
         "mis.count",
         "mis.dup_result",
         "mis.unexpected_result",
@@ -98,8 +99,9 @@ def test_rules_are_registered_with_their_slugs() -> None:
         "mis.name_format",
         "mis.content_xor_calls",
     ]
-    assert {r.severity for r in RULES if r.id != "mis.content_xor_calls"} == {"error"}
-    assert PROVIDER.rule("mis.content_xor_calls").severity == "warning"
+    warnings = ("mis.content_xor_calls", "mis.user_after_tool")
+    assert {r.severity for r in RULES if r.id not in warnings} == {"error"}
+    assert {PROVIDER.rule(w).severity for w in warnings} == {"warning"}
 
 
 # --- structure ---------------------------------------------------------------------------------------
@@ -136,7 +138,11 @@ def test_last_role_assistant() -> None:
 
 def test_user_after_tool() -> None:
     b = body(USER, asks(fn_call("D681PevKs")), answer("D681PevKs"), {"role": "user", "content": "and Rome?"})
-    assert hits(b, "mis.order") == [("messages[3].role", "Unexpected role 'user' after role 'tool'", ())]
+    # Rejected in 2025 (zed#37021), accepted by mistral-small-latest in 2026-08 (ruby_llm cassettes): a warning.
+    assert hits(b, "mis.order") == []
+    assert [(v.rule, v.severity, v.path, v.error_text) for v in validate_payload(b, "mistral")] == [
+        ("mis.user_after_tool", "warning", "messages[3].role", "Unexpected role 'user' after role 'tool'")
+    ]
     bridged = copy.deepcopy(b)
     bridged["messages"].insert(3, {"role": "assistant", "content": "Paris 12C."})
     assert validate_payload(bridged, "mistral") == []
@@ -262,7 +268,9 @@ def test_id_format_on_calls_and_results() -> None:
     assert hits(body(USER, asks(fn_call("Qm1xWv9aK")), answer("Qm1xWv9aK")), "mis.id_format") == []
 
 
-def test_name_format_in_calls_results_and_declarations() -> None:
+def test_name_format_in_results_and_declarations() -> None:
+    # Not on the history's tool_calls: the hosted API accepted a garbled name the model itself produced
+    # (mistral-large-latest, 2026-01, pydantic-ai test_tool_choice[mistral-list-single-tool].yaml).
     tools = [{"type": "function", "function": {"name": "weather.get", "parameters": {"type": "object"}}}]
     b = {
         "model": "mistral-large-latest",
@@ -275,7 +283,6 @@ def test_name_format_in_calls_results_and_declarations() -> None:
     }
     text = "Function name was weather.get but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64."
     assert hits(b, "mis.name_format") == [
-        ("messages[1].tool_calls[0].function.name", text, ("D681PevKs",)),
         ("messages[2].name", text, ()),
         ("tools[0].function.name", text, ()),
     ]

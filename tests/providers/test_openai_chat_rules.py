@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from builders import ai, call, human, result, session, tool
 
-from toolhist.model import Message, Session, ThinkingBlock
+from toolhist.model import Message, Session, TextBlock, ThinkingBlock
 from toolhist.providers import validate, validate_payload
 from toolhist.providers.openai_chat import PROVIDER, RULES
 
@@ -187,6 +187,112 @@ CASES: list[tuple[str, Subject, str, str, Subject]] = [
             "deepseek-reasoner",
         ),
     ),
+    # Role and shape rules of some models or servers (toolhist.providers.chat_roles); texts from the cited
+    # threads.
+    (
+        "oai.system_role_unsupported",
+        body({"role": "system", "content": "Be brief."}, USER, model="o1-mini"),
+        "messages[0].role",
+        "Unsupported value: 'messages[0].role' does not support 'system' with this model.",
+        body({"role": "system", "content": "Be brief."}, USER, model="o3-mini"),
+    ),
+    (
+        "oai.system_role_unsupported",
+        session(Message(speaker="system", blocks=(TextBlock(text="Be brief."),)), human("hi")).model_copy(
+            update={"request": {"model": "o1-preview-2024-09-12"}}
+        ),
+        "messages[0].role",
+        "Unsupported value: 'messages[0].role' does not support 'system' with this model.",
+        session(human("Be brief."), human("hi")).model_copy(update={"request": {"model": "o1-preview"}}),
+    ),
+    (
+        "oai.function_name_missing",
+        body(
+            USER,
+            {"role": "assistant", "content": "", "function_call": {"name": "read_file", "arguments": "{}"}},
+            {"role": "function", "content": "x = 1"},
+        ),
+        "messages[2]",
+        "Missing parameter 'name': messages with role 'function' must have a 'name'.",
+        body(
+            USER,
+            {"role": "assistant", "content": "", "function_call": {"name": "read_file", "arguments": "{}"}},
+            {"role": "function", "name": "read_file", "content": "x = 1"},
+        ),
+    ),
+    (
+        "oai.user_tool_calls",
+        body({"role": "user", "content": "Read a.py", "tool_calls": [fn_call("call_1")]}),
+        "messages[0].tool_calls",
+        "'messages.0' : for 'role:user' the following must be satisfied[('messages.0' : property 'tool_calls' "
+        "is unsupported, did you mean 'tool_call_id'?)]",
+        body(USER),
+    ),
+    (
+        "oai.call_type_missing",
+        body(
+            USER,
+            asks({"id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}),
+            answer("call_1"),
+        ),
+        "messages[1].tool_calls[0]",
+        "Missing required parameter: 'messages[1].tool_calls[0].type'.",
+        body(USER, asks(fn_call("call_1")), answer("call_1")),
+    ),
+    (
+        "oai.image_outside_user",
+        body(
+            USER,
+            asks(fn_call("call_1", "screenshot")),
+            {
+                "role": "tool",
+                "tool_call_id": "call_1",
+                "content": [{"type": "image_url", "image_url": {"url": "https://example.com/s.png"}}],
+            },
+        ),
+        "messages[2].content",
+        "Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'tool' contains an image URL.",
+        body(
+            USER,
+            asks(fn_call("call_1", "screenshot")),
+            answer("call_1", "saved s.png"),
+            {
+                "role": "user",
+                "content": [{"type": "image_url", "image_url": {"url": "https://example.com/s.png"}}],
+            },
+        ),
+    ),
+    (
+        "pplx.alternate",
+        body(
+            {"role": "system", "content": "Be brief."},
+            USER,
+            {"role": "assistant", "content": "Done."},
+            {"role": "system", "content": "Be briefer."},
+            {"role": "user", "content": "Again"},
+            model="sonar",
+        ),
+        "messages[3].role",
+        "After the (optional) system message(s), user or tool message(s) should alternate with assistant "
+        "message(s).",
+        body(
+            {"role": "system", "content": "Be brief."},
+            {"role": "system", "content": "Be briefer."},
+            USER,
+            {"role": "assistant", "content": "Done."},
+            {"role": "user", "content": "Again"},
+            model="sonar",
+        ),
+    ),
+    (
+        "ds.alternate",
+        body(USER, {"role": "user", "content": "and b.py"}, model="deepseek-reasoner"),
+        "messages[1]",
+        "deepseek-reasoner does not support successive user or assistant messages (messages[0] and messages[1] "
+        "in your input)",
+        body(USER, {"role": "user", "content": "and b.py"}, model="deepseek-chat"),
+    ),
 ]
 
 
@@ -202,8 +308,44 @@ def test_rule_broken_by_smallest_history(
 
 def test_every_rule_has_a_case() -> None:
     assert {c[0] for c in CASES} == {r.id for r in RULES}
-    assert {r.severity for r in RULES} == {"error"}
-    assert [r.id for r in RULES if r.applies is not None] == ["ds.reasoning_required"]
+    # one server, mixed, or old evidence
+    warnings = {"oai.user_tool_calls", "oai.call_type_missing", "oai.image_outside_user", "ds.alternate"}
+    assert {r.id for r in RULES if r.severity == "warning"} == warnings
+    dependent = {r.id: r.model_dependent for r in RULES}
+    for rule in ("ds.reasoning_required", "oai.system_role_unsupported", "pplx.alternate", "ds.alternate"):
+        assert dependent[rule] is True, rule
+    assert dependent["oai.tool_orphan"] is False
+
+
+@pytest.mark.parametrize(
+    ("model", "applies"),
+    [
+        ("gpt-4o", True),
+        ("o3-mini", True),
+        ("openai/gpt-4.1", True),
+        ("", True),  # no model named: checked as OpenAI's
+        ("deepseek-chat", False),  # recorded 200s with ids over 40 characters (2025-06..2026-08)
+        ("grok-4.3", False),
+        ("google/gemini-2.5-flash", False),
+        ("llama-3.3-70b-versatile", False),
+    ],
+)
+def test_id_len_is_openai_s_own_limit(model: str, applies: bool) -> None:
+    long_id = "call_" + "x" * 40
+    body = {
+        "model": model,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": long_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": long_id, "content": "ok"},
+        ],
+    }
+    assert [v.rule for v in validate_payload(body, "openai-chat")] == (["oai.id_len"] if applies else [])
 
 
 @pytest.mark.parametrize(

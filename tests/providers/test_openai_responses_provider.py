@@ -21,7 +21,7 @@ from toolhist.model import (
     ToolResponseBlock,
     ToolSpec,
 )
-from toolhist.providers import render, validate, validate_payload
+from toolhist.providers import provider_for, render, validate, validate_payload
 
 Body = dict[str, Any]
 P = "openai-responses"
@@ -140,7 +140,7 @@ def test_reasoning_dangling_before_a_user_message_and_at_the_end() -> None:
         "input": [
             user(),
             rs("rs_a"),
-            {"role": "assistant", "content": "hello"},
+            {"type": "message", "id": "msg_a", "role": "assistant", "content": "hello"},
             user("again"),
             rs("rs_b"),
             fc("c"),
@@ -148,6 +148,43 @@ def test_reasoning_dangling_before_a_user_message_and_at_the_end() -> None:
         ],
     }
     assert found(good, "resp.reasoning_dangling") == []
+
+
+def test_reasoning_dangling_before_an_id_less_assistant_message() -> None:
+    # Recorded 400 (gpt-5, 2025-09..2026-02, pydantic-ai test_openai_responses_thinking_with_modified_history):
+    # a stored reasoning item, then the assistant message without its msg_ id.
+    bad = {
+        "model": "gpt-5",
+        "input": [user(), rs("rs_a"), {"role": "assistant", "content": "42"}, user("more")],
+    }
+    assert found(bad, "resp.reasoning_dangling") == [
+        ("input[1]", "Item 'rs_a' of type 'reasoning' was provided without its required following item.")
+    ]
+    # Nothing stored to pair with (store: false, reasoning without id), or DeepSeek's endpoint: accepted.
+    assert found({**bad, "store": False}, "resp.reasoning_dangling") == []
+    no_id: dict[str, Any] = copy.deepcopy(bad)
+    del no_id["input"][1]["id"]
+    assert found(no_id, "resp.reasoning_dangling") == []
+    assert found({**bad, "model": "deepseek-v4-flash"}, "resp.reasoning_dangling") == []
+
+
+def test_hosted_tool_calls_are_model_items_and_take_outputs() -> None:
+    # Recorded 200s (gpt-5.6, 2026-07): reasoning before a tool_search_call; an output for a client tool_search_call.
+    search = {"type": "tool_search_call", "call_id": "s1", "arguments": {}, "execution": "client"}
+    body = {"model": "gpt-5.6", "input": [user(), rs("rs_a"), search, out("s1"), user("next")]}
+    assert [v.rule for v in validate_payload(body, P) if v.severity == "error"] == []
+
+
+def test_fc_needs_reasoning_is_a_warning() -> None:
+    # 181 recorded 200s: id'd calls without a reasoning item before them (gpt-5*, 2025-09..2026-08).
+    assert provider_for(P).rule("resp.fc_needs_reasoning").severity == "warning"
+
+
+def test_item_id_prefix_is_openai_s() -> None:
+    # DeepSeek's Responses endpoint issues uuid ids and takes them back (deepseek-v4-flash, 2026-08).
+    body = {"model": "deepseek-v4-flash", "input": [user(), rs("76f8b89e-4a41-4c5e"), fc("c"), out("c")]}
+    assert found(body, "resp.item_id_prefix") == []
+    assert [p for p, _ in found({**body, "model": "gpt-5"}, "resp.item_id_prefix")] == ["input[1].id"]
 
 
 def test_dup_item() -> None:

@@ -23,10 +23,11 @@ from toolhist.model import Block, Message, Session
 
 Action = Literal[
     "split", "synthesize", "close", "move", "drop", "dedupe", "conflict", "rewrite_id", "rename", "insert",
-    "merge", "fill", "strip", "reorder", "keep",
+    "merge", "fill", "strip", "reorder", "keep", "rewrite",
 ]  # fmt: skip
 """What a Change did. ``conflict`` is a dedupe whose dropped copy differed from the kept one;
-``keep`` records a decision to leave something that looks wrong (a pending call)."""
+``keep`` records a decision to leave something that looks wrong (a pending call); ``rewrite`` is
+content sent in another form (a peer library writing a call as text, or rewording a text)."""
 
 
 class Position(BaseModel):
@@ -105,6 +106,9 @@ class Curation(BaseModel):
     """The provider it curated for."""
     original: Session
     """The session as given (never mutated), for diffs."""
+    library: str | None = None
+    """``name version`` of the real library that made this curation (``litellm 1.106.2``), for the
+    strategies that run one (`toolhist.peers.strategies`); ``None`` for toolhist's own passes and ports."""
 
     def _repr_html_(self) -> str:
         """Jupyter: counts and the change log, escaped (`toolhist.display`)."""
@@ -118,6 +122,7 @@ class Curation(BaseModel):
         return {
             "strategy": self.strategy,
             "provider": self.provider,
+            **({"library": self.library} if self.library is not None else {}),
             "session": session,
             "changes": [change.to_json() for change in self.changes],
         }

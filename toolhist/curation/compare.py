@@ -40,11 +40,16 @@ class StrategyResult(BaseModel):
     """Warning-level rules left, by rule id."""
     violations: tuple[Violation, ...]
     """Every violation left, located in the curated history."""
+    library: str | None = None
+    """``name version`` of the real library the strategy ran (`toolhist.peers`), when it runs one."""
+    error: str | None = None
+    """Why the strategy gave no answer (its peers environment is not installed, or it has no route to
+    this provider); the counts are then empty."""
 
     @property
     def passes(self) -> bool:
         """Whether the provider accepts the curated request."""
-        return not self.errors
+        return not self.errors and self.error is None
 
 
 @paused
@@ -52,13 +57,27 @@ def compare(
     session: Session, provider: str, strategies: Sequence[str] | None = None
 ) -> dict[str, StrategyResult]:
     """Each strategy's curation of ``session`` for ``provider`` (all registered ones by default)."""
+    from toolhist.errors import ToolhistError
     from toolhist.providers import provider_for, render_curation
     from toolhist.providers.base import violations
 
     target = provider_for(provider)
     out: dict[str, StrategyResult] = {}
     for name in strategies or STRATEGIES:
-        curation = strategy_for(name).curate(session, target.name, ())
+        try:
+            curation = strategy_for(name).curate(session, target.name, ())
+        except ToolhistError as exc:  # a peer library not installed, or without this provider's route
+            out[name] = StrategyResult(
+                strategy=name,
+                messages=0,
+                changes=0,
+                actions={},
+                errors={},
+                warnings={},
+                violations=(),
+                error=str(exc),
+            )
+            continue
         payload = render_curation(curation)
         left = violations(target, payload.body, payload.source_map)
         out[name] = StrategyResult(
@@ -69,6 +88,7 @@ def compare(
             errors=dict(sorted(Counter(v.rule for v in left if v.severity == "error").items())),
             warnings=dict(sorted(Counter(v.rule for v in left if v.severity == "warning").items())),
             violations=tuple(left),
+            library=curation.library,
         )
     return out
 
@@ -82,7 +102,8 @@ def compare_frame(
     rows: list[dict[str, Any]] = []
     for provider in providers:
         for name, result in compare(session, provider, strategies).items():
-            rows.append({"strategy": name, "provider": provider, "left": ", ".join(result.errors)})
+            left = ", ".join(result.errors) if result.error is None else "(no answer)"
+            rows.append({"strategy": name, "provider": provider, "left": left})
     frame = pd.DataFrame(rows, columns=["strategy", "provider", "left"])
     return frame.pivot(index="strategy", columns="provider", values="left").reindex(
         index=list(strategies or STRATEGIES), columns=list(providers)

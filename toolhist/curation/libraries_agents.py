@@ -1,4 +1,4 @@
-"""Strategy ``openai-agents``: what the OpenAI Agents SDK (Python) sends when it resumes a history.
+"""Strategy ``openai-agents-port`` (a port; ``openai-agents`` runs the real SDK): what the OpenAI Agents SDK (Python) sends when it resumes a history.
 
 Read in the public ``openai/openai-agents-python`` repository, ``src/agents/run_internal/items.py``:
 
@@ -33,7 +33,7 @@ from toolhist.curation.base import Change, Curation, Pass, Trace, block_json, ru
 from toolhist.curation.libraries_common import synthetic_result
 from toolhist.model import Block, Message, Session, ThinkingBlock, ToolCallBlock, ToolResponseBlock
 
-NAME = "openai-agents"
+NAME = "openai-agents-port"
 REJECTION_MESSAGE = "Tool execution was not approved."
 """``REJECTION_MESSAGE`` in run_internal/items.py (``DEFAULT_APPROVAL_REJECTION_MESSAGE``)."""
 FAKE_RESPONSES_ID = "__fake_id__"

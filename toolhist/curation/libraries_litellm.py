@@ -1,4 +1,4 @@
-"""Strategy ``litellm``: what LiteLLM with ``litellm.modify_params = True`` does to a history.
+"""Strategy ``litellm-port`` (a port; ``litellm`` runs the real library): what LiteLLM with ``litellm.modify_params = True`` does to a history.
 
 LiteLLM takes OpenAI chat messages and repairs them only on some provider routes, so this
 strategy does exactly that per provider (sources read in the public ``BerriAI/litellm`` repository):
@@ -53,7 +53,7 @@ from toolhist.model import (
     ToolSpec,
 )
 
-NAME = "litellm"
+NAME = "litellm-port"
 EMPTY_TEXT_PLACEHOLDER = "[System: Empty message content sanitised to satisfy protocol]"
 """``_EMPTY_TEXT_PLACEHOLDER`` in factory.py."""
 CONTINUE_TEXT = "Please continue."

@@ -36,11 +36,23 @@ moving tool-use blocks to the end of a message), which toolhist's renderers stan
 
 from __future__ import annotations
 
-from toolhist.curation.base import Change, Curation, Position, Trace, block_json, run_passes
+from typing import Literal
+
+from toolhist.curation.base import Change, Curation, Pass, Position, Trace, block_json, run_passes
 from toolhist.curation.libraries_common import unchanged
-from toolhist.model import Message, Session, TextBlock, ToolCallBlock, ToolResponseBlock
+from toolhist.model import (
+    Block,
+    Message,
+    MessageMetadata,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResponseBlock,
+)
 
 NAME = "vercel-ai"
+MODEL_NAME = "vercel-ai-model"
 ERROR_NAME = "AI_MissingToolResultsError"
 
 
@@ -61,6 +73,186 @@ class MissingToolResults(Exception):
         self.call_ids = call_ids
         self.at = at
         """Where the user or system message the AI SDK threw before was in the input; ``None`` at the end."""
+
+
+def model_message_roles(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """AI SDK messages keep roles apart: a tool message holds only ``tool-result`` parts.
+
+    Source: vercel/ai, ``packages/provider-utils/src/types/model-message.ts`` (``ToolModelMessage``
+    content is ``ToolContent``: tool results and approval responses only; tool calls are
+    ``AssistantContent``). A canonical tool message that also stores the calls (seed 000 mode A) or
+    user text is therefore, in an AI SDK app, an assistant message with the calls, the tool message
+    with the results, then a user message with the text, in that order (the shape
+    ``tests/peers/ai_sdk.model_messages`` hands the real SDK).
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        calls = tuple(b for b in message.blocks if isinstance(b, ToolCallBlock))
+        texts = tuple(b for b in message.blocks if isinstance(b, TextBlock))
+        if message.speaker != "tool" or not (calls or texts):
+            out.append(message)
+            continue
+        results = tuple(b for b in message.blocks if isinstance(b, ToolResponseBlock))
+        pieces: list[tuple[Literal["ai", "tool", "human"], tuple[Block, ...]]] = [
+            ("ai", calls),
+            ("tool", results),
+            ("human", texts),
+        ]
+        made = [
+            Message(speaker=speaker, blocks=blocks, metadata=message.metadata)
+            for speaker, blocks in pieces
+            if blocks
+        ]
+        for piece in made:
+            trace.derive(piece, message)
+        out.extend(made)
+        changes.append(
+            Change(
+                pass_="model_message_roles",
+                action="split",
+                reason="an AI SDK tool message holds only tool results: the calls stored with them go in an "
+                "assistant message before it, text in a user message after it",
+                before=trace.origin(message),
+            ).with_subject(made[0])
+        )
+    return tuple(out), changes
+
+
+def _answers(messages: tuple[Message, ...]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Call position → the position of the first result for its id after it not taken by an earlier call."""
+    waiting: dict[str, list[tuple[int, int]]] = {}
+    answers: dict[tuple[int, int], tuple[int, int]] = {}
+    for mi, message in enumerate(messages):
+        for bi, block in enumerate(message.blocks):
+            if isinstance(block, ToolCallBlock):
+                waiting.setdefault(block.id, []).append((mi, bi))
+            elif isinstance(block, ToolResponseBlock) and waiting.get(block.call_id):
+                answers[waiting[block.call_id].pop(0)] = (mi, bi)
+    return answers
+
+
+def ui_message_history(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """The history as an AI SDK app holds it: UI messages, where a result lives inside its call's tool part.
+
+    Source: vercel/ai, ``packages/ai/src/ui/ui-messages.ts`` (a ``ToolUIPart`` carries ``input`` and,
+    once answered, ``output``) and ``packages/ai/src/ui/convert-to-model-messages.ts`` (an assistant
+    UI message becomes one assistant model message with its parts in order, then one tool message
+    with the outputs in the calls' order).
+
+    - each call takes the first result for its id after it (not taken by an earlier call with that
+      id); that result is sent right after the call's assistant message, wherever it was;
+    - a result no call takes (an orphan, or a second result for one call) has no place in UI messages
+      and is not sent;
+    - calls stored in a tool message (seed 000 mode A) are an assistant message, its text a user one.
+    """
+    answers = _answers(messages)
+    taken = set(answers.values())
+    out: list[Message] = []
+    changes: list[Change] = []
+    for mi, message in enumerate(messages):
+        if message.speaker in ("system", "human"):
+            out.append(message)
+            continue
+        calls = [(bi, b) for bi, b in enumerate(message.blocks) if isinstance(b, ToolCallBlock)]
+        if message.speaker == "ai":
+            said = tuple(b for b in message.blocks if not isinstance(b, ToolResponseBlock))
+        else:
+            said = tuple(b for _, b in calls)
+        if said:
+            if said == message.blocks:
+                out.append(message)
+            else:
+                piece = Message(speaker="ai", blocks=said, metadata=message.metadata)
+                trace.derive(piece, message)
+                out.append(piece)
+        outputs = [answers[(mi, bi)] for bi, _ in calls if (mi, bi) in answers]
+        if outputs:
+            blocks = tuple(messages[m].blocks[b] for m, b in outputs)
+            out.append(Message(speaker="tool", blocks=blocks, metadata=MessageMetadata(source_role="tool")))
+            for (m, _), block in zip(outputs, blocks, strict=True):
+                between = messages[mi + 1 : m]
+                if not isinstance(block, ToolResponseBlock):  # pragma: no cover - answers are results
+                    continue
+                if m != mi and any(other.speaker != "tool" for other in between):
+                    changes.append(
+                        Change(
+                            pass_="ui_message_history",
+                            action="move",
+                            reason=f"the result for {block.call_id} lives in its call's tool part, so the AI SDK "
+                            "sends it right after the call",
+                            call_id=block.call_id,
+                            before=trace.origin(block),
+                        ).with_subject(block)
+                    )
+        for bi, block in enumerate(message.blocks):
+            if isinstance(block, ToolResponseBlock) and (mi, bi) not in taken:
+                others = [messages[m].blocks[b] for m, b in taken]
+                twin = any(isinstance(o, ToolResponseBlock) and o.call_id == block.call_id for o in others)
+                changes.append(
+                    Change(
+                        pass_="ui_message_history",
+                        action="dedupe" if twin else "drop",
+                        reason=(
+                            f"a second result for {block.call_id}: the call's tool part holds one output"
+                            if twin
+                            else f"no call before it has id {block.call_id}, so UI messages have no tool part "
+                            "to hold this result"
+                        ),
+                        call_id=block.call_id,
+                        before=trace.origin(block),
+                        dropped=block_json(block),
+                    )
+                )
+        texts = tuple(b for b in message.blocks if isinstance(b, TextBlock))
+        if message.speaker == "tool" and texts:
+            note = Message(speaker="human", blocks=texts, metadata=message.metadata)
+            trace.derive(note, message)
+            out.append(note)
+    return tuple(out), changes
+
+
+def tool_call_ids_present(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """An AI SDK tool-call part always has a ``toolCallId`` string, so an empty id is sent as ``""``.
+
+    Source: vercel/ai, ``packages/provider-utils/src/types/content-part.ts`` (``ToolCallPart.toolCallId:
+    string``) and ``packages/openai/src/chat/convert-to-openai-chat-messages.ts`` (``id:
+    part.toolCallId``). A canonical call read without any id (``raw_id`` None) would otherwise be
+    rendered for Chat without an ``id`` key, which the AI SDK never sends.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        if not any(isinstance(b, ToolCallBlock) and b.raw_id is None and not b.id for b in message.blocks):
+            out.append(message)
+            continue
+        blocks: list[Block] = []
+        for block in message.blocks:
+            if isinstance(block, ToolCallBlock) and block.raw_id is None and not block.id:
+                filled = block.model_copy(update={"raw_id": ""})
+                trace.derive(filled, block)
+                blocks.append(filled)
+                changes.append(
+                    Change(
+                        pass_="tool_call_ids_present",
+                        action="fill",
+                        reason="the AI SDK's tool-call part always carries toolCallId: a call without an id "
+                        "is sent with the empty id",
+                        before=trace.origin(block),
+                    ).with_subject(filled)
+                )
+            else:
+                blocks.append(block)
+        rebuilt = message.model_copy(update={"blocks": tuple(blocks)})
+        trace.derive(rebuilt, message)
+        out.append(rebuilt)
+    return tuple(out), changes
 
 
 def ignore_incomplete_tool_calls(
@@ -245,19 +437,140 @@ def filter_empty_tool_messages(
     return kept, changes
 
 
-PASSES = (
-    ignore_incomplete_tool_calls,
+def join_assistant_text(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``@ai-sdk/openai`` Chat: an assistant message's text parts go out as one string, joined.
+
+    Source: vercel/ai, ``packages/openai/src/chat/convert-to-openai-chat-messages.ts`` (assistant
+    ``case 'text': text += part.text``). Only the ``openai-chat`` provider; the Responses and
+    Anthropic adapters keep the parts apart.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        texts = [b for b in message.blocks if isinstance(b, TextBlock)]
+        if message.speaker != "ai" or len(texts) < 2:
+            out.append(message)
+            continue
+        joined = TextBlock(text="".join(t.text for t in texts))
+        trace.derive(joined, texts[0])
+        first = message.blocks.index(texts[0])
+        blocks = tuple(b for b in message.blocks if not isinstance(b, TextBlock))
+        rebuilt = message.model_copy(update={"blocks": (*blocks[:first], joined, *blocks[first:])})
+        trace.derive(rebuilt, message)
+        out.append(rebuilt)
+        changes.append(
+            Change(
+                pass_="join_assistant_text",
+                action="merge",
+                reason="the AI SDK's OpenAI Chat adapter sends an assistant message's text parts as one string",
+                before=trace.origin(message),
+            ).with_subject(rebuilt)
+        )
+    return tuple(out), changes
+
+
+def anthropic_assistant_turns(
+    messages: tuple[Message, ...], trace: Trace
+) -> tuple[tuple[Message, ...], list[Change]]:
+    """``@ai-sdk/anthropic``: one assistant message per run, tool uses last, the final text trimmed.
+
+    Source: vercel/ai, ``packages/anthropic/src/convert-to-anthropic-messages-prompt.ts`` (3.0.140):
+    ``groupIntoBlocks`` makes consecutive assistant messages one Anthropic message;
+    ``moveToolUseBlocksToEnd`` puts its ``tool_use`` blocks after the other blocks of each stretch
+    between thinking blocks (signed thinking stays where it is; unsigned reasoning is not sent); and
+    the last text part of the last message, when the prompt ends with it, is sent ``.trim()``-ed
+    ("Anthropic does not allow trailing whitespace in pre-filled assistant responses").
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    k = 0
+    while k < len(messages):
+        run = [messages[k]]
+        while (
+            messages[k].speaker == "ai"
+            and k + len(run) < len(messages)
+            and messages[k + len(run)].speaker == "ai"
+        ):
+            run.append(messages[k + len(run)])
+        k += len(run)
+        if run[0].speaker != "ai":
+            out.append(run[0])
+            continue
+        blocks = [b for m in run for b in m.blocks]
+        ordered: list[Block] = []
+        segment: list[Block] = []
+        for block in [*blocks, None]:
+            if block is None or (isinstance(block, ThinkingBlock) and block.signature):
+                ordered += [b for b in segment if not isinstance(b, ToolCallBlock)]
+                ordered += [b for b in segment if isinstance(b, ToolCallBlock)]
+                segment = []
+                if block is not None:
+                    ordered.append(block)
+            else:
+                segment.append(block)
+        if len(run) == 1 and ordered == blocks:
+            out.append(run[0])
+            continue
+        merged = run[0].model_copy(update={"blocks": tuple(ordered)})
+        for m in run:
+            trace.derive(merged, m)
+        out.append(merged)
+        changes.append(
+            Change(
+                pass_="anthropic_assistant_turns",
+                action="merge" if len(run) > 1 else "reorder",
+                reason="the AI SDK's Anthropic adapter sends consecutive assistant messages as one, with its "
+                "tool uses after the text of each stretch between thinking blocks",
+                before=trace.origin(run[0]),
+            ).with_subject(merged)
+        )
+    last = out[-1] if out else None
+    if last is not None and last.speaker == "ai" and last.blocks and isinstance(last.blocks[-1], TextBlock):
+        text = last.blocks[-1]
+        if text.text != text.text.strip():
+            trimmed = text.model_copy(update={"text": text.text.strip()})
+            trace.derive(trimmed, text)
+            rebuilt = last.model_copy(update={"blocks": (*last.blocks[:-1], trimmed)})
+            trace.derive(rebuilt, last)
+            out[-1] = rebuilt
+            changes.append(
+                Change(
+                    pass_="anthropic_assistant_turns",
+                    action="fill",
+                    reason="the AI SDK's Anthropic adapter trims the final assistant text (Anthropic rejects "
+                    "trailing whitespace in a pre-filled assistant response)",
+                    before=trace.origin(text),
+                    detail={"old_text": text.text, "new_text": trimmed.text},
+                ).with_subject(trimmed)
+            )
+    return tuple(out), changes
+
+
+STANDARDISE = (
     remove_empty_text_parts,
     combine_tool_messages,
     missing_tool_results,
     filter_empty_tool_messages,
 )
+"""``convertToLanguageModelPrompt``: what every ``generateText`` / ``streamText`` call does to the messages."""
+PASSES = (ui_message_history, tool_call_ids_present, ignore_incomplete_tool_calls, *STANDARDISE)
+"""Strategy ``vercel-ai``: UI messages through ``convertToModelMessages(…, {ignoreIncompleteToolCalls: true})``."""
+MODEL_PASSES = (model_message_roles, tool_call_ids_present, *STANDARDISE)
+"""Strategy ``vercel-ai-model``: model messages handed to ``generateText`` as they are."""
 
 
-def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+def _curate(
+    session: Session, provider: str, tail: tuple[Message, ...], name: str, passes: tuple[Pass, ...]
+) -> Curation:
     """What the AI SDK sends to ``provider`` (the same for every provider), or why it throws instead."""
+    if provider == "openai-chat":
+        passes = (*passes, join_assistant_text)
+    elif provider == "anthropic":
+        passes = (*passes, anthropic_assistant_turns)
     try:
-        return run_passes(session, provider, NAME, PASSES, tail)
+        return run_passes(session, provider, name, passes, tail)
     except MissingToolResults as error:
         messages = (*session.messages, *tail)
         trace = Trace.of(messages)
@@ -280,5 +593,15 @@ def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curati
                 "at_message": error.at.message if error.at is not None else None,
             },
         )
-        kept = unchanged(session, provider, NAME, tail)
+        kept = unchanged(session, provider, name, tail)
         return kept.model_copy(update={"changes": (change,)})
+
+
+def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+    """Strategy ``vercel-ai``: the UI-messages route (`PASSES`)."""
+    return _curate(session, provider, tail, NAME, PASSES)
+
+
+def curate_model(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+    """Strategy ``vercel-ai-model``: the model-messages route (`MODEL_PASSES`)."""
+    return _curate(session, provider, tail, MODEL_NAME, MODEL_PASSES)

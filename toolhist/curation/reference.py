@@ -16,8 +16,10 @@ synthesis, rename and id rewrite is a Change with its reason. The passes, in ord
 11. ``drop_item_ids``     Responses call ids whose reasoning item is gone
 12. ``merge_turns``       the provider's turn order (Bedrock alternation, Gemini, Mistral)
 13. ``model_requirements`` model-specific needs: DeepSeek/Kimi reasoning_content, Gemini 3 signatures
-14. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
-15. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
+14. ``demote_system``      o1-mini / o1-preview: system text as a user message
+15. ``append_user_turn``   Claude 4.6+ (and Claude on Bedrock after a tool round): no final assistant message
+16. ``drop_final_thinking`` Anthropic without thinking: none in the final assistant turn
+17. ``add_tool_declarations`` minimal declarations where Anthropic or Bedrock need them
 
 Before all that, if Anthropic thinking is on and the open tool round has no signed thinking block
 to replay, ``disable_thinking`` removes ``thinking`` from the request (the repair the 400 names).
@@ -34,6 +36,7 @@ from toolhist.curation.close import close_orphans
 from toolhist.curation.content import fill_empty_content
 from toolhist.curation.declarations import add_tool_declarations
 from toolhist.curation.dedupe import dedupe_results
+from toolhist.curation.final_turn import demote_system, end_on_user
 from toolhist.curation.items import drop_item_ids
 from toolhist.curation.names import rename_declarations, sanitize_tool_names
 from toolhist.curation.pairing import dedupe_calls, map_ids
@@ -67,6 +70,8 @@ def passes(session: Session, provider: str, renamed: dict[str, str]) -> list[Pas
         drop_item_ids(provider),
         merge_turns(provider),
         model_requirements(provider, session.request),
+        demote_system(provider, session.request),
+        end_on_user(provider, session.request),
         drop_final_thinking(provider, session.request if fmt == provider else {}),
     ]
 

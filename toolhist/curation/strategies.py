@@ -2,7 +2,9 @@
 
 Strategies are modules, not passes: ``toolhist`` is the reference pipeline; the others reproduce
 what a real client sends (llxprt-code at two versions, LiteLLM, the AI SDK, the Agents SDK), quirks
-included, so a user can compare them on the same history and provider.
+included, so a user can compare them on the same history and provider. ``litellm`` and
+``openai-agents`` run the real libraries (`toolhist.peers`); ``litellm-port`` and
+``openai-agents-port`` are toolhist's earlier ports of them, kept for speed and labelled as ports.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ _MODULES = {
     "toolhist": "toolhist.curation.reference",
     "llxprt-v864": "toolhist.curation.llxprt",
     "llxprt-head": "toolhist.curation.llxprt",
-    "litellm": "toolhist.curation.libraries",
+    "litellm": "toolhist.peers.strategies",
     "vercel-ai": "toolhist.curation.libraries",
-    "openai-agents": "toolhist.curation.libraries",
+    "openai-agents": "toolhist.peers.strategies",
+    "vercel-ai-model": "toolhist.curation.libraries",
+    "litellm-port": "toolhist.curation.libraries",
+    "openai-agents-port": "toolhist.curation.libraries",
 }
 
 

@@ -1,5 +1,8 @@
 """One file of a fleet scan: load it, validate it against each provider, return plain rows.
 
+Each file is judged as ``toolhist check`` judges it (`toolhist.judgement`): a request body as
+sent, an agent log as the request the agent would send next.
+
 The unit of work Dask schedules. It returns plain dicts and lists (cheap to pickle, no pydantic
 objects crossing the wire) and never raises for a bad file: a file that cannot be read is a result
 with its reason, so one odd file never fails a scan of millions.
@@ -13,11 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from toolhist.check import judged_verdict
 from toolhist.errors import ToolhistError
 from toolhist.fleet.inputs import StorageOptions, local_copy
 from toolhist.formats import load
+from toolhist.judgement import judge
 from toolhist.machine import AGENTS
-from toolhist.providers import validate
 
 SESSION_COLUMNS = (
     "file",
@@ -76,6 +80,7 @@ def scan_file(url: str, providers: Sequence[str], options: StorageOptions | None
                 session = load(path)
             except ToolhistError as exc:
                 return FileResult(url, error=str(exc).replace(path, url))
+            judged = judge(session)  # an agent log is judged as the request it would send next
             stamps = [m.metadata.timestamp for m in session.messages if m.metadata.timestamp is not None]
             started = min(stamps) if stamps else mtime
             fmt = session.source.format
@@ -83,7 +88,7 @@ def scan_file(url: str, providers: Sequence[str], options: StorageOptions | None
             sessions: list[dict[str, object]] = []
             violations: list[dict[str, object]] = []
             for provider in providers:
-                found = validate(session, provider)
+                found = judged_verdict(judged, provider)
                 errors = [v.rule for v in found if v.severity == "error"]
                 sessions.append(
                     {

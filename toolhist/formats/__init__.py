@@ -27,6 +27,7 @@ from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.kilo import KiloReader
 from toolhist.formats.llxprt_checkpoint import LlxprtCheckpointReader
 from toolhist.formats.llxprt_debug import LlxprtDebugReader
+from toolhist.formats.not_history import known_file
 from toolhist.formats.openai_chat import OpenAIChatReader
 from toolhist.formats.openai_responses import OpenAIResponsesReader
 from toolhist.formats.otel_genai import OtelGenAIReader
@@ -73,16 +74,26 @@ def detect(doc: Document) -> Reader:
 
 
 def _unknown(doc: Document) -> LoadError:
-    """No reader recognises the content: name the reader that got furthest and where it stopped.
+    """No reader recognises the content: say what it is, or name the reader that got furthest.
 
-    A body that is almost right (one message with a bad role) then gets the precise error for the
-    format the user meant, instead of only "unknown format".
+    - A file agents keep beside their histories (Cline's ``ui_messages.json``, a Claude Code
+      ``settings.json``…) is named, with the file to open instead (`toolhist.formats.not_history`).
+    - A body that is almost right (one message with a bad role) gets the precise error for the
+      format the user meant, instead of only "unknown format".
+    - A reader that got nowhere is never blamed: one whose own dispatch field is missing from the
+      first entry (an OpenAI reader meeting a Gemini CLI message has no ``role`` to read) says
+      nothing about the file, so it is not "closest".
     """
+    said = known_file(doc.value)
+    if said is not None:
+        return LoadError(f"not a conversation history: {said}", file=doc.name)
     attempts: list[tuple[tuple[int, ...], str, ShapeError]] = []
     for rid, reader in READERS.items():
         try:
             reader.read(doc)
         except ShapeError as exc:
+            if _got_nowhere(doc.value, exc.pointer):
+                continue
             # Deeper first, then later in the list: how far the reader got before it stopped.
             indices = tuple(p for p in exc.pointer if isinstance(p, int))
             attempts.append(((len(exc.pointer), *indices), rid, exc))
@@ -106,6 +117,21 @@ def _unknown(doc: Document) -> LoadError:
                 json_path=json_path(closest.pointer),
             )
     return LoadError(f"unknown format: {_describe(doc.value)}; {known}", file=doc.name)
+
+
+def _got_nowhere(value: Any, pointer: tuple[str | int, ...]) -> bool:
+    """Whether a reader stopped at a field missing from the first entry it looked at (no progress)."""
+    if any(isinstance(p, int) and p > 0 for p in pointer):
+        return False  # it read at least one entry before this one
+    node = value
+    for part in pointer:
+        present = (isinstance(part, int) and isinstance(node, list) and part < len(node)) or (
+            isinstance(part, str) and isinstance(node, dict) and part in node
+        )
+        if not present:
+            return True
+        node = node[part]
+    return False
 
 
 def _describe(value: Any) -> str:

@@ -197,6 +197,7 @@ class AnthropicReader(Reader):
 
     id = "anthropic"
     description = "Anthropic Messages request body or message list"
+    judgement = "as-sent"
 
     def recognise(self, value: Any) -> int:
         """Certain on tool_use/tool_result/thinking blocks or a top-level ``system`` + ``max_tokens``."""

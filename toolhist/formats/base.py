@@ -19,6 +19,7 @@ from pydantic import JsonValue
 
 from toolhist._trusted import construct
 from toolhist.formats.document import Document, json_path
+from toolhist.judgement import Judgement
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
 
 Pointer = tuple[str | int, ...]
@@ -168,6 +169,10 @@ class Reader(ABC):
     """The format id users pass as ``--format`` (a contract: DESIGN §6)."""
     description: str
     """One line for ``toolhist formats``."""
+    judgement: Judgement = "next-request"
+    """How a verdict judges what this reader reads (`toolhist.judgement`): ``as-sent`` for a request
+    body, ``next-request`` (the default) for an agent log, whose verdict is on the request the
+    agent would send next."""
 
     @abstractmethod
     def recognise(self, value: Any) -> int:

@@ -131,6 +131,7 @@ class BedrockReader(Reader):
 
     id = "bedrock"
     description = "AWS Bedrock Converse request body or message list"
+    judgement = "as-sent"
 
     def recognise(self, value: Any) -> int:
         """Certain when content blocks are untagged single-key objects."""

@@ -16,6 +16,7 @@ class CanonicalReader(Reader):
 
     id = "toolhist"
     description = "toolhist canonical Session JSON (what Session.to_json() writes)"
+    judgement = "as-sent"
 
     def recognise(self, value: Any) -> int:
         """Certain on the ``kind`` marker."""

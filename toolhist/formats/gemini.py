@@ -236,6 +236,7 @@ class GeminiReader(Reader):
 
     id = "gemini"
     description = "Google Gemini generateContent request body or contents list (camelCase or snake_case)"
+    judgement = "as-sent"
 
     def recognise(self, value: Any) -> int:
         """Certain when turns carry ``parts`` lists."""

@@ -15,6 +15,10 @@ sometimes in one file (``research/kilo_rfc_vscode.md`` §1.3, seed 003):
 ``Session.metadata["tool_style"]`` says which (``mixed`` when XML and blocks meet, the seed 003
 failure), with the message indices of each kind of call.
 
+A Cline file (``metadata["agent"] == "cline"``) is read as Cline sends it: native calls that only a
+``[name for '…'] Result:`` text answers get the ``result missing`` tool_result Cline's send path
+inserts (`toolhist.formats.cline`). Cline's ``modelInfo`` gives each message its provider and model.
+
 The shape is Anthropic's, so this reader only claims a file with an agent marker (``ts``,
 ``isSummary``, ``<environment_details>``, a result marker, toolhist's migration mark) and then
 scores above the Anthropic reader (`SPECIFIC`), which would otherwise tie with it.
@@ -28,6 +32,7 @@ from pydantic import JsonValue
 
 from toolhist.formats.anthropic import BLOCK_TYPES, read_message
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, rest
+from toolhist.formats.cline import cline_send_path, is_cline
 from toolhist.formats.document import Document
 from toolhist.formats.kilo_xml import ENV_DETAILS, find_calls, result_marker
 from toolhist.model import (
@@ -153,6 +158,18 @@ def history_style(styles: list[str | None]) -> str:
     return "native" if blocks else "none"
 
 
+def _ran_on(message: Message, info: Any) -> Message:
+    """Cline's ``modelInfo`` (``providerId``, ``modelId``) as the message's provider and model."""
+    if not isinstance(info, dict):
+        return message
+    provider, model = info.get("providerId"), info.get("modelId")
+    update = {
+        "provider": provider if isinstance(provider, str) else None,
+        "model": model if isinstance(model, str) else None,
+    }
+    return message.model_copy(update={"metadata": message.metadata.model_copy(update=update)})
+
+
 def _join(indices: JsonValue) -> str:
     return ", ".join(str(i) for i in indices) if isinstance(indices, list) else ""
 
@@ -191,10 +208,15 @@ class KiloReader(Reader):
                 raise ShapeError((i, "ts"), "expected a number (milliseconds since the epoch)")
             if i == 0 and MIGRATION_KEY in entry:
                 migration = entry[MIGRATION_KEY]
-            built.add(message, i, (i,))
+            built.add(_ran_on(message, entry.get("modelInfo")), i, (i,))
+        agent = "kilo"
+        if is_cline(entries, built.messages):
+            agent = "cline"
+            built.messages, sent = cline_send_path(built.messages)
+            built.notes += sent
         styles = message_styles(built.messages)
         metadata: dict[str, JsonValue] = {
-            "agent": "kilo",
+            "agent": agent,
             "tool_style": history_style(styles),
             "xml_tool_calls": [
                 i for i, s in enumerate(styles) if s == "xml" and built.messages[i].speaker == "ai"

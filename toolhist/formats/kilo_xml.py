@@ -15,10 +15,12 @@ The grammar follows Kilo's ``AssistantMessageParser`` (``research/kilo_rfc_vscod
 - every value is a string (the XML era had no types; a flattened native call printed
   ``${value}``, so objects became ``[object Object]`` and cannot be recovered).
 
-Results come in two spellings:
+Results come in these spellings:
 
 - XML era (``pushToolResult``): a text block ``[<description>] Result:`` (the description starts
-  with the tool name), then the result's content blocks;
+  with the tool name), then the result's content blocks; Cline writes marker and result in one
+  block, ``[<description>] Result:\n<text>`` (cline/cline ``ToolResultUtils.pushToolResult``:
+  ``${description} Result:\n${resultText}``), also for native calls it could not match;
 - flattened on resume: one text block ``[<tool name> Result]\n\n<text>`` (images dropped).
 """
 
@@ -73,7 +75,7 @@ UNKNOWN_TOOL: Final = "Unknown Tool"
 """What Kilo's ``findToolName`` writes when a flattened result's call is not in the history."""
 
 _OPEN = re.compile(r"<([a-z_][a-z0-9_]*)>")
-_DESCRIBED_RESULT = re.compile(r"\A\[(?P<name>[a-z_][a-z0-9_]*)(?:\]| [^\n]*\]) Result:\Z", re.S)
+_DESCRIBED_RESULT = re.compile(r"\A\[(?P<name>[a-z_][a-z0-9_]*)(?:\]| [^\n]*?\]) Result:(?:\n|\Z)", re.S)
 _FLATTENED_RESULT = re.compile(r"\A\[(?P<name>[^\]\n]+) Result\](?:\n\n(?P<body>.*))?\Z", re.S)
 _NOT_EXECUTED = re.compile(
     r"\A(?:Tool \[(?P<a>[a-z_][a-z0-9_]*)\] was not executed|Skipping tool \[(?P<b>[a-z_][a-z0-9_]*)[ \]])"

@@ -255,6 +255,7 @@ class OpenAIChatReader(Reader):
 
     id = "openai-chat"
     description = "OpenAI Chat Completions request body or message list (also Mistral, Kimi, DeepSeek…)"
+    judgement = "as-sent"
     history_key = "messages"
 
     def recognise(self, value: Any) -> int:

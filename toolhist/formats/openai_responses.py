@@ -187,6 +187,7 @@ class OpenAIResponsesReader(Reader):
 
     id = "openai-responses"
     description = "OpenAI Responses API request body or input item list"
+    judgement = "as-sent"
 
     def recognise(self, value: Any) -> int:
         """Certain on ``input`` in a body or typed items (function_call, reasoning, input_text…)."""

@@ -2,9 +2,13 @@
 
 The checks read the body the way the API does. The API folds consecutive ``user`` messages into
 one turn, so the results of parallel calls may arrive in several user messages in a row (what a
-client converting from OpenAI sends): they count as "the next message" together. The assistant
-side is not folded: a tool_use whose very next message is not a user message is unanswered, which
-is what the API reports even when an assistant text message sits in between (litellm, vercel/ai).
+client converting from OpenAI sends): they count as "the next message" together. Consecutive
+assistant messages are folded too when the later ones only add tool_use blocks (parallel calls
+split over two assistant messages, answered together: accepted by claude-sonnet-4-5 in 2026,
+pydantic/pydantic-ai tests/cassettes/test_tool_search/test_cross_provider_capability_replay*). A
+tool_use followed by an assistant message with text is still unanswered, which is what the API
+reports (litellm, vercel/ai). A tool_use id reused in a later turn, each use answered in its own
+turn, was accepted (same recordings): it is the warning ``ant.reused_tool_use_id``, not a duplicate.
 
 Rules, texts and sources are in `toolhist.providers.anthropic_rules`.
 """
@@ -16,11 +20,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.anthropic_render import render
-from toolhist.providers.anthropic_rules import NAME, RULES, thinking_enabled
+from toolhist.providers.anthropic_rules import NAME, thinking_enabled
+from toolhist.providers.anthropic_rules import RULES as BLOCK_RULES
+from toolhist.providers.anthropic_turns import RULES as TURN_RULES
+from toolhist.providers.anthropic_turns import check as check_turns
 from toolhist.providers.base import Finding, PathT, Provider, dotted
 
 __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 
+RULES = (*BLOCK_RULES, *TURN_RULES)
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 SERVER_TOOL_USE_ID = re.compile(r"^srvtoolu_[a-zA-Z0-9_]+$")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -58,6 +66,11 @@ def _uses(message: Any) -> list[str]:
     return [_text_id(b.get("id")) for _, b in _blocks(message) if b.get("type") == "tool_use"]
 
 
+def _only_tool_uses(message: Any) -> bool:
+    blocks = _blocks(message)
+    return bool(blocks) and all(b.get("type") == "tool_use" for _, b in blocks)
+
+
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
     for i, message in enumerate(messages):
@@ -68,6 +81,8 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
             continue
         run: list[tuple[int, int, dict[str, Any]]] = []
         k = i + 1
+        while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(messages[k]):
+            k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
         while k < len(messages) and _role(messages[k]) == "user":
             run.extend((k, j, b) for j, b in _blocks(messages[k]))
             k += 1
@@ -104,11 +119,12 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
         if role == "assistant":
             uses = set(_uses(message))
             previous = previous | uses if last_role == "assistant" else uses
+            seen -= uses  # a reused id (ant.reused_tool_use_id) may be answered again after its new use
         if role in ("user", "assistant"):
             last_role = role
         for j, block in _blocks(message):
             kind = block.get("type")
-            if kind == "server_tool_use":
+            if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))
             elif kind == "tool_result" and role == "user":
                 rid = _text_id(block.get("tool_use_id"))
@@ -128,15 +144,19 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
 
 def check_blocks(messages: list[Any]) -> Iterator[Finding]:
     """Per-block rules: unique and well-formed ids, non-empty text, signatures, tool_use last."""
-    ids: set[str] = set()
+    ids: set[str] = set()  # the tool_use ids of the current assistant turn
+    earlier: set[str] = set()  # those of the turns before it
     for i, message in enumerate(messages):
         assistant = _role(message) == "assistant"
+        if _role(message) == "user":
+            earlier |= ids
+            ids = set()
         after_use: list[str] = []
         flagged = False
         for j, block in _blocks(message):
             kind = block.get("type")
             if kind in ("tool_use", "server_tool_use"):
-                yield from _check_id(i, j, block, str(kind), ids)
+                yield from _check_id(i, j, block, str(kind), ids, earlier=earlier)
             if kind == "tool_use" and assistant:
                 after_use.append(_text_id(block.get("id")))
             elif after_use and not flagged and assistant:
@@ -164,7 +184,9 @@ def _check_text(i: int, j: int, block: dict[str, Any]) -> Iterator[Finding]:
         yield Finding("ant.thinking_signature", _path(i, j), {"index": i, "block": j, "problem": problem})
 
 
-def _check_id(i: int, j: int, block: dict[str, Any], kind: str, ids: set[str]) -> Iterator[Finding]:
+def _check_id(
+    i: int, j: int, block: dict[str, Any], kind: str, ids: set[str], *, earlier: set[str]
+) -> Iterator[Finding]:
     raw = block.get("id")
     call_id = _text_id(raw)
     pattern = TOOL_USE_ID if kind == "tool_use" else SERVER_TOOL_USE_ID
@@ -174,6 +196,8 @@ def _check_id(i: int, j: int, block: dict[str, Any], kind: str, ids: set[str]) -
     if kind == "tool_use":
         if call_id in ids:
             yield Finding("ant.dup_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
+        elif call_id in earlier:
+            yield Finding("ant.reused_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
         ids.add(call_id)
 
 
@@ -248,6 +272,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_blocks(messages)
     yield from check_messages(body, messages)
     yield from check_tools(body)
+    yield from check_turns(messages)
 
 
 PROVIDER = Provider(

@@ -79,9 +79,23 @@ RULES: tuple[Rule, ...] = (
         "ant.dup_tool_use_id",
         NAME,
         "error",
-        "tool_use ids are unique within the request",
+        "tool_use ids are unique within a turn (reuse in a later turn: ant.reused_tool_use_id)",
         "messages.{index}.content.{block}: `tool_use` ids must be unique",
-        "trycua/cua#524; anthropics/claude-code#20901, #28515",
+        "trycua/cua#524; anthropics/claude-code#20901, #28515 (duplicates within one assistant turn: "
+        "messages.1.content.1). An id reused in a later turn is the warning ant.reused_tool_use_id",
+        "map_ids (unique ids; results follow their call)",
+    ),
+    Rule(
+        "ant.reused_tool_use_id",
+        NAME,
+        "warning",
+        "a tool_use id reused in a later turn (each use answered in its own turn)",
+        "messages.{index}.content.{block}: `tool_use` ids must be unique",
+        "anomalyco/opencode#1150 (2025-07, after switching models mid-session: rejected with this text, the "
+        "turn structure not shown). Accepted by claude-sonnet-4-5 (traffic corpus, 2026-08: ids made by "
+        "Gemini reused across turns, pydantic/pydantic-ai tests/cassettes/test_tool_search/"
+        "test_cross_provider_capability_replay[google-gemini-3-flash-preview-anthropic-claude-sonnet-4-5].yaml), "
+        "so a warning",
         "map_ids (unique ids; results follow their call)",
     ),
     Rule(
@@ -92,7 +106,9 @@ RULES: tuple[Rule, ...] = (
         "messages.{index}.content.{block}: each tool_use must have a single result. Found multiple "
         "`tool_result` blocks with id: {id}",
         "RooCodeInc/Roo-Code PR#9248 (the rejection); wording as client code quotes it (litellm tests, "
-        "several agents); the messages.N.content.M prefix is inferred from Anthropic's other texts [U]",
+        "several agents); the messages.N.content.M prefix is inferred from Anthropic's other texts [U]. "
+        "A second result for an id the assistant used again (ant.reused_tool_use_id) is not a duplicate: "
+        "accepted in the traffic corpus (claude-sonnet-4-5, 2026-08)",
         "dedupe_results",
     ),
     Rule(
@@ -117,10 +133,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ant.tools_required",
         NAME,
-        "error",
+        "warning",
         "a request with tool_use or tool_result blocks must declare tools",
         "Requests which include `tool_use` or `tool_result` blocks must define tools.",
-        "BerriAI/litellm#4689; litellm PR#27620",
+        "BerriAI/litellm#4689 (2024-07); litellm PR#27620. A warning: requests with tool blocks and no tools "
+        "were accepted by claude-3-5-haiku-20241022 directly (traffic corpus, 2026-01, crewAIInc/crewAI "
+        "lib/crewai/tests/cassettes/llms/anthropic) and on Bedrock (2025-07, crmne/ruby_llm)",
         "add_tool_declarations",
     ),
     Rule(

@@ -14,6 +14,7 @@ Generic code (`violations`) fills the templates and maps paths back through the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -48,7 +49,92 @@ class Rule:
     fix: str
     """The curation pass that repairs it, or why none can."""
     applies: Callable[[dict[str, Any]], bool] | None = field(default=None, compare=False)
-    """For model-dependent rules: whether the body's model is one the rule applies to."""
+    """A condition on the body beyond its model (thinking on, a DeepSeek model in thinking mode…);
+    ``condition`` says it in words."""
+    models: tuple[str, ...] = ()
+    """Regexes, searched in the lower-cased model name, of the models the rule was observed for; empty:
+    every model of the provider."""
+    unknown_model: bool = False
+    """Whether a model-restricted rule still applies when the body names no model (a Bedrock Converse or
+    Gemini REST body carries its model in the URL)."""
+    since: str = ""
+    """When the rule was first documented or observed (``YYYY-MM``), as far as the evidence shows."""
+    observed: str = ""
+    """The latest evidence of it (``YYYY-MM``): a rule last seen long ago is a ``warning``."""
+    condition: str = ""
+    """What ``applies`` checks beyond the model, in words (empty when nothing)."""
+
+    def applies_to(self, body: dict[str, Any]) -> bool:
+        """Whether the rule applies to a body: its model matches ``models`` and ``applies`` holds."""
+        if self.models:
+            model = model_of(body)
+            if not model:
+                if not self.unknown_model:
+                    return False
+            elif not any(re.search(pattern, model) for pattern in self.models):
+                return False
+        return self.applies is None or self.applies(body)
+
+    @property
+    def model_dependent(self) -> bool:
+        """Whether the rule holds for some models or request settings only."""
+        return bool(self.models) or self.applies is not None
+
+    @property
+    def evidence(self) -> tuple[Evidence, ...]:
+        """``source`` as a list: each ``;``-separated item with its kind (docs, issue, corpus…)."""
+        return evidence_of(self.source)
+
+
+EvidenceKind = Literal["docs", "issue", "corpus", "code", "research", "note"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One item of a rule's evidence."""
+
+    kind: EvidenceKind
+    """``docs`` (provider documentation), ``issue`` (a reported 400 in an issue or PR thread),
+    ``corpus`` (a recorded request/response), ``code`` (the provider's or a client's source),
+    ``research`` (the project's research notes), ``note`` (a remark on the evidence)."""
+    ref: str
+    """The item as the rule's ``source`` writes it."""
+
+
+_ISSUE = re.compile(r"[\w.-]+/[\w.-]+ ?(?:PR ?)?#\d+|\bPR ?#\d+|\b[A-Za-z][\w.-]*#\d+")
+_DOCS = re.compile(
+    r"https?://|\b(?:docs?|platform|ai\.google)\.[\w.]+|\.(?:com|dev|ai)/|API reference|docs\b"
+)
+
+
+def evidence_of(source: str) -> tuple[Evidence, ...]:
+    """Split a rule's ``source`` into evidence items (``;`` outside brackets separates them)."""
+    items: list[str] = []
+    depth, start = 0, 0
+    for i, char in enumerate(source):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif char == ";" and depth == 0:
+            items.append(source[start:i])
+            start = i + 1
+    items.append(source[start:])
+    return tuple(Evidence(_kind(item.strip()), item.strip()) for item in items if item.strip())
+
+
+def _kind(item: str) -> EvidenceKind:
+    if "corpus" in item or item.startswith("tests/traffic"):
+        return "corpus"
+    if item.startswith("research/"):
+        return "research"
+    if _ISSUE.search(item):
+        return "issue"
+    if _DOCS.search(item):
+        return "docs"
+    if ".py" in item or "/src/" in item or item.startswith("src/"):
+        return "code"
+    return "note"
 
 
 @dataclass(frozen=True)
@@ -222,7 +308,7 @@ def violations(
     out: list[Violation] = []
     for finding in provider.check(body):
         rule = provider.rule(finding.rule)
-        if rule.applies is not None and not rule.applies(body):
+        if not rule.applies_to(body):
             continue
         message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
         out.append(

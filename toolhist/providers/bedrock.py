@@ -1,8 +1,13 @@
 """AWS Bedrock Converse (``bedrock``): checks over a request body and the provider entry.
 
-Converse is stricter than the Anthropic API it often fronts: roles must alternate (nothing is
-folded), results of parallel calls go in one user message, and every field has a schema
-constraint. Content blocks are single-key objects (``{"toolUse": {…}}``), which the checks read
+Converse is stricter than the Anthropic API it often fronts: assistant messages must alternate
+with user messages, and every field has a schema constraint. Consecutive user messages were
+rejected in 2024 reports but are accepted in recorded traffic since 2025 (a toolResult message
+followed by a user text message: anthropic.claude-3-haiku, 2026-01..02, crewAIInc/crewAI
+lib/crewai/tests/cassettes/agents/TestBedrockNativeToolCalling*), so they are a warning
+(``brk.consecutive_user``) and a run of user messages answers the calls before it together. A
+server tool's toolResult inside the assistant message that used it (Nova's built-in code
+interpreter) answers that toolUse. Content blocks are single-key objects (``{"toolUse": {…}}``), which the checks read
 without assuming anything about keys they do not know.
 
 Rules, texts and sources are in `toolhist.providers.bedrock_rules`.
@@ -10,17 +15,19 @@ Rules, texts and sources are in `toolhist.providers.bedrock_rules`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.base import Finding, PathT, Provider, dotted
+from toolhist.providers.bedrock_history import RULES as HISTORY_RULES
+from toolhist.providers.bedrock_history import check as check_history
 from toolhist.providers.bedrock_render import render
-from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, RULES
+from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, NAME_PATTERN, field_constraint
+from toolhist.providers.bedrock_rules import RULES as BLOCK_RULES
 
 __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 
-ID_RE = re.compile(f"^{ID_PATTERN}$")
+RULES = (*BLOCK_RULES, *HISTORY_RULES)
 CONVERSATION_KEYS = ("text", "image", "document", "video")
 
 
@@ -56,8 +63,10 @@ def check_turns(messages: list[Any]) -> Iterator[Finding]:
     if messages and _role(messages[0]) != "user":
         yield Finding("brk.first_user", ("messages", 0))
     for i, message in enumerate(messages):
-        if i and _role(message) in ("user", "assistant") and _role(message) == _role(messages[i - 1]):
+        if i and _role(message) == "assistant" and _role(messages[i - 1]) == "assistant":
             yield Finding("brk.alternate", ("messages", i))
+        elif i and _role(message) == "user" and _role(messages[i - 1]) == "user":
+            yield Finding("brk.consecutive_user", ("messages", i))
         if isinstance(message, dict) and message.get("content") == []:
             yield Finding("brk.empty_content", ("messages", i), {"index": i})
 
@@ -77,7 +86,13 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                     tuple(dups),
                 )
             nxt = messages[i + 1] if i + 1 < len(messages) else None
-            answered = set(_results(nxt)) if _role(nxt) == "user" else set()
+            answered = set(_results(message))  # a server tool's result in the same message
+            k = i + 1
+            while k < len(messages) and _role(messages[k]) == "user":
+                answered.update(_results(messages[k]))
+                if any("toolResult" not in b for _, b in _blocks(messages[k])):
+                    break  # results after a user text are not "at the start of the next turn"
+                k += 1
             missing = list(dict.fromkeys(u for u in uses if u not in answered))
             if missing:
                 path: PathT = ("messages", i + 1, "content") if nxt is not None else ("messages", i)
@@ -95,15 +110,9 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                 yield Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
 
 
-def _constraint(value: Any) -> str | None:
+def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
     """The first AWS constraint an id or name breaks (1-64 characters of the pattern), or None."""
-    if not isinstance(value, str) or not value:
-        return "Member must have length greater than or equal to 1"
-    if not ID_RE.match(value):
-        return f"Member must satisfy regular expression pattern: {ID_PATTERN}"
-    if len(value) > 64:
-        return "Member must have length less than or equal to 64"
-    return None
+    return field_constraint(value, pattern)
 
 
 def check_blocks(messages: list[Any]) -> Iterator[Finding]:
@@ -158,7 +167,7 @@ def check_tools(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
         spec = _inner(tool, "toolSpec") if isinstance(tool, dict) else None
         if spec is None:
             continue
-        constraint = _constraint(spec.get("name"))
+        constraint = _constraint(spec.get("name"), NAME_PATTERN)
         if constraint is not None:
             values = {"name": spec.get("name"), "index": n, "constraint": constraint}
             yield Finding("brk.tool_name_pattern", ("toolConfig", "tools", n, "toolSpec", "name"), values)
@@ -172,6 +181,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_pairing(messages)
     yield from check_blocks(messages)
     yield from check_tools(body, messages)
+    yield from check_history(body, messages)
 
 
 PROVIDER = Provider(

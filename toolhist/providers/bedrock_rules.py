@@ -7,13 +7,30 @@ generic ``Value '…' at '…member…' failed to satisfy constraint: …`` form
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from toolhist.providers.base import Rule
 
 NAME = "bedrock"
 
-ID_PATTERN = "[a-zA-Z0-9_-]+"
-"""toolUseId pattern. Two AWS API-reference snapshots disagree (the newer shows ``[a-zA-Z0-9_.:-]+``);
-the stricter one is checked, so an id that only the newer snapshot allows is still flagged."""
+ID_PATTERN = "[a-zA-Z0-9_.:-]+"
+"""toolUseId pattern, as the current AWS API reference (ToolUseBlock, ToolResultBlock) states it. An older
+snapshot showed ``[a-zA-Z0-9_-]+``; ids with ``.`` or ``:`` (Kimi's ``functions.read:0``) are accepted now."""
+NAME_PATTERN = "[a-zA-Z0-9_-]+"
+"""Tool name pattern (ToolSpecification.name, ToolUseBlock.name): 1-64 characters, no dots or colons."""
+
+
+def field_constraint(value: Any, pattern: str) -> str | None:
+    """The first AWS constraint an id or name breaks (1-64 characters of ``pattern``), or None."""
+    if not isinstance(value, str) or not value:
+        return "Member must have length greater than or equal to 1"
+    if not re.fullmatch(pattern, value):
+        return f"Member must satisfy regular expression pattern: {pattern}"
+    if len(value) > 64:
+        return "Member must have length less than or equal to 64"
+    return None
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -30,10 +47,23 @@ RULES: tuple[Rule, ...] = (
         "brk.alternate",
         NAME,
         "error",
-        "user and assistant messages strictly alternate (a tool-result turn and a user text turn are one message)",
+        "an assistant message never follows an assistant message",
         "A conversation must alternate between user and assistant roles. Make sure the conversation "
         "alternates between user and assistant roles and try again.",
-        "microsoft/semantic-kernel#10281; langchain-ai/langchain-aws#130",
+        "microsoft/semantic-kernel#10277, #10281 (two assistant messages in a row, Claude 3.5 Sonnet, 2025-01)",
+        "merge_turns",
+    ),
+    Rule(
+        "brk.consecutive_user",
+        NAME,
+        "warning",
+        "user messages in a row (a tool-result message and a user text message): rejected in 2024, accepted now",
+        "A conversation must alternate between user and assistant roles. Make sure the conversation "
+        "alternates between user and assistant roles and try again.",
+        "langchain-ai/langchain-aws#130 (2024-08), Portkey-AI/gateway#748 (2024-11), "
+        "langchain-ai/langchainjs#6724 (2024-09): rejected. Accepted in the traffic corpus "
+        "(anthropic.claude-3-haiku-20240307, 2026-01..02: crewAIInc/crewAI lib/crewai/tests/cassettes/agents/"
+        "TestBedrockNativeToolCalling.test_bedrock_agent_kickoff_with_tools_mocked.yaml), so a warning",
         "merge_turns",
     ),
     Rule(
@@ -120,12 +150,12 @@ RULES: tuple[Rule, ...] = (
         "brk.id_pattern",
         NAME,
         "error",
-        f"toolUseId is 1-64 characters of {ID_PATTERN} (the stricter of two AWS API-reference snapshots; "
-        "the newer also allows . and :)",
+        f"toolUseId is 1-64 characters of {ID_PATTERN} (the current AWS API reference; an older snapshot "
+        "did not allow . and :)",
         "Value '{id}' at 'messages.{index}.member.content.{block}.member.{kind}.toolUseId' failed to satisfy "
         "constraint: {constraint}",
-        "AWS API reference ToolUseBlock/ToolResultBlock (Length 1-64, Pattern [a-zA-Z0-9_-]+; a newer "
-        "snapshot shows [a-zA-Z0-9_.:-]+); wording in AWS's field-constraint form as in "
+        "AWS API reference ToolUseBlock/ToolResultBlock (Length 1-64, Pattern [a-zA-Z0-9_.:-]+; an older "
+        "snapshot showed [a-zA-Z0-9_-]+); wording in AWS's field-constraint form as in "
         "aws-samples/remote-swe-agents PR#457 [U: exact text for toolUseId]",
         "map_ids",
     ),
@@ -133,7 +163,7 @@ RULES: tuple[Rule, ...] = (
         "brk.tool_name_pattern",
         NAME,
         "error",
-        f"a declared toolSpec name is 1-64 characters of {ID_PATTERN}",
+        f"a declared toolSpec name is 1-64 characters of {NAME_PATTERN}",
         "Value '{name}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: "
         "{constraint}",
         "aws-samples/remote-swe-agents PR#457",

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.gemini_parts import RULES as PART_RULES
+from toolhist.providers.gemini_parts import check as check_mixed
 from toolhist.providers.gemini_render import render
 
 NAME = "gemini"
@@ -121,10 +123,15 @@ RULES: tuple[Rule, ...] = (
         NAME,
         "error",
         "every part must set one data field (text, inlineData, fileData, functionCall, functionResponse, "
-        "executableCode, codeExecutionResult); an empty text counts as unset",
+        "executableCode, codeExecutionResult); a part with only a thought signature is Gemini's own and valid",
         "* GenerateContentRequest.contents[{index}].parts[{part}].data: required oneof field 'data' must have one initialized field",
         '54xzh/FLIT#69 (blank text part next to a functionResponse); client fixes that skip `{"text": ""}` '
-        "parts for this reason",
+        'parts for this reason. Not checked for `{"text": ""}`: a proto3 oneof member set to its default '
+        "is still set, and the traffic corpus has such parts accepted (gemini-3-flash-preview, "
+        "gemini-3-pro-preview, 2026-01..02: pydantic/pydantic-ai tests/models/cassettes/test_google/"
+        "test_google_instructions_only_with_tool_calls.yaml, Mirascope/mirascope python/tests/e2e); nor for "
+        "signature-only parts (thoughtSignature / thought: true, gemini-2.5-flash and gemini-3-flash-preview, "
+        "2026)",
         "fill_empty_content (drop blank text parts)",
     ),
     Rule(
@@ -166,6 +173,7 @@ RULES: tuple[Rule, ...] = (
         "colons); kaitranntt/ccs#25 (`The GenerateContentRequest proto is invalid` variant)",
         "sanitize_tool_names (rename in declarations and calls together)",
     ),
+    *PART_RULES,
 )
 
 
@@ -190,12 +198,38 @@ def _responses(content: Any) -> int:
     return _count(content, "functionResponse", "function_response")
 
 
-def check_turns(contents: list[Any]) -> Iterator[Finding]:
-    """Call / response turn order and counts (gem.fc_position, gem.fr_position, gem.fr_count)."""
+def _response_only(content: Any) -> bool:
+    parts = _parts(content)
+    return bool(parts) and _responses(content) == len(parts)
+
+
+def _fold_responses(contents: list[Any]) -> list[tuple[int, Any]]:
+    """Contents with their index; consecutive function-response turns become one turn (at the first index).
+
+    Gemini 2.5 answers the parallel calls of one turn when their responses come in separate user turns
+    in a row (gemini-2.5-flash on AI Studio, 2026-02: crewAIInc/crewAI lib/crewai/tests/cassettes/agents/
+    TestGeminiNativeToolCalling*), so for 2.5 models the count and position rules read such a run as one
+    turn. Gemini 3 rejects it (cloudwego/eino-ext#571 gemini-3-pro-preview 2025-11; earendil-works/pi#5528
+    gemini-3.1-pro-preview 2026-06), as do older reports without a model named (semantic-kernel#10597,
+    2025-02), so a body naming no 2.5 model is not folded.
+    """
+    out: list[tuple[int, Any]] = []
     for i, content in enumerate(contents):
+        if out and _response_only(content) and _response_only(out[-1][1]):
+            first, merged = out[-1]
+            out[-1] = (first, {**merged, "parts": [*_parts(merged), *_parts(content)]})
+        else:
+            out.append((i, content))
+    return out
+
+
+def check_turns(contents: list[Any], *, fold: bool = False) -> Iterator[Finding]:
+    """Call / response turn order and counts (gem.fc_position, gem.fr_position, gem.fr_count)."""
+    turns = _fold_responses(contents) if fold else list(enumerate(contents))
+    for n, (i, content) in enumerate(turns):
         if not isinstance(content, dict):
             continue
-        prev = contents[i - 1] if i > 0 else None
+        prev = turns[n - 1][1] if n > 0 else None
         prev_role = prev.get("role") if isinstance(prev, dict) else None
         calls, responses, prev_calls = _calls(content), _responses(content), _calls(prev)
         if calls and (prev is None or prev_calls or prev_role == "model"):
@@ -238,6 +272,11 @@ def check_signatures(contents: list[Any]) -> Iterator[Finding]:
             break
 
 
+def _thought_part(part: dict[str, Any]) -> bool:
+    """A part carrying only a thought signature (or ``thought: true``): Gemini returns these and takes them back."""
+    return any(k in part for k in ("thoughtSignature", "thought_signature", "thought"))
+
+
 def check_parts(contents: list[Any]) -> Iterator[Finding]:
     """Roles, empty part lists and the data oneof of every part."""
     for i, content in enumerate(contents):
@@ -254,7 +293,7 @@ def check_parts(contents: list[Any]) -> Iterator[Finding]:
             if not isinstance(part, dict):
                 continue
             fields = [k for k in part if k in DATA_FIELDS and not (k == "text" and part[k] == "")]
-            if not fields:
+            if not fields and "text" not in part and not _thought_part(part):
                 yield Finding("gem.part_oneof", ("contents", i, "parts", j), {"index": i, "part": j})
             elif len(fields) > 1:
                 yield Finding(
@@ -283,11 +322,12 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     raw = body.get("contents")
     contents = raw if isinstance(raw, list) else []
     yield from check_parts(contents)
-    yield from check_turns(contents)
+    yield from check_turns(contents, fold=gemini_version(body) == (2, 5))
     yield from check_signatures(contents)
     if contents and isinstance(contents[-1], dict) and contents[-1].get("role") == "model":
         yield Finding("gem.no_trailing_model", ("contents", len(contents) - 1))
     yield from check_declarations(body)
+    yield from check_mixed(contents)
 
 
 PROVIDER = Provider(

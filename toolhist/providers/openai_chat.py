@@ -8,12 +8,15 @@ every id must be answered before the next non-tool message. Texts and sources:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
 from toolhist.providers.chat_render import chat_messages_key, render_chat
+from toolhist.providers.chat_roles import RULES as ROLE_RULES
+from toolhist.providers.chat_roles import check as check_roles
 
 NAME = "openai-chat"
 
@@ -24,6 +27,26 @@ def _deepseek_thinking(body: dict[str, Any]) -> bool:
     thinking = body.get("thinking")
     enabled = isinstance(thinking, dict) and thinking.get("type") == "enabled"
     return model.startswith("deepseek") and (enabled or "reasoner" in model or "v4" in model)
+
+
+_OTHER_VENDOR = re.compile(
+    r"deepseek|grok|gemini|gemma|claude|llama|qwen|qwq|mistral|mixtral|codestral|magistral|kimi|moonshot|glm|"
+    r"phi-|command|sonar|nova|granite|nemotron|jamba|ernie|hunyuan|minimax|yi-|baichuan|olmo|smollm"
+)
+"""Model families served by other vendors through OpenAI-compatible endpoints (their own id rules)."""
+
+
+def openai_served(body: dict[str, Any]) -> bool:
+    """Whether the body's model is (or may be) served by OpenAI itself, so OpenAI's own field limits apply.
+
+    A ``vendor/model`` name (OpenRouter) is OpenAI's only under ``openai/``; a bare name is OpenAI's
+    unless it names another vendor's family (``deepseek-chat``, ``grok-4``, ``llama-3.3-70b``). A body
+    without a model is checked as OpenAI's.
+    """
+    model = model_of(body)
+    if "/" in model:
+        return model.startswith("openai/")
+    return not _OTHER_VENDOR.search(model)
 
 
 def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
@@ -118,8 +141,12 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
                 "Invalid 'messages[{index}].tool_calls[{call}].id': string too long. Expected a string with maximum "
                 "length 40, but got a string with length {length} instead."
             ),
-            "vercel/ai#8132; anomalyco/opencode#12653; Portkey-AI/gateway#1062",
+            "vercel/ai#8132; anomalyco/opencode#12653; Portkey-AI/gateway#1062. OpenAI's own limit: other "
+            "vendors' compatible endpoints issue and accept longer ids (traffic corpus: deepseek-chat 2025-06.."
+            "2026-08, grok-4.3 2026, google/gemini-2.5-flash via OpenRouter; crmne/ruby_llm "
+            "spec/fixtures/vcr_cassettes), so it applies to OpenAI models only (`openai_served`)",
             "map_ids (canonical ids are shorter)",
+            applies=openai_served,
         ),
         Rule(
             "oai.null_content",
@@ -144,7 +171,7 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
     )
 
 
-RULES = chat_rules(NAME)
+RULES = (*chat_rules(NAME), *ROLE_RULES)
 
 
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
@@ -250,6 +277,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from check_pairing(messages)
     yield from check_shapes(messages)
     yield from check_reasoning(messages, "ds.reasoning_required")
+    yield from check_roles(messages)
 
 
 def render(session: Session) -> Payload:

@@ -97,7 +97,8 @@ def compare_strategies(session: Session, provider: str, strategies: Sequence[str
     """`toolhist.curation.compare.compare` as a table: one row per strategy.
 
     Columns: ``strategy``, ``changes``, ``messages`` (after), ``errors left``, ``warnings left``,
-    ``actions`` (changes by action) and ``rules left`` (the error rules still broken).
+    ``actions`` (changes by action), ``rules left`` (the error rules still broken) and ``library``
+    (the real library and version a peer strategy ran, or why it gave no answer).
     """
     records = [
         {
@@ -108,10 +109,13 @@ def compare_strategies(session: Session, provider: str, strategies: Sequence[str
             "warnings left": sum(result.warnings.values()),
             "actions": ", ".join(f"{action} {n}" for action, n in result.actions.items()),
             "rules left": ", ".join(result.errors),
+            "library": result.library or (f"no answer: {result.error}" if result.error else ""),
         }
         for name, result in compare(session, provider, strategies).items()
     ]
-    columns = ["strategy", "changes", "messages", "errors left", "warnings left", "actions", "rules left"]
+    columns = [
+        "strategy", "changes", "messages", "errors left", "warnings left", "actions", "rules left", "library",
+    ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)
 
 

@@ -46,6 +46,7 @@ from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
 from toolhist.formats import load_document
 from toolhist.formats.document import Document
+from toolhist.judgement import judge
 from toolhist.model import Session
 from toolhist.providers import (
     PROVIDERS,
@@ -56,6 +57,7 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
+from toolhist.ran_on import ran_on
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
@@ -141,12 +143,16 @@ class Opened:
     @cached_property
     def result(self) -> CheckResult:
         """Every provider's verdict: `toolhist.check`'s result (computes the providers not yet checked)."""
+        judged = judge(self.session)
         return CheckResult(
             file=self.document.name,
             format=self.session.source.format,
             messages=len(self.session.messages),
             results={p: self.found(p) for p in PROVIDERS},
             as_sent=tuple(p for p in PROVIDERS if is_as_sent(self.session, p)),
+            judged=judged.judgement,
+            appended=judged.appended,
+            ran_on=ran_on(self.session),
         )
 
 

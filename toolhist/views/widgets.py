@@ -26,6 +26,17 @@ PAGES = {
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
+FULL_WIDTH = ".stMainBlockContainer { padding-left: 1.5rem; padding-right: 1.5rem; max-width: none; }"
+"""Streamlit's wide layout still keeps 5rem either side of the page; pages that compare columns take it."""
+
+
+def use_full_width(css: str = "") -> None:
+    """Give a page that compares columns (Payloads, Curation) the window's width, plus any ``css``.
+
+    A style-only ``st.html`` adds no element to the page (Streamlit puts it in the event container).
+    """
+    st.html(f"<style>{FULL_WIDTH}{css}</style>")
+
 
 def block_title(index: int, block: object) -> str:
     """``block 1 · tool_call read_file (call_8f…)``: what a block is, in one line."""

@@ -1,0 +1,125 @@
+"""The peers environment: a cached virtual environment holding the pinned real libraries.
+
+Like pre-commit's hook environments: one directory per pinned library
+(`toolhist.peers.pins.env_key`) under ``$XDG_CACHE_HOME/toolhist/peers/`` (``~/.cache`` when
+unset; ``TOOLHIST_PEERS_HOME`` overrides the parent), made by ``toolhist peers install`` and used
+read-only afterwards. An environment counts as installed only once ``installed.json`` is written,
+after pip succeeded and the installed versions were read back, so a half-made one is never run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolhist.errors import UsageError
+from toolhist.peers.pins import PINS, env_key, requirement
+
+MARKER = "installed.json"
+INSTALL_HINT = "run `toolhist peers install` (it makes a cached virtual environment with the pinned versions)"
+
+
+class PeersMissing(UsageError):
+    """A strategy that runs a real library was asked for, but the peers environment is not installed."""
+
+
+def peers_home() -> Path:
+    """The parent directory of every peers environment."""
+    override = os.environ.get("TOOLHIST_PEERS_HOME")
+    if override:
+        return Path(override)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "toolhist" / "peers"
+
+
+@dataclass(frozen=True)
+class PeersEnv:
+    """An installed peers environment."""
+
+    library: str
+    """The pinned library it holds (a PyPI name in `toolhist.peers.pins.PINS`)."""
+    path: Path
+    """Its directory."""
+    versions: dict[str, str]
+    """Distribution → the version pip installed (read back from the environment)."""
+
+    @property
+    def python(self) -> Path:
+        """The environment's interpreter."""
+        return self.path / "bin" / "python"
+
+
+def env_dir(library: str) -> Path:
+    """Where the environment for ``library``'s pin lives (whether or not it exists)."""
+    return peers_home() / env_key(library)
+
+
+def find(library: str) -> PeersEnv | None:
+    """The installed environment for ``library``'s pin, or ``None``."""
+    path = env_dir(library)
+    try:
+        versions = json.loads((path / MARKER).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(versions, dict) or not (path / "bin" / "python").exists():
+        return None
+    return PeersEnv(library=library, path=path, versions={str(k): str(v) for k, v in versions.items()})
+
+
+def require(library: str) -> PeersEnv:
+    """The environment, or a PeersMissing naming ``library`` and the command that installs it."""
+    found = find(library)
+    if found is None:
+        raise PeersMissing(
+            f"the {library!r} strategy runs the real {library} {PINS[library]}, which is not installed "
+            f"(looked in {env_dir(library)}); {INSTALL_HINT}"
+        )
+    return found
+
+
+_READ_VERSIONS = (
+    "import json, sys\n"
+    "from importlib.metadata import version\n"
+    "print(json.dumps({name: version(name) for name in sys.argv[1:]}))\n"
+)
+
+
+def install(library: str, *, log: bool = False) -> PeersEnv:
+    """Make ``library``'s environment at its pin (a no-op when it is already there).
+
+    Uses this interpreter's ``venv`` and ``pip`` (so pip's own configuration, index and cache
+    apply). A failed install leaves no marker, and the next call starts the directory afresh.
+    """
+    found = find(library)
+    if found is not None:
+        return found
+    path = env_dir(library)
+    if path.exists():
+        shutil.rmtree(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out = None if log else subprocess.DEVNULL
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(path)], check=True, stdout=out)
+        pip = [str(path / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
+        subprocess.run([*pip, "--quiet", *requirement(library)], check=True, stdout=out)
+        read = subprocess.run(
+            [str(path / "bin" / "python"), "-c", _READ_VERSIONS, library, "openai"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise UsageError(f"could not install the peers environment in {path}: {exc}") from None
+    versions = json.loads(read.stdout)
+    (path / MARKER).write_text(json.dumps(versions, indent=2) + "\n")
+    return PeersEnv(library=library, path=path, versions=versions)
+
+
+def install_all(*, log: bool = False) -> list[PeersEnv]:
+    """Every pinned library's environment (``toolhist peers install``)."""
+    return [install(library, log=log) for library in PINS]

@@ -1,0 +1,46 @@
+"""The real peer libraries toolhist runs, at the versions its differential tests pin (one place).
+
+``toolhist peers install`` puts exactly these into a cached virtual environment of their own
+per library (`toolhist.peers.env`): LiteLLM and the OpenAI Agents SDK fit neither toolhist's own
+environment nor each other's (LiteLLM 1.106 pins ``openai<3``, the Agents SDK 0.24 needs
+``openai>=3``, as do toolhist's ``sdk``/``test`` extras), so the ``litellm`` and ``openai-agents``
+strategies run each in a subprocess in its own environment. Changing a pin changes the
+environment's directory (its hash), so a stale environment is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+
+PINS: dict[str, str] = {
+    "litellm": "1.106.2",
+    "openai-agents": "0.24.0",
+}
+"""PyPI distribution → exact version. LiteLLM 1.106.3 to 1.109.1 (the newest, 2026-11-24) require
+``certifi>=2026.10.19``, which no index has yet, so 1.106.2 (the version issue 18 measured) is the
+newest that installs; openai-agents 0.24.0 is the newest."""
+
+WITH: dict[str, tuple[str, ...]] = {"litellm": ("mcp==2.3.0", "orjson==3.13.0", "json-source-map==1.0.5")}
+"""Packages installed beside a library, pinned too: LiteLLM's Responses route (``openai/responses/…``)
+imports ``mcp``, which its plain install leaves out; ``orjson`` and ``json-source-map`` are what
+`toolhist.guard.litellm` needs beside LiteLLM's own pydantic and httpx2, so the guard's LiteLLM
+callback runs there from the source tree (``tests/guard/test_guard_litellm.py``)."""
+
+LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "openai-agents"}
+"""Strategy name (DESIGN §6) → the PyPI distribution it runs."""
+
+
+def requirement(library: str) -> list[str]:
+    """The ``name==version`` lines pip installs into ``library``'s environment."""
+    return [f"{library}=={PINS[library]}", *WITH.get(library, ())]
+
+
+def env_key(library: str) -> str:
+    """``<library>-<version>-<hash>``: the directory of the library's environment.
+
+    The hash covers the pin and the Python minor version (a venv belongs to one interpreter).
+    """
+    text = json.dumps({"pin": requirement(library), "python": list(sys.version_info[:2])})
+    return f"{library}-{PINS[library]}-{hashlib.sha256(text.encode()).hexdigest()[:10]}"

@@ -1,0 +1,169 @@
+"""The timeline as a static SVG picture: the Timeline page's figure, for places that run no script.
+
+A shared report (CSP ``default-src 'none'``), a notebook rendered on GitHub, and the fallback under
+the interactive figure in Jupyter all show this. It draws `toolhist.views.timeline.events_frame`
+with the figure's conventions (`STATUS_COLORS`, `SYMBOLS`, lanes from `lanes`): one lane per tool,
+x the message index, a grey line from each call to its results, calls as circles, results as
+squares, messages with a violation but no call as diamonds, every event a violation points at ringed
+in red. Each mark has a ``<title>`` (the figure's hover text) that the browser shows as a tooltip.
+Session text (tool names, ids, rule names) is escaped; nothing in the picture loads or runs.
+
+A history of more than ``max_events`` events is drawn as its first ``max_events`` events plus every
+event with a violation, and the caption says how many were left out.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Final
+
+import pandas as pd
+
+from toolhist.views.timeline import MESSAGE_LANE, STATUS_COLORS, VIOLATION_COLOR, lanes
+
+WIDTH: Final = 1100
+LANE: Final = 30
+LEFT: Final = 170
+RIGHT: Final = 20
+TOP: Final = 44
+BOTTOM: Final = 40
+MAX_EVENTS: Final = 3000
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _clip(text: str, n: int = 24) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EVENTS, title: str = "") -> str:
+    """The events of ``frame`` (over ``messages`` messages) as one ``<svg>`` element.
+
+    The root carries ``data-events`` (events drawn) and ``data-violations`` (events ringed), so a
+    check can read what the picture holds without parsing it.
+    """
+    if len(frame) > max_events:
+        shown = frame[(frame["event"] < max_events) | (frame["violations"] != "")]
+    else:
+        shown = frame
+    left_out = len(frame) - len(shown)
+    names = lanes(frame) or ["(no tool calls)"]
+    height = TOP + LANE * len(names) + BOTTOM
+    span = max(messages - 1, 1)
+
+    def x(message: float) -> float:
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * (float(message) / span), 1)
+
+    lane = {name: i for i, name in enumerate(names)}
+
+    def y(tool: str) -> float:  # lane 0 at the bottom, as on the figure's y axis
+        return TOP + LANE * (len(names) - 1 - lane[tool]) + LANE / 2
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="th-timeline" viewBox="0 0 {WIDTH} {height}" '
+        f'width="100%" style="max-width:{WIDTH}px" role="img" data-events="{len(shown)}" '
+        f'data-violations="{int((shown["violations"] != "").sum())}" font-family="system-ui, sans-serif" '
+        f'font-size="11">',
+        f"<title>{_e(title or 'timeline: tool calls and results')}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+    ]
+    for name, i in lane.items():  # lanes: a light band every other one, the tool name on the left
+        top = y(name) - LANE / 2
+        if i % 2 == 0:
+            parts.append(
+                f'<rect x="{LEFT}" y="{top}" width="{WIDTH - LEFT - RIGHT}" height="{LANE}" fill="#f4f6f8"/>'
+            )
+        label = name if name != MESSAGE_LANE else "(message)"
+        parts.append(
+            f'<text x="{LEFT - 8}" y="{top + LANE / 2 + 4}" text-anchor="end" fill="#333">'
+            f"<title>{_e(label)}</title>{_e(_clip(label))}</text>"
+        )
+    bottom = TOP + LANE * len(names)
+    parts.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{WIDTH - RIGHT}" y2="{bottom}" stroke="#888"/>')
+    step = max(1, round(span / 10))
+    for tick in range(0, messages, step):
+        parts.append(
+            f'<line x1="{x(tick)}" y1="{bottom}" x2="{x(tick)}" y2="{bottom + 4}" stroke="#888"/>'
+            f'<text x="{x(tick)}" y="{bottom + 16}" text-anchor="middle" fill="#555">{tick}</text>'
+        )
+    middle = (LEFT + WIDTH) / 2
+    parts.append(
+        f'<text x="{middle}" y="{height - 6}" text-anchor="middle" fill="#555">message (turn)</text>'
+    )
+    # links: call -> result, in the result's lane
+    for message, partner, tool, status in zip(
+        shown["message"], shown["partner"], shown["tool"], shown["status"], strict=True
+    ):
+        if status in ("ok", "error", "duplicate") and not pd.isna(partner):
+            parts.append(
+                f'<line x1="{x(int(partner))}" y1="{y(tool)}" x2="{x(message)}" y2="{y(tool)}" '
+                'stroke="#787878" stroke-opacity="0.55" stroke-width="1.5"/>'
+            )
+    for message, kind, tool, status, call_id, bad in zip(
+        shown["message"],
+        shown["kind"],
+        shown["tool"],
+        shown["status"],
+        shown["call_id"],
+        shown["violations"],
+        strict=True,
+    ):
+        cx, cy = x(message), y(tool)
+        hover = f"message {message} · {kind} · {status} · {call_id}" + (f" · {bad}" if bad else "")
+        tip = f"<title>{_e(hover)}</title>"
+        color = STATUS_COLORS[status]
+        if kind == "call":
+            mark = f'<circle class="mark call" cx="{cx}" cy="{cy}" r="5" fill="{color}">{tip}</circle>'
+        elif kind == "result":
+            mark = (
+                f'<rect class="mark result" x="{cx - 4.5}" y="{cy - 4.5}" width="9" height="9" '
+                f'fill="{color}">{tip}</rect>'
+            )
+        else:
+            mark = (
+                f'<path class="mark message" d="M{cx} {cy - 6}L{cx + 6} {cy}L{cx} {cy + 6}L{cx - 6} {cy}Z" '
+                f'fill="{color}">{tip}</path>'
+            )
+        parts.append(mark)
+        if bad:
+            parts.append(
+                f'<circle class="violation" cx="{cx}" cy="{cy}" r="9" fill="none" stroke="{VIOLATION_COLOR}" '
+                f'stroke-width="2.5">{tip}</circle>'
+            )
+    parts.append(_legend())
+    if left_out:
+        parts.append(
+            f'<text x="{WIDTH - RIGHT}" y="22" text-anchor="end" fill="#a40000">'
+            f"{left_out:,} events not drawn (first {max_events:,} and every violation shown)</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend() -> str:
+    """The marks' key, above the lanes (as the figure's legend)."""
+    parts: list[str] = []
+    legend = [
+        ("circle", STATUS_COLORS["answered"], "call"),
+        ("circle", STATUS_COLORS["unanswered"], "call: unanswered"),
+        ("rect", STATUS_COLORS["ok"], "result"),
+        ("rect", STATUS_COLORS["error"], "result: error"),
+        ("rect", STATUS_COLORS["unmatched"], "result: unmatched"),
+        ("rect", STATUS_COLORS["duplicate"], "result: duplicate"),
+        ("ring", VIOLATION_COLOR, "violation"),
+    ]
+    lx: float = LEFT
+    for shape, color, label in legend:
+        if shape == "circle":
+            parts.append(f'<circle cx="{lx + 5}" cy="18" r="5" fill="{color}"/>')
+        elif shape == "rect":
+            parts.append(f'<rect x="{lx}" y="13.5" width="9" height="9" fill="{color}"/>')
+        else:
+            parts.append(
+                f'<circle cx="{lx + 5}" cy="18" r="7" fill="none" stroke="{color}" stroke-width="2.5"/>'
+            )
+        parts.append(f'<text x="{lx + 15}" y="22" fill="#333">{_e(label)}</text>')
+        lx += 22 + 6.5 * len(label)
+    return "".join(parts)
