@@ -188,3 +188,20 @@ def test_notebook_view_opens_a_dataset_and_displays(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(IPython.display, "display", shown.append)
     fleet._ipython_display_()
     assert [type(x).__name__ for x in shown] == ["DataFrame", "Figure", "Figure", "Figure", "DataFrame"]
+
+
+def test_an_unexpected_error_is_a_row_not_a_failed_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolhist.fleet import run
+
+    def broken(url: str, providers: object, options: object) -> FileResult:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(run, "scan_file", broken)
+    shutil.copy(SAMPLE, tmp_path / "a.json")
+    result = scan(tmp_path, ["mistral"])
+    assert result.frame.empty
+    assert [(u.file, u.reason) for u in result.unreadable] == [
+        (str(tmp_path / "a.json"), f"{tmp_path / 'a.json'}: not scanned (RuntimeError: boom)")
+    ]

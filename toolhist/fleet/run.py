@@ -62,9 +62,17 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
 def run_local(
     files: Iterable[str], providers: Sequence[str], options: StorageOptions | None, sink: Sink
 ) -> None:
-    """Every file in this process, in order (``--jobs 1``: no cluster to start for a small folder)."""
+    """Every file in this process, in order (``--jobs 1``: no cluster to start for a small folder).
+
+    An unexpected error on one file is that file's row (as a task that failed for good is on a
+    cluster), so the two paths give the same table.
+    """
     for url in files:
-        sink(scan_file(url, providers, options))
+        try:
+            result = scan_file(url, providers, options)
+        except Exception as exc:
+            result = FileResult(url, error=f"{url}: not scanned ({type(exc).__name__}: {exc})")
+        sink(result)
 
 
 def scan_files(
