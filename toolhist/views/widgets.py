@@ -22,6 +22,7 @@ PAGES = {
     "payloads": "pages/4_Payloads.py",
     "explain": "pages/5_Explain.py",
     "compaction": "pages/6_Compaction.py",
+    "fleet": "pages/7_Fleet.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
