@@ -138,16 +138,25 @@ def check(
         else judged_verdict(judged, provider, strategy)
         for provider in names
     }
-    as_sent = [provider for provider in names if is_as_sent(session, provider, strategy)]
+    return result_of(doc.name, session, results, judged, strategy)
+
+
+def result_of(
+    name: str, session: Session, results: dict[str, list[Violation]], judged: Judged, strategy: str = "none"
+) -> CheckResult:
+    """The `CheckResult` of a session whose providers' verdicts are ``results``.
+
+    One constructor for `check` and the app's per-provider cache, which must give the same object.
+    """
     return CheckResult(
-        file=doc.name,
+        file=name,
         format=session.source.format,
         messages=len(session.messages),
         notes=session.source.notes,
         skipped=dict(session.source.skipped),
         unsent=dict(sorted(Counter(u.kind for u in session.unsent).items())),
         results=results,
-        as_sent=tuple(as_sent),
+        as_sent=tuple(p for p in results if is_as_sent(session, p, strategy)),
         judged=judged.judgement,
         appended=judged.appended,
         ran_on=ran_on(session),

@@ -40,7 +40,7 @@ from typing import Any, Final, Literal
 import pandas as pd
 import streamlit as st
 
-from toolhist.check import CheckResult, is_as_sent, verdict
+from toolhist.check import CheckResult, result_of, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
@@ -57,7 +57,6 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
-from toolhist.ran_on import ran_on
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
@@ -143,17 +142,8 @@ class Opened:
     @cached_property
     def result(self) -> CheckResult:
         """Every provider's verdict: `toolhist.check`'s result (computes the providers not yet checked)."""
-        judged = judge(self.session)
-        return CheckResult(
-            file=self.document.name,
-            format=self.session.source.format,
-            messages=len(self.session.messages),
-            results={p: self.found(p) for p in PROVIDERS},
-            as_sent=tuple(p for p in PROVIDERS if is_as_sent(self.session, p)),
-            judged=judged.judgement,
-            appended=judged.appended,
-            ran_on=ran_on(self.session),
-        )
+        results = {p: self.found(p) for p in PROVIDERS}
+        return result_of(self.document.name, self.session, results, judge(self.session))
 
 
 def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
