@@ -186,7 +186,7 @@ def test_cli_parquet_out_round_trips(tmp_path: Path) -> None:
 def test_parquet_without_pyarrow_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
-    from toolhist import cli_scan
+    from toolhist.cli import scan as cli_scan
     from toolhist.errors import UsageError
 
     real = importlib.util.find_spec

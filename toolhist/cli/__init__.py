@@ -11,12 +11,13 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolhist import __version__
-from toolhist.cli_options import format_option, strategies_option, strategy_option
+from toolhist.cli.options import format_option, strategies_option, strategy_option
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.formats import READERS, load
 from toolhist.model import json_schema
@@ -461,12 +462,21 @@ def schema_cmd() -> None:
     _emit_json(json_schema())
 
 
-cli.add_command(__import__("toolhist.cli_migrate", fromlist=["migrate_cmd"]).migrate_cmd)
-cli.add_command(__import__("toolhist.cli_compact", fromlist=["compact_cmd"]).compact_cmd)
-cli.add_command(__import__("toolhist.cli_scan", fromlist=["scan_cmd"]).scan_cmd)
-cli.add_command(__import__("toolhist.cli_report", fromlist=["report_cmd"]).report_cmd)
-cli.add_command(__import__("toolhist.cli_sessions", fromlist=["sessions_cmd"]).sessions_cmd)
-cli.add_command(__import__("toolhist.cli_peers", fromlist=["peers_cmd"]).peers_cmd)
+def _command(module: str, name: str) -> click.Command:
+    """A command kept in a module of its own in this package (``toolhist.cli.scan``…).
+
+    Imported here, at the end, so each module can import this package's shared options first.
+    """
+    command: click.Command = getattr(import_module(f"toolhist.cli.{module}"), name)
+    return command
+
+
+cli.add_command(_command("migrate", "migrate_cmd"))
+cli.add_command(_command("compact", "compact_cmd"))
+cli.add_command(_command("scan", "scan_cmd"))
+cli.add_command(_command("report", "report_cmd"))
+cli.add_command(_command("sessions", "sessions_cmd"))
+cli.add_command(_command("peers", "peers_cmd"))
 
 
 def main(argv: list[str] | None = None) -> int:

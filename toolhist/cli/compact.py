@@ -10,7 +10,7 @@ import json
 
 import click
 
-from toolhist.cli_options import format_option
+from toolhist.cli.options import format_option
 from toolhist.compaction import RECENT_CALLS_TO_KEEP, RENDERINGS, TRUNCATION_THRESHOLD, compact
 from toolhist.compaction.report import replacement_lines, tier_lines, to_json
 from toolhist.formats import load

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from toolhist.cli_options import format_option
+from toolhist.cli.options import format_option
 from toolhist.formats import load
 from toolhist.report import report
 
