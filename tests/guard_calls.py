@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from toolhist import guard
+
+T = TypeVar("T")
 
 CHAT: dict[str, Any] = {
     "model": "gpt-4.1",
@@ -128,6 +132,17 @@ RULE = {
 }
 
 
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own.
+
+    The browser tests' session-wide Playwright (its sync API) keeps an event loop running on the main
+    thread, where ``asyncio.run`` refuses to start another; an async SDK client is a user's own code,
+    so it gets a thread with no loop, as it would in an application.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _openai(base: str, http: Any, body: dict[str, Any], *, responses: bool, stream: bool) -> Any:
     import openai
 
@@ -190,7 +205,7 @@ def _gemini(base: str, mode: guard.Mode, capture: Path, body: dict[str, Any], *,
     client = genai.Client(api_key="test-key", http_options=options)
     config = types.GenerateContentConfig(tools=body["tools"])
     if aio:
-        return asyncio.run(
+        return run_coroutine(
             client.aio.models.generate_content(model=body["model"], contents=body["contents"], config=config)
         )
     return client.models.generate_content(model=body["model"], contents=body["contents"], config=config)
@@ -224,8 +239,8 @@ def send(
     if aio:
         http = guard.async_http_client(mode, provider=named, capture=capture)
         if provider == "anthropic":
-            return asyncio.run(_anthropic_async(base, http, body))
-        return asyncio.run(_openai_async(base, http, body, responses=provider == "openai-responses"))
+            return run_coroutine(_anthropic_async(base, http, body))
+        return run_coroutine(_openai_async(base, http, body, responses=provider == "openai-responses"))
     http = guard.http_client(mode, provider=named, capture=capture)
     if provider == "anthropic":
         return _anthropic(base, http, body, stream=stream)

@@ -201,24 +201,45 @@ def test_agents_sdk_reaches_anthropic_through_litellm() -> None:
     assert shape(c) == [("human", ["text:go"]), ("ai", ["call:c1"]), ("tool", ["result:c1", "text:n"])]
 
 
-def test_a_body_that_is_no_valid_request_is_kept_in_the_change() -> None:
-    # The Codex sample has a call whose arguments are not JSON; LiteLLM passes them on as a string
-    # ``tool_use.input``, which is no Anthropic request (input must be an object).
-    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "codex_rollout_interrupted.jsonl"
-    s = load(sample)
+def test_a_request_litellm_cannot_make_is_kept_in_the_change() -> None:
+    # Arguments that are not JSON: LiteLLM's Anthropic route refuses to build the request (it raises
+    # before sending), so the history is kept as it was and the Change holds LiteLLM's own error.
+    s = load(
+        {
+            "model": "gpt-4.1",
+            "messages": [
+                {"role": "user", "content": "run it"},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "shell", "arguments": "ls -la {not json"},
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+                {"role": "user", "content": "thanks"},
+            ],
+        }
+    )
     c = curate(s, "anthropic", strategy="litellm")
     assert c.session == s
     assert [(x.pass_, x.action) for x in c.changes] == [("litellm", "keep")]
     detail: Any = c.changes[0].detail
-    assert detail["error"] == "UnreadableBody"
-    assert "expected an object, got string" in detail["error_text"]
-    inputs = [
-        p["input"]
-        for m in detail["body"]["messages"]
-        for p in m["content"]
-        if isinstance(p, dict) and p.get("type") == "tool_use"
-    ]
-    assert any(isinstance(i, str) for i in inputs)
+    assert detail["error"] == "BadRequestError"
+    assert "Failed to parse tool call arguments for tool 'shell'" in detail["error_text"]
+
+
+def test_a_codex_freeform_call_reaches_litellm_as_an_object() -> None:
+    # The Codex sample's apply_patch is freeform text: toolhist carries it as {"input": text} (issue 17),
+    # so LiteLLM builds a valid Anthropic body from it and curates as usual.
+    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "codex_rollout_interrupted.jsonl"
+    c = curate(load(sample), "anthropic", strategy="litellm")
+    assert [x.action for x in c.changes] == ["drop", "drop", "synthesize", "merge", "insert"]
+    assert {x.pass_ for x in c.changes} == {"litellm"}
 
 
 def test_an_unknown_route_is_a_usage_error() -> None:
