@@ -19,9 +19,15 @@ import pytest
 import toolhist
 from toolhist import sdk
 from toolhist.curation import STRATEGIES
+from toolhist.peers.pins import LIBRARY_OF_STRATEGY
 from toolhist.providers import PROVIDERS, render
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
+SDK_RENDERED = tuple(s for s in STRATEGIES if s not in LIBRARY_OF_STRATEGY)
+"""Strategies whose body toolhist renders. ``litellm`` and ``openai-agents`` answer with the real library's
+own HTTP request (issue 18), which goes out through the library's client, not the official SDKs, so the
+SDKs' request types say nothing about it (LiteLLM sends Gemini a snake_case ``system_instruction``, which
+the API takes and google-genai's types do not)."""
 
 EXTRA_NAME = "Extra inputs are not permitted [type=extra_forbidden, input_value={!r}, input_type=str]"
 NO_ID = (
@@ -69,13 +75,14 @@ def _cases() -> list[Any]:
         pytest.param(name, provider, strategy, id=f"{name}-{provider}-{strategy}")
         for name, _session in LOADED
         for provider in PROVIDERS
-        for strategy in STRATEGIES
+        for strategy in SDK_RENDERED
     ]
 
 
 def test_the_matrix_is_not_empty() -> None:
     assert len(LOADED) == 22
-    assert len(_cases()) == len(LOADED) * len(PROVIDERS) * len(STRATEGIES)
+    assert len(_cases()) == len(LOADED) * len(PROVIDERS) * len(SDK_RENDERED)
+    assert len(SDK_RENDERED) == 8
 
 
 def test_every_pinned_finding_names_a_loaded_sample() -> None:
@@ -101,8 +108,10 @@ def _conform_changes(name: str, provider: str, strategy: str) -> list[tuple[str,
     ]
 
 
-@pytest.mark.parametrize("strategy", [s for s in STRATEGIES if s != "none"])
+@pytest.mark.parametrize("strategy", [s for s in SDK_RENDERED if s not in ("none", "vercel-ai-model")])
 def test_every_curating_strategy_strips_the_tool_message_name_with_a_change(strategy: str) -> None:
+    # vercel-ai-model: the model-messages route throws MissingToolResultsError on these samples (an
+    # unanswered call), as the real AI SDK does, so it sends nothing and records one `keep` Change.
     for provider in ("openai-chat", "kimi"):
         assert _conform_changes("openai_chat_request.json", provider, strategy) == [
             ("strip", 3, {"name": "read_file"})

@@ -65,6 +65,14 @@ def output_part(block: ToolResponseBlock, route: str) -> tuple[str, JsonValue]:
     return "json", block.result
 
 
+STRUCTURED_RESULTS = frozenset({"gemini", "bedrock"})
+"""Providers whose AI SDK adapter sends a tool result as a structured value, not a string:
+``@ai-sdk/google`` (``convert-to-google-generative-ai-messages.ts``: ``functionResponse.response``
+holds the output) and ``@ai-sdk/amazon-bedrock`` (``toolResult.content`` blocks), as their wire
+formats want. `tool_outputs` leaves their results as the history has them: the differential runs the
+OpenAI and Anthropic adapters only, so nothing proves a rewrite for these two."""
+
+
 def sent_result(kind: str, value: JsonValue, provider: str) -> JsonValue:
     """What the adapter sends for an output part.
 
@@ -89,6 +97,8 @@ def tool_outputs(route: str, provider: str) -> Pass:
     """
 
     def tool_outputs(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if provider in STRUCTURED_RESULTS:
+            return messages, []
         out: list[Message] = []
         changes: list[Change] = []
         for message in messages:
