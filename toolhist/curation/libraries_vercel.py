@@ -48,6 +48,7 @@ from toolhist.curation.libraries_vercel_adapters import (
     join_assistant_text,
     tool_outputs,
 )
+from toolhist.curation.util import rewrite_blocks
 from toolhist.model import (
     Block,
     Message,
@@ -237,33 +238,21 @@ def tool_call_ids_present(
     part.toolCallId``). A canonical call read without any id (``raw_id`` None) would otherwise be
     rendered for Chat without an ``id`` key, which the AI SDK never sends.
     """
-    out: list[Message] = []
-    changes: list[Change] = []
-    for message in messages:
-        if not any(isinstance(b, ToolCallBlock) and b.raw_id is None and not b.id for b in message.blocks):
-            out.append(message)
-            continue
-        blocks: list[Block] = []
-        for block in message.blocks:
-            if isinstance(block, ToolCallBlock) and block.raw_id is None and not block.id:
-                filled = block.model_copy(update={"raw_id": ""})
-                trace.derive(filled, block)
-                blocks.append(filled)
-                changes.append(
-                    Change(
-                        pass_="tool_call_ids_present",
-                        action="fill",
-                        reason="the AI SDK's tool-call part always carries toolCallId: a call without an id "
-                        "is sent with the empty id",
-                        before=trace.origin(block),
-                    ).with_subject(filled)
-                )
-            else:
-                blocks.append(block)
-        rebuilt = message.model_copy(update={"blocks": tuple(blocks)})
-        trace.derive(rebuilt, message)
-        out.append(rebuilt)
-    return tuple(out), changes
+
+    def fill(block: Block) -> tuple[Block, Change] | None:
+        if not (isinstance(block, ToolCallBlock) and block.raw_id is None and not block.id):
+            return None
+        filled = block.model_copy(update={"raw_id": ""})
+        change = Change(
+            pass_="tool_call_ids_present",
+            action="fill",
+            reason="the AI SDK's tool-call part always carries toolCallId: a call without an id "
+            "is sent with the empty id",
+            before=trace.origin(block),
+        ).with_subject(filled)
+        return filled, change
+
+    return rewrite_blocks(messages, trace, fill)
 
 
 def ignore_incomplete_tool_calls(

@@ -20,6 +20,7 @@ import json
 from pydantic import JsonValue
 
 from toolhist.curation.base import Change, Pass, Trace
+from toolhist.curation.util import rewrite_blocks
 from toolhist.model import (
     Block,
     Message,
@@ -152,34 +153,22 @@ def function_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
     in ``packages/provider-utils/src/types/content-part.ts``; Responses ``function_call`` in
     ``convert-to-openai-responses-input.ts``).
     """
-    out: list[Message] = []
-    changes: list[Change] = []
-    for message in messages:
-        if not any(isinstance(b, ToolCallBlock) and b.freeform_input is not None for b in message.blocks):
-            out.append(message)
-            continue
-        blocks: list[Block] = []
-        for block in message.blocks:
-            if isinstance(block, ToolCallBlock) and block.freeform_input is not None:
-                plain = block.model_copy(update={"freeform_input": None, "provider_data": {}})
-                trace.derive(plain, block)
-                blocks.append(plain)
-                changes.append(
-                    Change(
-                        pass_="function_calls",
-                        action="fill",
-                        reason="an AI SDK tool-call part holds JSON input: the freeform call goes as a function "
-                        'call with {"input": text}',
-                        call_id=block.id,
-                        before=trace.origin(block),
-                    ).with_subject(plain)
-                )
-            else:
-                blocks.append(block)
-        rebuilt = message.model_copy(update={"blocks": tuple(blocks)})
-        trace.derive(rebuilt, message)
-        out.append(rebuilt)
-    return tuple(out), changes
+
+    def plain(block: Block) -> tuple[Block, Change] | None:
+        if not (isinstance(block, ToolCallBlock) and block.freeform_input is not None):
+            return None
+        sent = block.model_copy(update={"freeform_input": None, "provider_data": {}})
+        change = Change(
+            pass_="function_calls",
+            action="fill",
+            reason="an AI SDK tool-call part holds JSON input: the freeform call goes as a function "
+            'call with {"input": text}',
+            call_id=block.id,
+            before=trace.origin(block),
+        ).with_subject(sent)
+        return sent, change
+
+    return rewrite_blocks(messages, trace, plain)
 
 
 def anthropic_reasoning(
