@@ -69,3 +69,15 @@ def test_bad_fleet_arguments_exit_2(tmp_path: Path) -> None:
         proc = run(*args)
         assert proc.returncode == 2, args
         assert proc.stderr.strip() == message
+
+
+def test_most_common_rules_tie_by_name() -> None:
+    """Counts on a cluster arrive in any task order; the printed ranking must not follow it."""
+    proc = run("sample_logs")
+    assert proc.returncode == 0, proc.stderr
+    section = proc.stdout.split("\nmost common rules:\n", 1)[1].splitlines()
+    ranked = [(int(line.split()[0]), line.split()[1]) for line in section if line.startswith("  ")]
+    result = scan(ROOT / "sample_logs")
+    want = sorted(result.rules.items(), key=lambda kv: (-kv[1], kv[0]))[: len(ranked)]
+    assert [(c, r) for c, r in ranked] == [(c, r) for r, c in want]
+    assert len({c for c, _ in ranked}) < len(ranked)  # the sample has ties, so the order is exercised

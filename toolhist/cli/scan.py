@@ -177,7 +177,8 @@ def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
             )
     if result.rules:
         click.echo("\nmost common rules:")
-        for rule, count in result.rules.most_common(TOP_RULES):
+        # ties by name: on a cluster the tasks finish in any order, and so would the counts' insertion
+        for rule, count in sorted(result.rules.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_RULES]:
             click.echo(f"  {count:>5}  {rule}")
     if out is not None:
         _write(result, out)
