@@ -145,7 +145,7 @@ def _collect(results: Iterable[FileResult], unreadable: list[Unreadable], rules:
     return ScanResult(
         frame=frame,
         unreadable=sorted(unreadable, key=lambda u: u.file),
-        rules=rules,
+        rules=Counter(dict(sorted(rules.items()))),  # by name: most_common's ties not in task order
         sessions=sessions,
         violations=violations,
     )

@@ -115,36 +115,42 @@ def _tool_block(kind: Any) -> bool:
 
 
 def check(messages: list[Any]) -> Iterator[Finding]:
-    """The rules above over an Anthropic body's messages."""
+    """The rules above over an Anthropic body's messages, in one walk over the blocks."""
     if messages and _role(messages[-1]) == "assistant":
         last = len(messages) - 1
         if not any(_tool_block(b.get("type")) for _, b in _blocks(messages[last])):
             yield Finding("ant.prefill_unsupported", ("messages", last))
+    latest = None  # the latest assistant message, whose thinking blocks ant.thinking_immutable compares
+    texts: dict[str, set[str]] = {}  # thinking text per signature, over the whole body
     for i, message in enumerate(messages):
-        if _role(message) != "assistant":
+        assistant = _role(message) == "assistant"
+        if assistant:
+            latest = i
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
             continue
-        for j, block in _blocks(message):
-            raw = block.get("id")
-            if block.get("type") == "tool_use" and isinstance(raw, str) and raw.startswith("srvtoolu_"):
-                yield Finding(
-                    "ant.server_tool_as_tool_use",
-                    ("messages", i, "content", j),
-                    {"index": i, "ids": raw},
-                    (raw,),
-                )
-    yield from _check_immutable(messages)
+        for j, block in enumerate(content):
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "thinking":
+                signature = block.get("signature")
+                if isinstance(signature, str) and signature:
+                    texts.setdefault(signature, set()).add(str(block.get("thinking")))
+            elif kind == "tool_use" and assistant:
+                raw = block.get("id")
+                if isinstance(raw, str) and raw.startswith("srvtoolu_"):
+                    yield Finding(
+                        "ant.server_tool_as_tool_use",
+                        ("messages", i, "content", j),
+                        {"index": i, "ids": raw},
+                        (raw,),
+                    )
+    if latest is not None and texts:
+        yield from _check_immutable(messages, latest, texts)
 
 
-def _check_immutable(messages: list[Any]) -> Iterator[Finding]:
-    latest = next((i for i in range(len(messages) - 1, -1, -1) if _role(messages[i]) == "assistant"), None)
-    if latest is None:
-        return
-    texts: dict[str, set[str]] = {}
-    for message in messages:
-        for _, block in _blocks(message):
-            signature = block.get("signature")
-            if block.get("type") == "thinking" and isinstance(signature, str) and signature:
-                texts.setdefault(signature, set()).add(str(block.get("thinking")))
+def _check_immutable(messages: list[Any], latest: int, texts: dict[str, set[str]]) -> Iterator[Finding]:
     for j, block in _blocks(messages[latest]):
         signature = block.get("signature")
         if (

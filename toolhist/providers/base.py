@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from toolhist._gc import paused
 from toolhist._trusted import construct
-from toolhist.model import Session
+from toolhist.model import Session, ToolCallBlock
 
 Severity = Literal["error", "warning"]
 PathT = tuple[str | int, ...]
@@ -287,8 +287,8 @@ def freeform_note(session: Session, provider: Provider) -> str | None:
         return None
     names: dict[str, int] = {}
     for message in session.messages:
-        for block in message.tool_calls():
-            if block.freeform_input is not None:
+        for block in message.blocks:  # not tool_calls(): this runs on every render, and its generator costs
+            if isinstance(block, ToolCallBlock) and block.freeform_input is not None:
                 names[block.name] = names.get(block.name, 0) + 1
     if not names:
         return None
@@ -306,9 +306,14 @@ def violations(
 ) -> list[Violation]:
     """Run a provider's checks on a body and turn findings into located Violations."""
     out: list[Violation] = []
+    rules = {r.id: r for r in provider.rules}
+    applies: dict[str, bool] = {}  # per rule: its model condition reads the body, the same for every finding
     for finding in provider.check(body):
-        rule = provider.rule(finding.rule)
-        if not rule.applies_to(body):
+        rule = rules.get(finding.rule) or provider.rule(finding.rule)  # the latter raises on an unknown slug
+        fits = applies.get(rule.id)
+        if fits is None:
+            fits = applies[rule.id] = rule.applies_to(body)
+        if not fits:
             continue
         message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
         out.append(

@@ -50,14 +50,6 @@ def _id(inner: dict[str, Any]) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _uses(message: Any) -> list[str]:
-    return [_id(u) for _, b in _blocks(message) if (u := _inner(b, "toolUse")) is not None]
-
-
-def _results(message: Any) -> list[str]:
-    return [_id(r) for _, b in _blocks(message) if (r := _inner(b, "toolResult")) is not None]
-
-
 def check_turns(messages: list[Any]) -> Iterator[Finding]:
     """First role, alternation, empty messages."""
     if messages and _role(messages[0]) != "user":
@@ -71,12 +63,37 @@ def check_turns(messages: list[Any]) -> Iterator[Finding]:
             yield Finding("brk.empty_content", ("messages", i), {"index": i})
 
 
+def _summary(message: Any) -> tuple[list[str], list[str], bool, bool]:
+    """The toolUse ids, the toolResult ids, whether all blocks are toolResults, whether one is conversation.
+
+    One walk over a message's blocks for all that `check_pairing` asks of it (it asks of most messages twice).
+    """
+    uses: list[str] = []
+    results: list[str] = []
+    only_results = True
+    talk = False
+    content = message.get("content") if isinstance(message, dict) else None
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        use = block.get("toolUse")
+        if isinstance(use, dict):
+            uses.append(_id(use))
+        result = block.get("toolResult")
+        if isinstance(result, dict):
+            results.append(_id(result))
+        only_results = only_results and "toolResult" in block
+        talk = talk or any(k in block for k in CONVERSATION_KEYS)
+    return uses, results, only_results, talk
+
+
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     """Each toolUse answered in the next message; result counts; duplicate ids; mixed user turns."""
-    for i, message in enumerate(messages):
-        role = _role(message)
+    summaries = [_summary(m) for m in messages]
+    roles = [_role(m) for m in messages]
+    for i, role in enumerate(roles):
         if role == "assistant":
-            uses = _uses(message)
+            uses = summaries[i][0]
             dups = list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
             if dups:
                 yield Finding(
@@ -85,28 +102,27 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                     {"index": i, "ids": ", ".join(dups)},
                     tuple(dups),
                 )
-            nxt = messages[i + 1] if i + 1 < len(messages) else None
-            answered = set(_results(message))  # a server tool's result in the same message
+            answered = set(summaries[i][1])  # a server tool's result in the same message
             k = i + 1
-            while k < len(messages) and _role(messages[k]) == "user":
-                answered.update(_results(messages[k]))
-                if any("toolResult" not in b for _, b in _blocks(messages[k])):
+            while k < len(messages) and roles[k] == "user":
+                answered.update(summaries[k][1])
+                if not summaries[k][2]:
                     break  # results after a user text are not "at the start of the next turn"
                 k += 1
             missing = list(dict.fromkeys(u for u in uses if u not in answered))
             if missing:
-                path: PathT = ("messages", i + 1, "content") if nxt is not None else ("messages", i)
+                path: PathT = ("messages", i + 1, "content") if i + 1 < len(messages) else ("messages", i)
                 yield Finding(
                     "brk.result_missing", path, {"index": i + 1, "ids": ", ".join(missing)}, tuple(missing)
                 )
         elif role == "user":
-            results = _results(message)
+            results = summaries[i][1]
             if not results:
                 continue
-            previous = _uses(messages[i - 1]) if i and _role(messages[i - 1]) == "assistant" else []
+            previous = summaries[i - 1][0] if i and roles[i - 1] == "assistant" else []
             if len(results) > len(previous):
                 yield Finding("brk.result_count", ("messages", i, "content"), {"index": i}, tuple(results))
-            if any(k in b for _, b in _blocks(message) for k in CONVERSATION_KEYS):
+            if summaries[i][3]:
                 yield Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
 
 

@@ -102,8 +102,9 @@ def _blocks(message: Any) -> list[tuple[int, dict[str, Any]]]:
 def check(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
     """The rules above over a Converse body's messages (model conditions are filtered by the rule)."""
     for i, message in enumerate(messages):
-        for j, block in _blocks(message):
-            use = block.get("toolUse")
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            use = block.get("toolUse") if isinstance(block, dict) else None
             if not isinstance(use, dict):
                 continue
             constraint = field_constraint(use.get("name"), NAME_PATTERN)

@@ -7,6 +7,7 @@ generic ``Value '…' at '…member…' failed to satisfy constraint: …`` form
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -21,11 +22,17 @@ NAME_PATTERN = "[a-zA-Z0-9_-]+"
 """Tool name pattern (ToolSpecification.name, ToolUseBlock.name): 1-64 characters, no dots or colons."""
 
 
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``re.fullmatch(pattern, …)`` looks its pattern up in re's cache on every call: once per id here."""
+    return re.compile(pattern)
+
+
 def field_constraint(value: Any, pattern: str) -> str | None:
     """The first AWS constraint an id or name breaks (1-64 characters of ``pattern``), or None."""
     if not isinstance(value, str) or not value:
         return "Member must have length greater than or equal to 1"
-    if not re.fullmatch(pattern, value):
+    if not _compiled(pattern).fullmatch(value):
         return f"Member must satisfy regular expression pattern: {pattern}"
     if len(value) > 64:
         return "Member must have length less than or equal to 64"

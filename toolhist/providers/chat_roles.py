@@ -143,10 +143,8 @@ def _role(message: Any) -> Any:
     return message.get("role") if isinstance(message, dict) else None
 
 
-def _has_image(content: Any) -> bool:
-    return isinstance(content, list) and any(
-        isinstance(p, dict) and p.get("type") == "image_url" for p in content
-    )
+def _has_image(content: list[Any]) -> bool:
+    return any(isinstance(p, dict) and p.get("type") == "image_url" for p in content)
 
 
 def check(messages: list[Any]) -> Iterator[Finding]:
@@ -163,7 +161,8 @@ def check(messages: list[Any]) -> Iterator[Finding]:
                 yield Finding("pplx.alternate", ("messages", i, "role"))
         else:
             leading = False
-        if role != "user" and _has_image(message.get("content")):
+        content = message.get("content")
+        if role != "user" and isinstance(content, list) and _has_image(content):
             yield Finding("oai.image_outside_user", ("messages", i, "content"), {"index": i, "role": role})
         if role == "function" and not message.get("name"):
             yield Finding("oai.function_name_missing", ("messages", i))

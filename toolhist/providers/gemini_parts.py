@@ -57,28 +57,32 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def _has(part: Any, camel: str, snake: str) -> bool:
-    return isinstance(part, dict) and (camel in part or snake in part)
-
-
 def check(contents: list[Any]) -> Iterator[Finding]:
-    """The rules above over a Gemini body's contents."""
+    """The rules above over a Gemini body's contents, in one walk over the parts."""
     for i, content in enumerate(contents):
         parts = content.get("parts") if isinstance(content, dict) else None
         if not isinstance(parts, list):
             continue
-        calls = any(_has(p, "functionCall", "function_call") for p in parts)
-        responses = any(_has(p, "functionResponse", "function_response") for p in parts)
-        if calls and responses:
-            yield Finding("gem.fc_fr_mixed", ("contents", i))
+        calls = responses = False
+        bad: list[int] = []  # parts with a signature that is not base64
         for j, part in enumerate(parts):
             if not isinstance(part, dict):
                 continue
-            signature = part.get("thoughtSignature", part.get("thought_signature"))
+            if "functionCall" in part or "function_call" in part:
+                calls = True
+            if "functionResponse" in part or "function_response" in part:
+                responses = True
+            signature = (
+                part["thoughtSignature"] if "thoughtSignature" in part else part.get("thought_signature")
+            )
             if (
                 isinstance(signature, str)
                 and signature
                 and signature not in SENTINELS
                 and not BASE64.fullmatch(signature)
             ):
-                yield Finding("gem.thought_sig_invalid", ("contents", i, "parts", j))
+                bad.append(j)
+        if calls and responses:
+            yield Finding("gem.fc_fr_mixed", ("contents", i))
+        for j in bad:
+            yield Finding("gem.thought_sig_invalid", ("contents", i, "parts", j))
