@@ -128,6 +128,7 @@ CASES: list[Case] = [
     Case("Corrupted thought signature.", "gemini", "gem.thought_sig_invalid"),
     Case("Unable to submit request because Thought signature is not valid.. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.thought_sig_invalid", "vertex"),
     Case("* GenerateContentRequest.contents[3].parts: contents.parts must not be empty.", "gemini", "gem.parts_nonempty", None, (), ("contents[3]",)),
+    Case("Unable to submit request because it must include at least one parts field, which describes the prompt input. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.parts_nonempty", "vertex"),
     Case("* GenerateContentRequest.contents[4].parts[1].data: required oneof field 'data' must have one initialized field", "gemini", "gem.part_oneof", None, (), ("contents[4].parts[1]",)),
     Case("Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.part_oneof", "vertex-empty-text"),
     Case("Invalid value at 'contents[0].parts[1]' (oneof), oneof field 'data' is already set. Cannot set 'inlineData'", "gemini", "gem.part_oneof_multi", None, (), ("contents[0].parts[1]",)),

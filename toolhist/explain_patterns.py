@@ -174,6 +174,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("gem.thought_sig_invalid", _GEM, None, r"Corrupted thought signature"),
     _p("gem.thought_sig_invalid", _GEM, "vertex", r"Unable to submit request because Thought signature is not valid"),
     _p("gem.parts_nonempty", _GEM, None, r"contents\.parts must not be empty"),
+    _p("gem.parts_nonempty", _GEM, "vertex", r"Unable to submit request because it must include at least one parts field"),  # anomalyco/opencode#17519; agents' fixes for empty parts cite it
     _p("gem.part_oneof", _GEM, None, r"required oneof field %qdata%q must have one initialized field"),
     _p("gem.part_oneof", _GEM, "vertex-empty-text", r"Unable to submit request because it has an empty text parameter"),
     _p("gem.part_oneof_multi", _GEM, None, r"\(oneof\), oneof field %qdata%q is already set"),
