@@ -85,6 +85,7 @@ CASES: list[Case] = [
     Case("No tool call found for function call output with call_id call_5JpT8sWq1nZk3Lm7Vx9Rb2Cd.", "openai-responses", "resp.output_orphan", None, ("call_5JpT8sWq1nZk3Lm7Vx9Rb2Cd",)),
     Case("Item 'fc_68a2f1c93e8c8193b5d7a0e4f6c21b7d' of type 'function_call' was provided without its required 'reasoning' item: 'rs_68a2f1c7a1f48193a3c9e2d5b7f04e1a'.", "openai-responses", "resp.fc_needs_reasoning", None, ("fc_68a2f1c93e8c8193b5d7a0e4f6c21b7d", "rs_68a2f1c7a1f48193a3c9e2d5b7f04e1a")),
     Case("Item 'msg_68b0d4e2c5a08190a1b2c3d4e5f60718' of type 'message' was provided without its required 'reasoning' item: 'rs_68b0d4e1f9c88190b7a6c5d4e3f21009'.", "openai-responses", "resp.fc_needs_reasoning", "message", ("msg_68b0d4e2c5a08190a1b2c3d4e5f60718",)),
+    Case("Item 'msg_...' was provided without its required 'reasoning' item: 'rs_...'.", "openai-responses", "resp.fc_needs_reasoning", "clause"),
     Case("Item 'rs_6890a4b1c2d38195a7e1f0b2c3d4e5f6' of type 'reasoning' was provided without its required following item.", "openai-responses", "resp.reasoning_dangling", None, ("rs_6890a4b1c2d38195a7e1f0b2c3d4e5f6",)),
     Case("Duplicate item found with id fc_689e3b1f7c4c8193a0b1c2d3e4f5a6b7. Remove duplicate items from your input and try again.", "openai-responses", "resp.dup_item", None, ("fc_689e3b1f7c4c8193a0b1c2d3e4f5a6b7",)),
     Case("Duplicate 'call_id': undefined", "openai-responses", "resp.dup_item", "compat-call-id"),
@@ -119,6 +120,7 @@ CASES: list[Case] = [
     Case("messages.9.content.0: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.", "anthropic", "ant.thinking_disabled", None, (), ("messages.9.content.0",)),
     # Gemini (§4c)
     Case("Please ensure that function call turn comes immediately after a user turn or after a function response turn.", "gemini", "gem.fc_position"),
+    Case("function call turn comes immediately after a user turn", "gemini", "gem.fc_position", "clause"),
     Case("Please ensure that function response turn comes immediately after a function call turn.", "gemini", "gem.fr_position"),
     Case("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.", "gemini", "gem.fr_count"),
     Case("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:read_file` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", "gemini", "gem.thought_sig"),
@@ -126,6 +128,7 @@ CASES: list[Case] = [
     Case("Corrupted thought signature.", "gemini", "gem.thought_sig_invalid"),
     Case("Unable to submit request because Thought signature is not valid.. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.thought_sig_invalid", "vertex"),
     Case("* GenerateContentRequest.contents[3].parts: contents.parts must not be empty.", "gemini", "gem.parts_nonempty", None, (), ("contents[3]",)),
+    Case("Unable to submit request because it must include at least one parts field, which describes the prompt input. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.parts_nonempty", "vertex"),
     Case("* GenerateContentRequest.contents[4].parts[1].data: required oneof field 'data' must have one initialized field", "gemini", "gem.part_oneof", None, (), ("contents[4].parts[1]",)),
     Case("Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "gemini", "gem.part_oneof", "vertex-empty-text"),
     Case("Invalid value at 'contents[0].parts[1]' (oneof), oneof field 'data' is already set. Cannot set 'inlineData'", "gemini", "gem.part_oneof_multi", None, (), ("contents[0].parts[1]",)),
@@ -134,7 +137,7 @@ CASES: list[Case] = [
     Case("Requests ending with a model turn are not supported.", "gemini", "gem.no_trailing_model"),
     Case("Please ensure that multiturn requests ends with a user role or a function response.", "gemini", "gem.alternation_old", "old"),
     # Mistral (§5c)
-    Case("Unexpected role 'user' after role 'tool'", "mistral", "mis.order"),
+    Case("Unexpected role 'user' after role 'tool'", "mistral", "mis.user_after_tool"),
     Case("Unexpected role 'tool' after role 'user'", "mistral", "mis.order"),
     Case("Unexpected role RoleEnum.tool", "mistral", "mis.order", "old"),
     Case("Not the same number of function calls and responses", "mistral", "mis.count"),
@@ -453,6 +456,7 @@ FILL_FOR: dict[str, list[dict[str, Any]]] = {
     ],
     "brk.id_pattern": [{"kind": "toolUse", "id": "functions.read:0"}, {"kind": "toolResult", "id": "a|b"}],
     "ant.empty_text": [{"requirement": "be non-empty"}, {"requirement": "contain non-whitespace text"}],
+    "mis.user_after_tool": [{"role": "user", "previous": "tool"}],
 }
 EXPLAINED_AS = {
     # The provider sends ant.result_missing's text for these (research/providers.md §10).
@@ -464,7 +468,6 @@ EXPLAINED_AS = {
     ("bedrock", "brk.prefill_unsupported"): ("anthropic", "ant.prefill_unsupported"),
     # Warnings split from a rule by recorded traffic (issue 16): the provider's text is the rule's.
     ("bedrock", "brk.consecutive_user"): ("bedrock", "brk.alternate"),
-    ("mistral", "mis.user_after_tool"): ("mistral", "mis.order"),
     ("anthropic", "ant.reused_tool_use_id"): ("anthropic", "ant.dup_tool_use_id"),
 }
 NOT_AN_HTTP_ERROR = {"kimi.id_format"}  # a toolhist warning: Kimi accepts the request

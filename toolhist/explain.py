@@ -94,6 +94,17 @@ _HEADS = [
 ]
 """Each pattern's literal opening words (whitespace-free, lower case, unquoted) where long enough to
 tell, with the positions whose letter case the pattern checks."""
+_CUT_REST = 8
+"""A paste cut after a pattern's first variable part (an id) must end with this many of the words after it."""
+_SPLITS = [
+    (p, head, cased, rest)
+    for p in PATTERNS
+    for head, cased, rest in [layout.literal_after_variable(layout.compact_pattern(p.regex.pattern))]
+    if len(rest) >= _CUT_REST and len(head) + len(rest) >= _CUT_MIN
+]
+"""Each pattern's opening words and the words after its first variable part, for a paste cut after an
+id (``Tool call id was call_0fypS1hVX but must be a-z, A-Z, …``, a title GitHub cut)."""
+_CASE_CHECKS = {p: len(c) for p, _, c in _HEADS} | {p: len(c) for p, _, c, _ in _SPLITS}
 _NO_QUOTES = str.maketrans("", "", layout.QUOTES)
 _ID_SPLIT = re.compile(r"[,\s]+")
 _ID_STRIP = ".,;'\"`()[]{}"
@@ -220,7 +231,7 @@ def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, r
     """
     tail = squeezed.translate(_NO_QUOTES).rstrip(".…")
     lower = tail.lower()
-    endings: list[tuple[int, Pattern]] = []
+    endings: list[tuple[int, int, Pattern]] = []  # (known characters it ends with, their span, pattern)
     for pattern, head, cased in _HEADS:
         if pattern in patterns:
             k = next(
@@ -229,16 +240,36 @@ def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, r
             if not k and _ends_near(tail, lower, head, cased):
                 k = len(head)  # the opening words whole, then a few characters the head stopped short of
             if k:
-                endings.append((k, pattern))
-    longest = max((k for k, _ in endings), default=0)
-    hits = [p for k, p in endings if k == longest]
-    if not hits or len({p.rule for p in hits}) > 1:
+                endings.append((k, k, pattern))
+    for pattern, head, cased, rest in _SPLITS:
+        if pattern in patterns and (found := _ends_after_variable(tail, lower, head, cased, rest)):
+            endings.append((*found, pattern))
+    longest = max((k for k, _, _ in endings), default=0)
+    hits = [(p, span) for k, span, p in endings if k == longest]
+    if not hits or len({p.rule for p, _ in hits}) > 1:
         return None
     # The sender whose letter case the text has (Kimi, DeepSeek), else the general form (the last).
-    case_checks = {p: len(c) for p, _, c in _HEADS}
-    pattern = max(reversed(hits), key=lambda p: case_checks[p])
-    match = re.search(re.escape(tail[len(tail) - longest :]), tail)
+    pattern, span = max(reversed(hits), key=lambda hit: _CASE_CHECKS[hit[0]])
+    match = re.search(re.escape(tail[len(tail) - span :]), tail)
     return (pattern, match) if match else None
+
+
+def _ends_after_variable(
+    tail: str, lower: str, head: str, cased: dict[int, str], rest: str
+) -> tuple[int, int] | None:
+    """``tail`` ends with ``head``, a variable part (an id, up to 256 characters), then ``rest`` cut short.
+
+    Returns how many known characters it ends with and how long the ending is, or None.
+    """
+    for j in range(len(rest), _CUT_REST - 1, -1):
+        if len(head) + j < _CUT_MIN:
+            break
+        if lower.endswith(rest[:j]):
+            before = len(lower) - j
+            at = lower.rfind(head, max(0, before - len(head) - 256), before - 1)
+            if at >= 0 and all(tail[at + i] == char for i, char in cased.items()):
+                return len(head) + j, len(lower) - at
+    return None
 
 
 def _ends_near(tail: str, lower: str, head: str, cased: dict[int, str]) -> bool:

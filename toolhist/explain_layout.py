@@ -125,11 +125,59 @@ def literal_head(source: str) -> tuple[str, dict[int, str]]:
     leading lookbehind is skipped. It stops at the first other construct, and leaves out a character
     a quantifier makes optional. Empty when the pattern starts with a group or another class.
     """
+    start = _group_end(source, 0) if source.startswith(("(?<!", "(?<=")) else 0
+    head, cased, _ = _literal(source, start)
+    return head, cased
+
+
+def literal_after_variable(source: str) -> tuple[str, dict[int, str], str]:
+    r"""The literal opening words, their checked cases, and the literal words after one variable part.
+
+    The variable part is what follows the opening words: an id group, a class with its quantifier, an
+    optional letter. ``Toolcallidwas(?P<id>…)butmustbea-z,…`` gives ``toolcallidwas`` and ``butmustbea-z,…``: a title
+    cut after Mistral's id still ends in known words. The words after are empty when the pattern
+    ends, or goes on with a second variable part straight away.
+    """
+    start = _group_end(source, 0) if source.startswith(("(?<!", "(?<=")) else 0
+    head, cased, end = _literal(source, start)
+    after = _variable_end(source, end)
+    if after is None:
+        return head, cased, ""
+    rest, _, _ = _literal(source, after)
+    return head, cased, rest
+
+
+def _variable_end(source: str, i: int) -> int | None:
+    """Where the variable part that starts at ``i`` (a group, a class, or one quantified character) ends."""
+    if i >= len(source):
+        return None
+    if source[i] == "(":
+        j = _group_end(source, i)
+    elif source[i] == "[":
+        j = _class_end(source, i)
+    elif source[i] == "\\":
+        j = i + 2
+    elif _LITERAL_END.match(source[i]):
+        return None
+    else:
+        j = i + 1
+    quantifier = _QUANTIFIER.match(source, j)
+    return quantifier.end() if quantifier else j
+
+
+def _class_end(source: str, start: int) -> int:
+    """The index after the character class that opens at ``start``."""
+    i = start + 1 + (source[start + 1 : start + 2] == "^")
+    i += source[i : i + 1] == "]"  # a leading ] is a member
+    while i < len(source) and source[i] != "]":
+        i += 2 if source[i] == "\\" else 1
+    return min(i + 1, len(source))
+
+
+def _literal(source: str, i: int) -> tuple[str, dict[int, str], int]:
+    """The literal text from ``i`` (lower-cased, unquoted), the cases it checks, and where it stopped."""
     out: list[str] = []
     cased: dict[int, str] = {}
-    i = 0
-    if source.startswith(("(?<!", "(?<=")):
-        i = _group_end(source, 0)
     while i < len(source):
         if (quote := _QUOTE_CLASS.match(source, i)) is not None:
             i = quote.end()
@@ -155,7 +203,7 @@ def literal_head(source: str) -> tuple[str, dict[int, str]]:
         if char not in QUOTES:
             out.append(char.lower())
         i += step
-    return "".join(out), cased
+    return "".join(out), cased, i
 
 
 def _group_end(source: str, start: int) -> int:

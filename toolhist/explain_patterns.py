@@ -131,6 +131,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("resp.output_orphan", _RESP, "custom", r"No tool call found for custom tool call output with call_id %id", side="result"),
     _p("resp.fc_needs_reasoning", _RESP, None, r"Item %q%id%q of type %qfunction_call%q was provided without its required %qreasoning%q item(?::\s*%q(?P<id2>[^'\"`\s]{1,256})%q)?", side="call"),
     _p("resp.fc_needs_reasoning", _RESP, "message", r"Item %q%id%q of type %qmessage%q was provided without its required %qreasoning%q item"),
+    _p("resp.fc_needs_reasoning", _RESP, "clause", r"without its required %qreasoning%q item"),  # the defining clause, retyped without the item's type (continuedev/continue#11994)
     _p("resp.reasoning_dangling", _RESP, None, r"Item %q%id%q of type %qreasoning%q was provided without its required following item"),
     _p("resp.dup_item", _RESP, None, r"Duplicate item found with id %id"),
     _p("resp.dup_item", _RESP, "compat-call-id", r"Duplicate %qcall_id%q:"),
@@ -165,6 +166,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("ant.prefill_unsupported", _ANT, None, r"This model does not support assistant message prefill"),
     # --- Gemini (§4c) -----------------------------------------------------------------------------
     _p("gem.fc_position", _GEM, None, r"function call turn comes immediately after a user turn or after a function response turn"),
+    _p("gem.fc_position", _GEM, "clause", r"function call turn comes immediately after a user turn"),  # the defining clause quoted alone (google-gemini/gemini-cli#26956)
     _p("gem.fr_position", _GEM, None, r"function response turn comes immediately after a function call turn"),
     _p("gem.fr_count", _GEM, None, r"number of function response parts is equal to the number of function call parts"),
     _p("gem.thought_sig", _GEM, None, r"Function call is missing a %q?thought_signature%q? in functionCall parts"),
@@ -172,6 +174,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("gem.thought_sig_invalid", _GEM, None, r"Corrupted thought signature"),
     _p("gem.thought_sig_invalid", _GEM, "vertex", r"Unable to submit request because Thought signature is not valid"),
     _p("gem.parts_nonempty", _GEM, None, r"contents\.parts must not be empty"),
+    _p("gem.parts_nonempty", _GEM, "vertex", r"Unable to submit request because it must include at least one parts field"),  # anomalyco/opencode#17519; agents' fixes for empty parts cite it
     _p("gem.part_oneof", _GEM, None, r"required oneof field %qdata%q must have one initialized field"),
     _p("gem.part_oneof", _GEM, "vertex-empty-text", r"Unable to submit request because it has an empty text parameter"),
     _p("gem.part_oneof_multi", _GEM, None, r"\(oneof\), oneof field %qdata%q is already set"),
@@ -182,6 +185,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("gem.alternation_old", _GEM, "old", r"multiturn requests ends? with a user role or a function response"),
     # --- Mistral (§5c) ----------------------------------------------------------------------------
     _p("mis.order", _MIS, "old", r"Unexpected role RoleEnum\.\w+"),
+    _p("mis.user_after_tool", _MIS, None, r"Unexpected role %quser%q after role %qtool%q"),  # the pair the check splits from mis.order
     _p("mis.order", _MIS, None, r"Unexpected role %q\w{1,20}%q after role %q\w{1,20}%q"),
     _p("mis.count", _MIS, None, r"Not the same number of function calls and responses"),
     _p("mis.id_format", _MIS, None, r"Tool call id was (?P<id>[^\n]{0,256}?) but must be a-z, A-Z, 0-9, with a length of 9"),
@@ -287,7 +291,8 @@ RULE_INFO: dict[str, tuple[str, str]] = {
     "gem.no_trailing_model": ("Newer Gemini models reject a request whose last turn is a model turn.", "append a user turn or drop the trailing model turn"),
     "gem.fc_fr_mixed": ("A content mixes functionCall and functionResponse parts: calls and their responses belong in separate turns.", "split_tool_calls (calls in a model turn, responses in the next user turn)"),
     "gem.alternation_old": ("2023 Gemini: a request must end with a user turn or a function response.", "append a user turn"),
-    "mis.order": ("Mistral allows only certain role successions (no user right after tool, no tool right after user).", "merge_turns (insert an assistant bridge) or move_results"),
+    "mis.order": ("Mistral allows only certain role successions (no tool right after user, no system after assistant or tool; a user message after a tool message is mis.user_after_tool).", "merge_turns (insert an assistant bridge) or move_results"),
+    "mis.user_after_tool": ("A user message comes right after a tool message: Mistral rejected it in 2025 (an assistant message must come between them); recorded 2026 traffic shows the hosted API accepting it.", "merge_turns, or an assistant bridge turn between the tool results and the user message"),
     "mis.count": ("The number of tool messages differs from the number of tool_calls before them.", "close_orphans and dedupe_results"),
     "mis.id_format": ("Mistral tool call ids must be exactly 9 characters of a-z, A-Z, 0-9.", "map_ids"),
     "mis.last_role": ("In serving mode the last message must be user or tool (or assistant with prefix set).", "append a user turn or drop the trailing assistant message"),

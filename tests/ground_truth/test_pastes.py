@@ -43,6 +43,11 @@ EXPECTED_MISSES: dict[str, str] = {
         "a translating endpoint's own wording for an orphan function_call_output ('tool message could "
         "not be matched to a preceding tool call'), seen once: no provider sends it, so no pattern"
     ),
+    "https://github.com/rikkahub/rikkahub/issues/1690 (description)": (
+        "a Responses gateway's own wording ('The `reasoning_text` in the thinking mode must be passed back'), "
+        "seen once: DeepSeek's Chat text with another field name, and which Responses rule it is rests on one "
+        "reporter's experiments, so no pattern (a wrong rule is worse than none)"
+    ),
 }
 """Entries explain() names no rule for, with the reason. Each must still come out as rule=None."""
 
@@ -213,6 +218,44 @@ def test_a_paste_cut_short_names_its_rule_or_none(case: Any, where: float) -> No
     assert got.rule in (None, case.rule)
     if got.rule is not None:
         assert got.provider == case.provider
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (
+            "fix(mistral): 'Tool call id was call_0fypS1hVX but must be a-z, A-Z, …",
+            ("mistral", "mis.id_format"),
+        ),
+        ("Duplicate tool call id D681PevKs in tool res", ("mistral", "mis.dup_result")),
+        (
+            "Invalid parameter: 'tool_call_id' of 'call_Q8mZ3vX1nB7kL2pR5tY9wC4e' not found in 'tool_ca",
+            ("openai-chat", "oai.tool_id_unknown"),
+        ),
+        (
+            "invalid parameter: 'tool_call_id' of 'call_Q8mZ3vX1nB7kL2pR5tY9wC4e' not found in 'tool_ca",
+            ("kimi", "oai.tool_id_unknown"),
+        ),
+        (
+            "Item 'fc_68a2f1c93e8c8193' of type 'function_call' was provided with",
+            ("openai-responses", "resp.fc_needs_reasoning"),
+        ),
+        (
+            "Item 'rs_6890a4b1c2d38195' of type 'reasoning' was provided with",
+            ("openai-responses", "resp.reasoning_dangling"),
+        ),
+        ("Tool call id was call_0fypS1hVX but mu", (None, None)),  # too few words after the id to tell
+        ("Value 'functions.read:0' at 'messages.1.mem", (None, None)),  # two rules' words, and too few
+    ],
+)
+def test_a_paste_cut_after_an_id_names_the_rule_its_words_tell(
+    text: str, answer: tuple[str | None, ...]
+) -> None:
+    """A title or copy cut after a pattern's id is told by the words on both sides of the id."""
+    got = explain(text)
+    assert (got.provider, got.rule) == answer
+    if got.rule is not None:
+        assert got.wrappers[-1] == "cut"
 
 
 UNNAMED = [e["text"] for e in ENTRIES if _expected(e) == (None, None)]
