@@ -211,13 +211,13 @@ RULES: tuple[Rule, ...] = (
         "error",
         "text blocks are non-empty and not only whitespace",
         "messages: text content blocks must {requirement}",
-        "coasys/ad4m PR#996 ('be non-empty'); 'contain non-whitespace text' as seen through Bedrock"
-        "; dates: stackblitz/bolt.new#4701 ('be non-empty', 2024-12); nick1udwig/kibitz#78 ('contain "
-        "non-whitespace text', 2025-01); anthropics/claude-code#23440 (claude-opus-4-6, whitespace, "
-        "2026-02), #59812 (non-empty, 2026-05); anomalyco/opencode#31259 (claude-opus-4-8 via Copilot, "
-        "whitespace, 2026-07)",
+        "coasys/ad4m PR#996 ('be non-empty'); anthropics/claude-code#23440, opencode#31259 (whitespace-only "
+        "message, 'contain non-whitespace text'); experientiallabs/experiential PR#804 and LibreChat-AI/agents "
+        "PR#124 (direct API probes, 2026: [' '] alone 400, [' ', 'ok'] and ['\\n\\n', tool_use] 200, ['', x] 400); "
+        "corpus: simonw/llm-anthropic tests/cassettes/test_anthropic/test_tools.yaml (claude-haiku-4-5, "
+        "2026-04, [' ', tool_use, tool_use] accepted)",
         "fill_empty_content",
-        since="2024-12",
+        since="2024-08",
         observed="2026-07",
     ),
     Rule(
