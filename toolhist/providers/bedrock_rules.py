@@ -160,8 +160,8 @@ RULES: tuple[Rule, ...] = (
         "The content field at messages.{index}.content.{block}.toolResult cannot be empty when status value "
         "is error.",
         "aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15"
-        "; dates: aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15 (2026-06); an empty "
-        "toolResult with status success is accepted (NousResearch/hermes-agent#55092, "
+        "; dates: aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15 (2026-06); empty "
+        "toolResult content without status error is accepted (NousResearch/hermes-agent#55092, "
         "us.anthropic.claude-sonnet-4-5, 2026-09)",
         "fill_empty_content",
         since="2026-06",

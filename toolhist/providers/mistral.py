@@ -198,8 +198,8 @@ RULES: tuple[Rule, ...] = (
         f"{VALIDATOR} (MistralRequestValidatorV3; 1.13.1 V13 accepts any non-empty id)"
         "; dates: jackmpcollins/magentic#276 (2024-07); anomalyco/opencode#1680 (mistral-large-latest, "
         "2025-08); editor-code-assistant/eca#233 (code 3280, 2025-12); karthink/gptel#1203 (2026-01); "
-        "mistralai/mistral-vibe#1075 (devstral-medium-2512 on the hosted API, 2026-09): the hosted API "
-        "still checks what mistral-common 1.13.1 no longer does",
+        "mistralai/mistral-vibe#1075 (devstral-medium-2512, code 3280, 2026-09): the API still checks "
+        "what mistral-common 1.13.1 no longer does",
         "map_ids (edge_ids.mistral_id)",
         since="2024-07",
         observed="2026-09",

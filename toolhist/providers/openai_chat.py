@@ -208,7 +208,7 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
             "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
             "hotovo/aider-desk#529; deepseek-ai/DeepSeek-V3#1053"
-            "; dates: the API update of 2025-12-01 allowed tool calls in thinking mode; "
+            "; dates: AstrBotDevs/AstrBot#4174 (the API allowed tool calls in thinking mode on 2025-12-01); "
             "anomalyco/opencode#5027 (deepseek-reasoner, 2025-12); continuedev/continue#11285 (DeepSeek "
             "Reasoner, 2026-03); QwenLM/qwen-code#3724 (DeepSeek-V4-Pro, 2026-04) quotes a newer wording, "
             "'The reasoning_content in the thinking mode must be passed back to the API.'",
