@@ -198,9 +198,9 @@ RULES: tuple[Rule, ...] = (
         "(2025-07), #6774 (2025-08); corespeed-io/zypher-agent PR#122 (2026-01); traffic corpus: "
         "Mirascope/mirascope "
         "python/tests/e2e/input/cassettes/test_call_with_empty_string/anthropic_claude_sonnet_4_0.yaml "
-        "@e5402d7ef7 (claude-sonnet-4-0) and "
+        "@e5402d7ef7 (claude-sonnet-4-0, recorded 2025-12) and "
         "typescript/tests/e2e/input/cassettes/empty-call/anthropic/handles-empty-string-content.har "
-        "@11a5e9c826 (claude-haiku-4-5), both rejected with this text",
+        "@11a5e9c826 (claude-haiku-4-5, recorded 2026-01), both rejected with this text",
         "fill_empty_content",
         since="2024-03",
         observed="2026-01",
