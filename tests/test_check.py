@@ -76,7 +76,10 @@ def test_check_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
         "block_index": 0,
         "call_ids": ["call_1"],
         "error_text": "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-        "source": "miurla/morphic#136; smarter-sh/smarter#264; microsoft/autogen PR#3178",
+        "source": "miurla/morphic#136; smarter-sh/smarter#264; microsoft/autogen PR#3178; dates: "
+        "miurla/morphic#136 2024-05 (gpt-4-turbo), smarter-sh/smarter#264 2025-01 (gpt-4-turbo); "
+        "Chevey339/kelivo#298 (OpenAI behind OpenRouter, 2026-01); sdcb/chats PR#132 (2026-04); "
+        "itmisx/deepx-code#94 (DeepSeek's capitalised wording, 2026-06)",
         "fix": "move_results (or synthesize_calls when the call is gone)",
     }
     fixed = dict(STUCK, messages=[STUCK["messages"][0], STUCK["messages"][1], STUCK["messages"][3]])

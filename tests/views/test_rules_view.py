@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolhist.providers import all_rules, provider_for
 from toolhist.views.rules import COLUMNS, condition, dates, models, rule_record, rules_frame
 
@@ -30,7 +32,9 @@ def test_one_row_per_rule_with_its_applicability() -> None:
 def test_phrases_for_models_dates_and_conditions() -> None:
     gem = provider_for("gemini")
     assert models(gem.rule("gem.fc_position")) == "every model"
-    assert dates(gem.rule("gem.fc_position")) == "-"
+    assert dates(gem.rule("gem.fc_position")) == "2025-10..2026-05"
+    assert dates(provider_for("kimi").rule("kimi.id_format")) == "?..2025-10"
+    assert dates(replace(gem.rule("gem.fc_position"), since="", observed="")) == "-"
     assert dates(gem.rule("gem.fc_fr_mixed")) == "2025-04..2025-04"
     assert condition(gem.rule("gem.thought_sig")) == (
         "Gemini 3 and later validate thought signatures; Gemini 3 Pro Image does not (Vertex docs)"

@@ -42,8 +42,13 @@ RULES: tuple[Rule, ...] = (
         "anthropics/claude-code#1237, #2697, #5989; Kilo-Org/kilocode#5163; docs handle-tool-calls. The older "
         "wording 'Did not find 1 `tool_result` block(s) at the beginning of this message…' (claude-code#37) "
         "is recognised by explain only. A request ending on a tool_use is reported here too [U: the API may "
-        "answer that case with its prefill error instead, vercel/ai#4283]",
+        "answer that case with its prefill error instead, vercel/ai#4283]"
+        "; dates: OpenHands/OpenHands#7512 (claude-3-7-sonnet, 2025-03); anthropics/claude-code#1237 "
+        "(2025-05), #2697 (2025-06), #5989 (2025-08); Kilo-Org/kilocode#5163 (claude-opus-4-5 on Vertex, "
+        "2026-01)",
         "close_orphans (synthetic tool_result) or move_results",
+        since="2025-03",
+        observed="2026-01",
     ),
     Rule(
         "ant.result_first",
@@ -52,8 +57,14 @@ RULES: tuple[Rule, ...] = (
         "in the message after a tool_use, the tool_result blocks come first and any text after them",
         MISSING_TEXT,
         "platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls (text before a tool_result "
-        "'will cause a 400 error'; the docs name this same message)",
+        "'will cause a 400 error'; the docs name this same message)"
+        "; documentation only for this wording (the page is undated); the older wording for results not at "
+        "the start of the message, 'Did not find 1 `tool_result` block(s) at the beginning of this "
+        "message', was reported until 2025-02: anthropics/anthropic-sdk-typescript#653 (2025-01), "
+        "anthropics/claude-code#37 (2025-02)",
         "results_first",
+        since="2025-01",
+        observed="2025-02",
     ),
     Rule(
         "ant.result_orphan",
@@ -62,8 +73,13 @@ RULES: tuple[Rule, ...] = (
         "every tool_result must answer a tool_use of the assistant message just before it",
         "messages.{index}.content.{block}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
         "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
-        "anthropics/claude-code#13460, #18947; RooCodeInc/Roo-Code#11029; decocms/studio#1803",
+        "anthropics/claude-code#13460, #18947; RooCodeInc/Roo-Code#11029; decocms/studio#1803"
+        "; dates: continuedev/continue#4751 (Claude 3.7, 2025-03); anthropics/claude-code#13460 (2025-12), "
+        "#18947 (2026-01); router-for-me/CLIProxyAPI#497 (claude-opus-4.5 via OpenRouter, 2025-12); "
+        "tghamm/Anthropic.SDK#184 (2026-02)",
         "move_results (or synthesize_calls when the call is gone)",
+        since="2025-03",
+        observed="2026-02",
     ),
     Rule(
         "ant.server_result_orphan",
@@ -72,8 +88,12 @@ RULES: tuple[Rule, ...] = (
         "a server tool result block needs its server_tool_use block before it",
         "messages.{index}.content.{block}: unexpected `tool_use_id` found in `{kind}` blocks: {id}. "
         "Each `{kind}` block must have a corresponding `server_tool_use` block before it.",
-        "anthropics/claude-code#64383, #65726",
+        "anthropics/claude-code#64383, #65726"
+        "; dates: anthropics/claude-code#62577 (advisor_tool_result, 2026-05), #64383 (2026-06), #95406 "
+        "(2026-09); vercel/ai#17366 (a web search result, a live claude-sonnet-4-5 400 recorded, 2026-07)",
         "none in general: drop the server result together with its call, or keep them together",
+        since="2026-05",
+        observed="2026-09",
     ),
     Rule(
         "ant.dup_tool_use_id",
@@ -82,8 +102,12 @@ RULES: tuple[Rule, ...] = (
         "tool_use ids are unique within a turn (reuse in a later turn: ant.reused_tool_use_id)",
         "messages.{index}.content.{block}: `tool_use` ids must be unique",
         "trycua/cua#524; anthropics/claude-code#20901, #28515 (duplicates within one assistant turn: "
-        "messages.1.content.1). An id reused in a later turn is the warning ant.reused_tool_use_id",
+        "messages.1.content.1). An id reused in a later turn is the warning ant.reused_tool_use_id"
+        "; dates: anthropics/claude-code#20901 (2026-01); BerriAI/litellm#23510 (claude-opus-4.6 via "
+        "OpenRouter, 2026-03)",
         "map_ids (unique ids; results follow their call)",
+        since="2026-01",
+        observed="2026-03",
     ),
     Rule(
         "ant.reused_tool_use_id",
@@ -97,6 +121,8 @@ RULES: tuple[Rule, ...] = (
         "test_cross_provider_capability_replay[google-gemini-3-flash-preview-anthropic-claude-sonnet-4-5].yaml), "
         "so a warning",
         "map_ids (unique ids; results follow their call)",
+        since="2025-07",
+        observed="2025-07",
     ),
     Rule(
         "ant.dup_tool_result",
@@ -108,8 +134,13 @@ RULES: tuple[Rule, ...] = (
         "RooCodeInc/Roo-Code PR#9248 (the rejection); wording as client code quotes it (litellm tests, "
         "several agents); the messages.N.content.M prefix is inferred from Anthropic's other texts [U]. "
         "A second result for an id the assistant used again (ant.reused_tool_use_id) is not a duplicate: "
-        "accepted in the traffic corpus (claude-sonnet-4-5, 2026-08)",
+        "accepted in the traffic corpus (claude-sonnet-4-5, 2026-08)"
+        "; dates: RooCodeInc/Roo-Code PR#9248 (2025-11); sipeed/picoclaw PR#1793 quotes 'each tool_use must "
+        "have a single result. Found multiple `tool_result` blocks with id' (2026-03); QwenLM/qwen-code "
+        "PR#8163: DeepSeek's Anthropic endpoint rejects it, GLM's accepts (2026-08)",
         "dedupe_results",
+        since="2025-11",
+        observed="2026-03",
     ),
     Rule(
         "ant.id_pattern",
@@ -118,8 +149,13 @@ RULES: tuple[Rule, ...] = (
         "tool_use ids match ^[a-zA-Z0-9_-]+$, server_tool_use ids ^srvtoolu_[a-zA-Z0-9_]+$",
         "messages.{index}.content.{block}.{kind}.id: String should match pattern '{pattern}'",
         "CommandCodeAI/command-code#323; BlockRunAI/ClawRouter#17; maximhq/bifrost#5097 (Kimi "
-        "functions.Bash:0); server_tool_use: ding113/claude-code-hub#470",
+        "functions.Bash:0); server_tool_use: ding113/claude-code-hub#470"
+        "; dates: tailcallhq/forgecode#1142 (via OpenRouter, 2025-07); ding113/claude-code-hub#470 "
+        "(server_tool_use, ^srvtoolu_, 2025-12); BlockRunAI/ClawRouter#17 (2026-02); "
+        "CommandCodeAI/command-code#323 (2026-05); maximhq/bifrost#5097 (2026-07)",
         "map_ids",
+        since="2025-07",
+        observed="2026-07",
     ),
     Rule(
         "ant.tool_name_pattern",
@@ -127,8 +163,14 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a custom tool's declared name matches ^[a-zA-Z0-9_-]{1,64}$",
         "tools.{index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'",
-        "research/providers.md §3c (tool definition wording)",
+        "research/providers.md §3c (tool definition wording)"
+        "; apify/tester-mcp-client#11 (2025-03) and modelcontextprotocol/typescript-sdk#413 (2025-04) show "
+        "this {1,64} text; mixed since: Claude Code requests were answered with '^[a-zA-Z0-9_-]{1,128}$' "
+        "(jedisct1/openapi-mcp#9, 2025-06; modelcontextprotocol/modelcontextprotocol#1345, 2025-08), so the "
+        "length limit may now be 128 [U]",
         "none in the history: rename the tool in the declarations and in every call",
+        since="2025-03",
+        observed="2025-08",
     ),
     Rule(
         "ant.tools_required",
@@ -138,8 +180,11 @@ RULES: tuple[Rule, ...] = (
         "Requests which include `tool_use` or `tool_result` blocks must define tools.",
         "BerriAI/litellm#4689 (2024-07); litellm PR#27620. A warning: requests with tool blocks and no tools "
         "were accepted by claude-3-5-haiku-20241022 directly (traffic corpus, 2026-01, crewAIInc/crewAI "
-        "lib/crewai/tests/cassettes/llms/anthropic) and on Bedrock (2025-07, crmne/ruby_llm)",
+        "lib/crewai/tests/cassettes/llms/anthropic) and on Bedrock (2025-07, crmne/ruby_llm)"
+        "; old evidence: the only rejection found is from 2024-07",
         "add_tool_declarations",
+        since="2024-07",
+        observed="2024-07",
     ),
     Rule(
         "ant.empty_content",
@@ -148,8 +193,17 @@ RULES: tuple[Rule, ...] = (
         "every message has content, except an optional final assistant message",
         "messages.{index}: all messages must have non-empty content except for the optional final "
         "assistant message",
-        "anthropics/claude-code#3196, #6774",
+        "anthropics/claude-code#3196, #6774"
+        "; dates: dspinellis/ai-cli-lib#16 (claude-3-sonnet, 2024-03); anthropics/claude-code#3196 "
+        "(2025-07), #6774 (2025-08); corespeed-io/zypher-agent PR#122 (2026-01); traffic corpus: "
+        "Mirascope/mirascope "
+        "python/tests/e2e/input/cassettes/test_call_with_empty_string/anthropic_claude_sonnet_4_0.yaml "
+        "@e5402d7ef7 (claude-sonnet-4-0, recorded 2025-12) and "
+        "typescript/tests/e2e/input/cassettes/empty-call/anthropic/handles-empty-string-content.har "
+        "@11a5e9c826 (claude-haiku-4-5, recorded 2026-01), both rejected with this text",
         "fill_empty_content",
+        since="2024-03",
+        observed="2026-01",
     ),
     Rule(
         "ant.empty_text",
@@ -157,8 +211,14 @@ RULES: tuple[Rule, ...] = (
         "error",
         "text blocks are non-empty and not only whitespace",
         "messages: text content blocks must {requirement}",
-        "coasys/ad4m PR#996 ('be non-empty'); 'contain non-whitespace text' as seen through Bedrock",
+        "coasys/ad4m PR#996 ('be non-empty'); anthropics/claude-code#23440, opencode#31259 (whitespace-only "
+        "message, 'contain non-whitespace text'); experientiallabs/experiential PR#804 and LibreChat-AI/agents "
+        "PR#124 (direct API probes, 2026: [' '] alone 400, [' ', 'ok'] and ['\\n\\n', tool_use] 200, ['', x] 400); "
+        "corpus: simonw/llm-anthropic tests/cassettes/test_anthropic/test_tools.yaml (claude-haiku-4-5, "
+        "2026-04, [' ', tool_use, tool_use] accepted)",
         "fill_empty_content",
+        since="2024-08",
+        observed="2026-07",
     ),
     Rule(
         "ant.first_user",
@@ -166,8 +226,11 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "the first message is a user message (a 2024 rule; whether the API still enforces it is unverified)",
         'messages: first message must use the "user" role',
-        "tonyljx/TextWordExplain#2; langbot-app/LangBot#867 (2024). Current docs do not state it [U]",
+        "tonyljx/TextWordExplain#2; langbot-app/LangBot#867 (2024). Current docs do not state it [U]"
+        "; old evidence: both reports are from 2024 and no later one was found",
         "prepend a user turn (merge_turns)",
+        since="2024",
+        observed="2024",
     ),
     Rule(
         "ant.tool_use_last",
@@ -176,8 +239,11 @@ RULES: tuple[Rule, ...] = (
         "tool_use blocks end their assistant message: text or server blocks after a tool_use break pairing",
         MISSING_TEXT,
         "vercel/ai#13013 (server_tool_use after tool_use gives this text); vercel/ai PR#16312; Zoo-Code "
-        "PR#1705 [U: which blocks after a tool_use the API tolerates]",
+        "PR#1705 [U: which blocks after a tool_use the API tolerates]"
+        "; dates: vercel/ai#13013 (ai 6.0.105, 2026-03)",
         "results_first (move the tool_use blocks to the end of the message)",
+        since="2026-03",
+        observed="2026-03",
     ),
     Rule(
         "ant.thinking_first",
@@ -189,9 +255,15 @@ RULES: tuple[Rule, ...] = (
         "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include "
         "thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult "
         "our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
-        "Kilo-Org/kilocode#5219; mastra-ai/mastra#7799",
+        "Kilo-Org/kilocode#5219; mastra-ai/mastra#7799"
+        "; dates: OpenRouterTeam/ai-sdk-provider#162 (claude-sonnet-4, 2025-08); n8n-io/n8n#22550 (Claude "
+        "Opus 4.5, 2025-12); router-for-me/CLIProxyAPI#1109 (2026-01); anthropics/claude-code#20705 "
+        "(2026-01) also shows a newer wording, 'If an assistant message contains any thinking blocks, the "
+        "first block must be thinking or redacted_thinking. Found text.'",
         "replay the model's thinking block, or disable thinking; drop_foreign_thinking cannot make a signature",
         applies=thinking_enabled,
+        since="2025-08",
+        observed="2026-01",
     ),
     Rule(
         "ant.thinking_disabled",
@@ -200,9 +272,13 @@ RULES: tuple[Rule, ...] = (
         "with thinking off, an assistant message in the final position carries no thinking",
         "messages.{index}.content.0: When thinking is disabled, an `assistant` message in the final position "
         "cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.",
-        "tailcallhq/forgecode#1853",
+        "tailcallhq/forgecode#1853"
+        "; dates: tailcallhq/forgecode#1195 (via OpenRouter, 2025-07), #1853 (claude-sonnet-4-5, 2025-11); "
+        "microsoft/vscode#282326 (Copilot, 2025-12)",
         "drop_foreign_thinking, or enable thinking",
         applies=thinking_not_enabled,
+        since="2025-07",
+        observed="2025-12",
     ),
     Rule(
         "ant.thinking_signature",
@@ -212,7 +288,13 @@ RULES: tuple[Rule, ...] = (
         "by another model or provider is rejected too, which no check on a raw body can see",
         "messages.{index}.content.{block}{problem}",
         "ding113/claude-code-hub#518; kaitranntt/ccs#415 (Invalid `signature`); '.thinking.signature: Field "
-        "required' as client code quotes it for an unsigned block",
+        "required' as client code quotes it for an unsigned block"
+        "; dates: langchain-ai/langchain PR#33391 (enforced since 2025-10-07); anthropics/claude-code#10627 "
+        "(2025-10); kaitranntt/ccs#415 (claude-opus-4-5, 2026-02); code-yeongyu/oh-my-openagent#2775 "
+        "(claude-opus-4-6, an unsigned synthetic block, 2026-03); anthropics/anthropic-sdk-python#1598 "
+        "(Anthropic's answer, 2026-08)",
         "drop_foreign_thinking",
+        since="2025-10",
+        observed="2026-08",
     ),
 )

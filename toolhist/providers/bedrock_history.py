@@ -57,8 +57,13 @@ RULES: tuple[Rule, ...] = (
         "constraint: {constraint}",
         "AWS API reference ToolUseBlock (name: Length 1-64, Pattern [a-zA-Z0-9_-]+); wording in AWS's "
         "field-constraint form as for toolSpec.name in aws-samples/remote-swe-agents PR#457 [U: exact text "
-        "for a history name]",
+        "for a history name]"
+        "; openclaw/openclaw#12892 (this text for a toolUse.name in the history, moonshotai.kimi-k2.5 on "
+        "Bedrock, 2026-02); vercel/ai PR#17763 (a recorded live 400 for $READFILE in the history, Claude "
+        "Sonnet 4.5, 2026-07)",
         "sanitize_tool_names (rename in declarations and calls together)",
+        since="2026-02",
+        observed="2026-07",
     ),
     Rule(
         "brk.prefill_tools",

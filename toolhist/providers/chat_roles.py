@@ -53,7 +53,8 @@ RULES: tuple[Rule, ...] = (
         "Missing parameter 'name': messages with role 'function' must have a 'name'.",
         "langchain-ai/langchainjs#6570 (2024); rsmeowry/chatgpt_rs#75 (2023-12). GPT-5 refuses role "
         "`function` altogether ('messages[N].role' does not support 'function' with this model: "
-        "community.openai.com, 2025-08), which is not checked",
+        "community.openai.com, 2025-08), which is not checked; old evidence: no report of this text after 2024 "
+        "was found",
         "none in the history: send the result as a tool message with its tool_call_id, or add the name",
         since="2023-12",
         observed="2024-10",
@@ -68,7 +69,7 @@ RULES: tuple[Rule, ...] = (
         "'tool_calls' is unsupported, did you mean 'tool_call_id'?)]",
         "julep-ai/julep#885 (Groq via LiteLLM, llama-3.1-70b, 2024-11); Groq's validator wording as in "
         "karthink/gptel#774 ('for 'role:assistant' the following must be satisfied', 2025-04). A warning: "
-        "seen on Groq only",
+        "seen on Groq only; old evidence: the one rejection of this case is from 2024-11",
         "split_tool_calls (calls go out in an assistant message)",
         since="2024-11",
         observed="2024-11",

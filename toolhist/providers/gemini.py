@@ -73,8 +73,12 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a model turn with functionCall parts must come right after a user turn or a function-response turn",
         "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
-        "google-gemini/gemini-cli#11814, #26956; continuedev/continue#11164",
+        "google-gemini/gemini-cli#11814, #26956; continuedev/continue#11164"
+        "; dates: google-gemini/gemini-cli#11814 (2025-10), #26956 (gemini-3.1-pro-preview-customtools, "
+        "2026-05); continuedev/continue#11164 (Gemini 3.1 Pro, 2026-03)",
         "merge_turns (consecutive model turns become one); a history that opens with a call needs a user turn first",
+        since="2025-10",
+        observed="2026-05",
     ),
     Rule(
         "gem.fr_position",
@@ -82,8 +86,12 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a function-response turn must come right after a function-call turn",
         "Please ensure that function response turn comes immediately after a function call turn.",
-        "GoogleCloudPlatform/generative-ai PR#368; langchain-ai/langchain#27799",
+        "GoogleCloudPlatform/generative-ai PR#368; langchain-ai/langchain#27799"
+        "; dates: GoogleCloudPlatform/generative-ai PR#368 (2024-01); "
+        "google-gemini/deprecated-generative-ai-js#267 (Google's answer, 2025-02). Nothing later found",
         "move_results (or synthesize_calls when the call is gone)",
+        since="2024-01",
+        observed="2025-02",
     ),
     Rule(
         "gem.fr_count",
@@ -92,8 +100,12 @@ RULES: tuple[Rule, ...] = (
         "the turn after a call turn must hold exactly one functionResponse part per functionCall part",
         "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
         "google-gemini/gemini-cli#4217, #5443, #16415. A call turn followed by a turn with no responses at all "
-        "(a cancelled tool run) is counted here too: inferred from the cancelled-run reports, not documented",
+        "(a cancelled tool run) is counted here too: inferred from the cancelled-run reports, not documented"
+        "; dates: google-gemini/gemini-cli#4217 (gemini-2.5-pro, 2025-07), #5443 (gemini-2.5-flash, "
+        "2025-08), #16415 (2026-01), #18509 (gemini-3-flash-preview, 2026-02), #23068 (2026-03)",
         "close_orphans (synthetic responses for unanswered calls) or dedupe_results",
+        since="2025-07",
+        observed="2026-03",
     ),
     Rule(
         "gem.thought_sig",
@@ -104,10 +116,15 @@ RULES: tuple[Rule, ...] = (
         "ai.google.dev/gemini-api/docs/thought-signatures (only the current turn is validated: every step since "
         "the last user turn with standard content); lbjlaq/Antigravity-Manager#139; nanbingxyz/5ire#405; "
         "csells/dartantic PR#86. position = 1-based index of the model turn in contents (inferred: a "
-        "[user, call, response] history reports position 2)",
+        "[user, call, response] history reports position 2)"
+        "; dates: lbjlaq/Antigravity-Manager#139 (2025-12); csells/dartantic PR#86 (2026-01); "
+        "nanbingxyz/5ire#405 (gemini-3-pro-preview, not gemini-2.5, 2026-02); Chevey339/kelivo#754 "
+        "(2026-06); niki914/zafiro#100 (2026-08)",
         "none can restore a lost signature; add_signature_sentinel sends `skip_thought_signature_validator`, the "
         "value proxies use for unsigned calls (official wording unverified), or start a new user turn",
         applies=_signatures_enforced,
+        since="2025-12",
+        observed="2026-08",
     ),
     Rule(
         "gem.parts_nonempty",
@@ -115,8 +132,12 @@ RULES: tuple[Rule, ...] = (
         "error",
         "every content must have at least one part",
         "* GenerateContentRequest.contents[{index}].parts: contents.parts must not be empty.",
-        "egoist/chatwise-releases#250; vercel/ai#3775",
+        "egoist/chatwise-releases#250; vercel/ai#3775"
+        "; dates: langchain-ai/langchain-google#691 (gemini-2.0-flash-exp, 2025-01); vercel/ai#3775 "
+        "(gemini-2.0-flash-001, 2025-03). Nothing later found",
         "fill_empty_content (or drop the empty turn with a Change)",
+        since="2025-01",
+        observed="2025-03",
     ),
     Rule(
         "gem.part_oneof",
@@ -131,8 +152,11 @@ RULES: tuple[Rule, ...] = (
         "gemini-3-pro-preview, 2026-01..02: pydantic/pydantic-ai tests/models/cassettes/test_google/"
         "test_google_instructions_only_with_tool_calls.yaml, Mirascope/mirascope python/tests/e2e); nor for "
         "signature-only parts (thoughtSignature / thought: true, gemini-2.5-flash and gemini-3-flash-preview, "
-        "2026)",
+        "2026)"
+        "; dates: boldsoftware/sketch#68 (2025-05); 54xzh/FLIT#69 (2026-05)",
         "fill_empty_content (drop blank text parts)",
+        since="2025-05",
+        observed="2026-05",
     ),
     Rule(
         "gem.part_oneof_multi",
@@ -140,8 +164,12 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a part may set only one data field",
         "Invalid value at 'contents[{index}].parts[{part}]' (oneof), oneof field 'data' is already set. Cannot set '{field}'",
-        "googleapis/google-cloud-dart#26 (text + inlineData in one part)",
+        "googleapis/google-cloud-dart#26 (text + inlineData in one part)"
+        "; googleapis/google-cloud-dart#26 is undated in the index: later than the repository's PR#11 of "
+        "2025-10, the only date that bounds it; a single report",
         "split_parts (one part per data field)",
+        since="2025-10",
+        observed="2025-10",
     ),
     Rule(
         "gem.no_trailing_model",
@@ -149,9 +177,16 @@ RULES: tuple[Rule, ...] = (
         "error",
         "newer Gemini models (≈3.5+) reject a request whose last content is a model turn",
         "Requests ending with a model turn are not supported.",
-        "anomalyco/opencode#45359, #47034; livekit/agents-js#2108",
+        "anomalyco/opencode#45359, #47034; livekit/agents-js#2108"
+        "; dates: LibreChat-AI/agents PR#323 (gemini-3.6-flash and gemini-3.5-flash-lite 400, "
+        "gemini-3.5-flash and gemini-2.5-flash 200, 2026-07); cline/cline#12521 (2026-07) quotes "
+        "ai.google.dev/gemini-api/docs/latest-model: prefill removed from Gemini 3.6 Flash and 3.5 "
+        "Flash-Lite on; anomalyco/opencode#45359 (Gemini 3.7 Flash, 2026-08), #47034 (gemini-3.8-flash, "
+        "2026-09)",
         "append_user_turn (or drop the trailing model turn)",
         applies=_rejects_trailing_model,
+        since="2026-07",
+        observed="2026-09",
     ),
     Rule(
         "gem.role",
@@ -160,8 +195,13 @@ RULES: tuple[Rule, ...] = (
         "content role must be user or model",
         "Please use a valid role: user, model.",
         "portkey.ai error library #10129; blog.wentuo.ai (Vertex); comments in several Vertex clients. Vertex "
-        "also answers it for a content with no role; AI Studio accepts that, so a missing role is not flagged",
+        "also answers it for a content with no role; AI Studio accepts that, so a missing role is not flagged"
+        "; langchain-ai/langchain-google#1059 (Vertex, gemini-2.5-flash, role 'function', 2025-07); "
+        "router-for-me/CLIProxyAPI#17 (no role, gemini-2.5-flash through the Gemini CLI backend, 2025-08); "
+        "the-open-agent/openagent#1666 (2025-10); https://blog.wentuo.ai/en?p=876 (undated)",
         "map_roles (assistant→model, tool results→user)",
+        since="2025-07",
+        observed="2025-10",
     ),
     Rule(
         "gem.fn_name_format",
@@ -170,8 +210,13 @@ RULES: tuple[Rule, ...] = (
         "declared function names start with a letter or _, then letters, digits, _ . : -, at most 64 in all",
         "* GenerateContentRequest.tools[{tool}].function_declarations[{decl}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.",
         "maximhq/bifrost#1979 (2026 wording); google-gemini/gemini-cli#2966, #7869 (older wording without "
-        "colons); kaitranntt/ccs#25 (`The GenerateContentRequest proto is invalid` variant)",
+        "colons); kaitranntt/ccs#25 (`The GenerateContentRequest proto is invalid` variant)"
+        "; dates: google-gemini/gemini-cli#6704 (gemini-2.5-pro, the older wording, 2025-08), #7869 "
+        "(2025-09); kaitranntt/ccs#25 (2025-11); router-for-me/Cli-Proxy-API-Management-Center#120 (Gemini "
+        "3.1 models, 2026-03); decolua/9router#369 (2026-03)",
         "sanitize_tool_names (rename in declarations and calls together)",
+        since="2025-08",
+        observed="2026-03",
     ),
     *PART_RULES,
 )

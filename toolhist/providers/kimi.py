@@ -67,8 +67,11 @@ RULES: tuple[Rule, ...] = (
         "HTTP error), but the model imitates the ids in the history and its tool-call parser cannot read "
         "the calls it then writes: they come back as raw markers in content, with no tool_calls.",
         "MoonshotAI/Kimi-K2 docs/tool_call_guidance.md; HF moonshotai/Kimi-K2-Instruct discussion #48; "
-        "vLLM blog 2025-10-28 'Chasing 100% Accuracy'",
+        "vLLM blog 2025-10-28 'Chasing 100% Accuracy'"
+        "; documentation and blog posts only (the request is accepted, no error text exists); the latest is "
+        "the vLLM blog of 2025-10-28",
         "map_ids (edge_ids.kimi_id: functions.{name}:{index}, index counted over the whole request)",
+        observed="2025-10",
     ),
     Rule(
         "kimi.reasoning",
@@ -77,9 +80,14 @@ RULES: tuple[Rule, ...] = (
         "thinking mode: assistant messages with tool_calls must replay reasoning_content",
         "thinking is enabled but reasoning_content is missing in assistant tool call message at index {index}",
         "continuedev/continue#11600, #11711; bytedance/deer-flow#3043; LibreChat#11563; "
-        "MoonshotAI/kimi-cli PR#2498 (empty string is kept as reasoning)",
+        "MoonshotAI/kimi-cli PR#2498 (empty string is kept as reasoning)"
+        "; dates: cloudwego/eino-ext#700 (Kimi K2.5, 2026-02); agentscope-ai/QwenPaw#433 (Kimi-K2.5 via "
+        "SiliconFlow, 2026-03); MoonshotAI/kimi-agent-sdk#169 (K2.6, 2026-04); VicBilibily/GCMP#162 (Kimi "
+        "2.6, 2026-05)",
         "fill_reasoning_content (replay the reasoning; an empty string is accepted)",
         applies=_thinking,
+        since="2026-02",
+        observed="2026-05",
     ),
     Rule(
         "kimi.thinking_effort_conflict",
@@ -87,8 +95,14 @@ RULES: tuple[Rule, ...] = (
         "error",
         "send either thinking or reasoning_effort, not both",
         "cannot specify both 'thinking' and 'reasoning_effort'",
-        "HKUDS/nanobot#3939; NousResearch/hermes-agent PR#32292",
+        "HKUDS/nanobot#3939; NousResearch/hermes-agent PR#32292"
+        "; dates: HKUDS/nanobot#3939 (kimi-k2.5 and k2.6: either parameter alone is accepted, 2026-05); "
+        "MoonshotAI/kimi-cli PR#2499 (stops sending reasoning_effort implicitly, 2026-07); K2.x evidence "
+        "only: Kimi K3 sets its effort with reasoning_effort alone "
+        "(platform.kimi.ai/docs/guide/use-reasoning-effort)",
         "none in the history: drop one of the two request fields",
+        since="2026-05",
+        observed="2026-07",
     ),
 )
 

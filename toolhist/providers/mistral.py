@@ -48,8 +48,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "the conversation must have at least one message",
         "Conversation must have at least one message",
-        f"{VALIDATOR} (_validate_message_list_structure) [CODE]",
+        f"{VALIDATOR} (_validate_message_list_structure) [CODE]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "none can: there is no history to send",
+        observed="2026-11",
     ),
     Rule(
         "mis.first",
@@ -58,8 +61,11 @@ RULES: tuple[Rule, ...] = (
         "a conversation of a single message must be a user or system message (longer ones are not checked)",
         "Conversation must start with a user message or system message",
         f"{VALIDATOR} (_validate_message_list_structure: only a lone message is checked) [CODE; "
-        "hosted-API wrapping unverified]; providers.md §5 calls it mis.single, explain uses mis.first",
+        "hosted-API wrapping unverified]; providers.md §5 calls it mis.single, explain uses mis.first"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "none can without inventing a user turn: add the user message that asked for it",
+        observed="2026-11",
     ),
     Rule(
         "mis.last_role",
@@ -67,8 +73,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "the last message must be user or tool (or assistant with prefix: true)",
         "Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got {role}",
-        f"0xPlaygrounds/rig PR#1130 (older text: '… (or Assistant with prefix True) …'); {VALIDATOR} (_validate_last_message)",
+        f"0xPlaygrounds/rig PR#1130 (older text: '… (or Assistant with prefix True) …'); {VALIDATOR} (_validate_last_message)"
+        "; dates: 0xPlaygrounds/rig#708 (devstral-small-latest, 2025-08), rig PR#1130 (2025-12)",
         "drop the trailing assistant message, or mark it prefix: true to continue it",
+        since="2025-08",
+        observed="2025-12",
     ),
     Rule(
         "mis.order",
@@ -79,8 +88,13 @@ RULES: tuple[Rule, ...] = (
         "datapizza-labs/datapizza-ai#98; avante-corp/avante.nvim PR#2695; charmbracelet/crush#279 (tool after "
         f"user); {VALIDATOR} (_validate_message_order); traffic corpus: system after assistant rejected with "
         "code 3230 (mistral-small-latest, 2025-06..08, crmne/ruby_llm spec/fixtures/vcr_cassettes/"
-        "chat_basic_chat_functionality_mistral_*replaces_previous_system_messages*)",
+        "chat_basic_chat_functionality_mistral_*replaces_previous_system_messages*)"
+        "; dates: mistralai/mistral-inference#135 (the older text 'Unexpected role RoleEnum.tool', "
+        "2024-03); charmbracelet/crush#279 (tool after user via OpenRouter, code 3230, 2025-07); "
+        "avante-corp/avante.nvim PR#2695 (2025-09)",
         "move_results (tool after user); merge_turns (system after assistant)",
+        since="2024-03",
+        observed="2025-09",
     ),
     Rule(
         "mis.user_after_tool",
@@ -90,8 +104,13 @@ RULES: tuple[Rule, ...] = (
         "Unexpected role '{role}' after role '{previous}'",
         "zed-industries/zed#37021 (user after tool, code 3230, 2025); mistral-common 1.13.1 allows it; accepted "
         "by the hosted API in the traffic corpus (mistral-small-latest, 2026-08: crmne/ruby_llm "
-        "spec/fixtures/vcr_cassettes/chat_multimodal_tool_attachments_mistral_*, chat_tool_attachments_mistral_*)",
+        "spec/fixtures/vcr_cassettes/chat_multimodal_tool_attachments_mistral_*, chat_tool_attachments_mistral_*)"
+        "; mixed: zed-industries/zed#37021 (devstral-medium-latest, mistral-medium, 2025-08; still seen "
+        "2026-04); mistralai/mistral-vibe#578 (Mistral Small 4 served by vLLM, 2026-04); "
+        "NousResearch/hermes-agent#20154 (mistral-small-4 via NVIDIA NIM, 2026-05), PR#84944 (2026-08)",
         "merge_turns or an assistant bridge turn",
+        since="2025-08",
+        observed="2026-08",
     ),
     Rule(
         "mis.count",
@@ -99,8 +118,13 @@ RULES: tuple[Rule, ...] = (
         "error",
         "every tool call must be answered before the next assistant message (and by the end)",
         "Not the same number of function calls and responses",
-        "camel-ai/camel#1467; mistralai/client-ts#106; mistralai/client-python#234",
+        "camel-ai/camel#1467; mistralai/client-ts#106; mistralai/client-python#234"
+        "; dates: 567-labs/instructor#724 (2024-08); camel-ai/camel#1467 (2025-01); mistralai/client-ts#106 "
+        "(mistral-large-latest, 2025-06); partITech/php-mistral#57 (mistral-small-latest, 2025-08); "
+        "miquido/draive#398 (mistral-medium-latest, 2025-09)",
         "close_orphans (synthetic result) or move_results",
+        since="2024-08",
+        observed="2025-09",
     ),
     Rule(
         "mis.dup_result",
@@ -108,8 +132,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "one tool message per tool call id",
         "Duplicate tool call id {id} in tool results",
-        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "dedupe_results",
+        observed="2026-11",
     ),
     Rule(
         "mis.unexpected_result",
@@ -117,8 +144,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a tool message must answer a call of the last assistant message",
         "Unexpected tool call id {id} in tool results",
-        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); "
+        "mistralai/mistral-vibe#398 (a hosted-API report, undated in the index)",
         "move_results (or synthesize_calls when the call is gone)",
+        observed="2026-11",
     ),
     Rule(
         "mis.dup_call",
@@ -126,8 +156,12 @@ RULES: tuple[Rule, ...] = (
         "error",
         "tool call ids unique within an assistant message",
         "Duplicate tool call id {id} in assistant message",
-        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]",
+        f"{VALIDATOR} (MistralRequestValidatorV13) [CODE; hosted-API wrapping unverified]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); anomalyco/opencode "
+        "PR#50145 (the AI SDK's Mistral provider relays a shorter wording without the id, undated in the "
+        "index)",
         "map_ids (each call gets its own id)",
+        observed="2026-11",
     ),
     Rule(
         "mis.id_missing",
@@ -135,8 +169,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a tool message needs tool_call_id",
         "Tool call id has to be defined.",
-        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_message) [CODE]",
+        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_message) [CODE]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "synthesize_calls (pair by position) or drop with a Change",
+        observed="2026-11",
     ),
     Rule(
         "mis.call_id_missing",
@@ -144,8 +181,11 @@ RULES: tuple[Rule, ...] = (
         "error",
         "a tool call needs an id when serving",
         "Tool call id has to be defined in serving mode.",
-        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_call) [CODE]",
+        f"{VALIDATOR} (MistralRequestValidatorV3._validate_tool_call) [CODE]"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "map_ids (give the call an id)",
+        observed="2026-11",
     ),
     Rule(
         "mis.id_format",
@@ -155,8 +195,14 @@ RULES: tuple[Rule, ...] = (
         "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
         "nearai/ironclaw#1241; mistralai/mistral-vibe#1075 (type invalid_function_call, code 3280); "
         "jackmpcollins/magentic#276; langchain PR#24668; "
-        f"{VALIDATOR} (MistralRequestValidatorV3; 1.13.1 V13 accepts any non-empty id)",
+        f"{VALIDATOR} (MistralRequestValidatorV3; 1.13.1 V13 accepts any non-empty id)"
+        "; dates: jackmpcollins/magentic#276 (2024-07); anomalyco/opencode#1680 (mistral-large-latest, "
+        "2025-08); editor-code-assistant/eca#233 (code 3280, 2025-12); karthink/gptel#1203 (2026-01); "
+        "mistralai/mistral-vibe#1075 (devstral-medium-2512, code 3280, 2026-09): the API still checks "
+        "what mistral-common 1.13.1 no longer does",
         "map_ids (edge_ids.mistral_id)",
+        since="2024-07",
+        observed="2026-09",
     ),
     Rule(
         "mis.name_format",
@@ -167,8 +213,11 @@ RULES: tuple[Rule, ...] = (
         f"{VALIDATOR} (_validate_function, _validate_tool_message) [CODE]. Not checked on the history's "
         "tool_calls: the hosted API accepted a malformed call name the model itself had produced "
         "(mistral-large-latest, 2026-01: pydantic/pydantic-ai tests/models/cassettes/test_tool_choice_vcr/"
-        "test_tool_choice[mistral-list-single-tool].yaml)",
+        "test_tool_choice[mistral-list-single-tool].yaml)"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "none can without renaming the tool in the declarations, the calls and the results together",
+        observed="2026-11",
     ),
     Rule(
         "mis.content_xor_calls",
@@ -176,8 +225,11 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "older models (V3 validator): an assistant message has content or tool_calls, exactly one of them",
         "Assistant message must have either content or tool_calls, but not both.",
-        f"{VALIDATOR} (MistralRequestValidator._validate_assistant_message; V5 and later allow both)",
+        f"{VALIDATOR} (MistralRequestValidator._validate_assistant_message; V5 and later allow both)"
+        "; research/providers.md §12 (mistral-common 1.13.1 installed and run, 2026-11); SDK source only, "
+        "no hosted-API report of this text found",
         "split_tool_calls (text and calls as separate assistant messages), for V3 models only",
+        observed="2026-11",
     ),
 )
 

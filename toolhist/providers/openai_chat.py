@@ -64,8 +64,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             t(
                 "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
             ),
-            "miurla/morphic#136; smarter-sh/smarter#264; microsoft/autogen PR#3178",
+            "miurla/morphic#136; smarter-sh/smarter#264; microsoft/autogen PR#3178"
+            "; dates: miurla/morphic#136 2024-05 (gpt-4-turbo), smarter-sh/smarter#264 2025-01 "
+            "(gpt-4-turbo); Chevey339/kelivo#298 (OpenAI behind OpenRouter, 2026-01); sdcb/chats PR#132 "
+            "(2026-04); itmisx/deepx-code#94 (DeepSeek's capitalised wording, 2026-06)",
             "move_results (or synthesize_calls when the call is gone)",
+            since="2024-05",
+            observed="2026-06",
         ),
         Rule(
             "oai.call_unanswered",
@@ -76,8 +81,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
                 "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
                 "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}"
             ),
-            "router-for-me/CLIProxyAPI#2798; BerriAI/litellm#10083; MoonshotAI/kimi-cli#2405 (Kimi, lower case)",
+            "router-for-me/CLIProxyAPI#2798; BerriAI/litellm#10083; MoonshotAI/kimi-cli#2405 (Kimi, lower case)"
+            "; dates: BerriAI/litellm#10083 2025-04; QwenLM/qwen-code#606 (DashScope's double-quoted "
+            "variant, 2025-09); langgenius/dify#32222 (DeepSeek, 2026-02); sdcb/chats PR#132 (2026-04); "
+            "smallmain/vscode-unify-chat-provider#248 (2026-07)",
             "close_orphans (synthetic result) or move_results",
+            since="2025-04",
+            observed="2026-07",
         ),
         Rule(
             "oai.tool_id_unknown",
@@ -85,8 +95,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "error",
             "tool_call_id must be one of the ids in the preceding assistant tool_calls",
             t("Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message."),
-            "dapr/dapr-agents#145",
+            "dapr/dapr-agents#145"
+            "; dates: dapr/dapr-agents#145 fixed 2025-07, the only report found in OpenAI's wording; "
+            "MiniMax answers the same case in its own words (agent0ai/agent-zero#1754, "
+            "MiniMax-AI/MiniMax-M2#76, undated in the index)",
             "move_results",
+            since="2025-07",
+            observed="2025-07",
         ),
         Rule(
             "oai.tool_id_missing",
@@ -94,8 +109,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "error",
             "a tool message needs tool_call_id",
             t("Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'."),
-            "langchain-ai/langchain#22600; vercel/ai#2178",
+            "langchain-ai/langchain#22600; vercel/ai#2178"
+            "; dates: langchain-ai/langchain#22600 (gpt-3.5-turbo behind a relay, 2024-06); vercel/ai#2178 "
+            "(2024-07); MadcowD/ell#325 (2024-10); HemulGM/DelphiOpenAI#54 (Azure gpt-4o, 2025-04). Nothing "
+            "later found",
             "synthesize_calls (pair by position) or drop with a Change",
+            since="2024-06",
+            observed="2025-04",
         ),
         Rule(
             "oai.dup_tool_result",
@@ -105,8 +125,12 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             t(
                 "Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and messages[{second}]."
             ),
-            "agno-agi/agno#5116; anomalyco/opencode#1211",
+            "agno-agi/agno#5116; anomalyco/opencode#1211"
+            "; dates: fatwang2/search2ai#30 (Azure, 2024-06); anomalyco/opencode#1211 (Copilot GPT-4.1, "
+            "2025-07)",
             "dedupe_results",
+            since="2024-06",
+            observed="2025-07",
         ),
         Rule(
             "oai.empty_tool_calls",
@@ -117,8 +141,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
                 "Invalid 'messages[{index}].tool_calls': empty array. Expected an array with minimum length 1, "
                 "but got an empty array instead."
             ),
-            "openai/openai-python#2061; home-assistant/core PR#118577",
+            "openai/openai-python#2061; home-assistant/core PR#118577"
+            "; dates: home-assistant/core PR#118577 (2024-05); openai/openai-python#2061 (gpt-4o-mini, "
+            "2025-01); openai/openai-node PR#1341 (2025-02); chatboxai/chatbox#2079 (2025-02). Nothing "
+            "later found",
             "drop_empty_tool_calls",
+            since="2024-05",
+            observed="2025-02",
         ),
         Rule(
             "oai.empty_fn_name",
@@ -129,8 +158,12 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
                 "Invalid 'messages[{index}].tool_calls[{call}].function.name': empty string. Expected a string with "
                 "minimum length 1, but got an empty string instead."
             ),
-            "continuedev/continue#11645",
+            "continuedev/continue#11645"
+            "; dates: continuedev/continue#5091 (gpt-4o, 2025-04), #9784 (GPT-4o Mini, 2026-01), #11645 "
+            "(GPT-4o Mini, 2026-03)",
             "none can: the tool is unknown; drop the call and its result with a Change",
+            since="2025-04",
+            observed="2026-03",
         ),
         Rule(
             "oai.id_len",
@@ -144,9 +177,14 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "vercel/ai#8132; anomalyco/opencode#12653; Portkey-AI/gateway#1062. OpenAI's own limit: other "
             "vendors' compatible endpoints issue and accept longer ids (traffic corpus: deepseek-chat 2025-06.."
             "2026-08, grok-4.3 2026, google/gemini-2.5-flash via OpenRouter; crmne/ruby_llm "
-            "spec/fixtures/vcr_cassettes), so it applies to OpenAI models only (`openai_served`)",
+            "spec/fixtures/vcr_cassettes), so it applies to OpenAI models only (`openai_served`)"
+            "; dates: langmanus/langmanus#119 (2025-03); camel-ai/camel#2215 (gpt-4o-mini, 2025-04); "
+            "langgenius/dify#28987 (2025-12); openclaw/openclaw PR#875 (gpt-4o-mini via OpenRouter, "
+            "2026-01)",
             "map_ids (canonical ids are shorter)",
             applies=openai_served,
+            since="2025-03",
+            observed="2026-01",
         ),
         Rule(
             "oai.null_content",
@@ -154,8 +192,13 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "error",
             "content may be null only on an assistant message with tool_calls",
             t("Invalid value for 'content': expected a string, got null."),
-            "langchain-ai/langchainjs#4153; docker/docker-agent#63",
+            "langchain-ai/langchainjs#4153; docker/docker-agent#63"
+            "; dates: openai/openai-cookbook#503 (2023-06); microsoft/autogen#5699 (2025-02); "
+            "docker/docker-agent#63 (2025-07); vercel/ai PR#13744 (OpenAI itself, an assistant message with "
+            "null content and no tool calls, 2026-04)",
             "fill_empty_content",
+            since="2023-06",
+            observed="2026-04",
         ),
         Rule(
             "ds.reasoning_required",
@@ -164,9 +207,15 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
             "DeepSeek thinking mode: assistant tool-call messages must replay reasoning_content",
             "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
             "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
-            "hotovo/aider-desk#529; deepseek-ai/DeepSeek-V3#1053",
+            "hotovo/aider-desk#529; deepseek-ai/DeepSeek-V3#1053"
+            "; dates: AstrBotDevs/AstrBot#4174 (the API allowed tool calls in thinking mode on 2025-12-01); "
+            "anomalyco/opencode#5027 (deepseek-reasoner, 2025-12); continuedev/continue#11285 (DeepSeek "
+            "Reasoner, 2026-03); QwenLM/qwen-code#3724 (DeepSeek-V4-Pro, 2026-04) quotes a newer wording, "
+            "'The reasoning_content in the thinking mode must be passed back to the API.'",
             "fill_reasoning_content (empty string is accepted)",
             applies=_deepseek_thinking,
+            since="2025-12",
+            observed="2026-04",
         ),
     )
 

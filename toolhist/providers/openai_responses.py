@@ -50,9 +50,13 @@ RULES: tuple[Rule, ...] = (
         "No tool output found for {what} {call_id}.",
         "openai/openai-agents-python#673; tjardoo/openai-client PR#124; a custom_tool_call (Codex's freeform "
         "apply_patch) the same way, 'No tool output found for custom tool call call_…': Soju06/codex-lb#1168 "
-        "(2026), diegosouzapw/OmniRoute#8946",
+        "(2026), diegosouzapw/OmniRoute#8946"
+        "; dates: tjardoo/openai-client PR#124 2025-04; diegosouzapw/OmniRoute#8946 (Codex desktop, "
+        "2026-07)",
         "close_orphans (synthetic output)",
         applies=lambda body: not _deepseek(body),
+        since="2025-04",
+        observed="2026-07",
     ),
     Rule(
         "resp.output_orphan",
@@ -63,8 +67,12 @@ RULES: tuple[Rule, ...] = (
         "No tool call found for {what} output with call_id {call_id}.",
         "microsoft/vscode#320060; leookun/cursor-byok#307; binaricat/Netcatty#684; the custom tool call form, "
         "'No tool call found for custom tool call output with call_id …', is quoted in codex-lb's replay code "
-        "(Soju06/codex-lb#1168)",
+        "(Soju06/codex-lb#1168)"
+        "; dates: continuedev/continue#10092 (gpt-5, 2026-02); agentscope-ai/AgentTeams#299 (2026-03); "
+        "binaricat/Netcatty#684 (2026-04); james-6-23/codex2api#414 (gpt-5.6 behind a gateway, 2026-07)",
         "synthesize_calls (or drop the output with a Change)",
+        since="2026-02",
+        observed="2026-07",
     ),
     Rule(
         "resp.fc_needs_reasoning",
@@ -80,9 +88,13 @@ RULES: tuple[Rule, ...] = (
         "before that call (reasoning is optional per step); the traffic corpus has 181 accepted requests with "
         "id'd calls and no reasoning item before them (gpt-5, gpt-5-mini, gpt-5.2/5.4/5.6, 2025-09..2026-08: "
         "pydantic/pydantic-ai tests/models/cassettes/test_tool_choice_vcr, tests/cassettes/test_tool_search) "
-        "and no recorded rejection",
+        "and no recorded rejection"
+        "; dates: 0xPlaygrounds/rig#751 (gpt-5-mini, 2025-08); continuedev/continue#10018 (gpt-5, 2026-01), "
+        "#10880 (gpt-5.2, 2026-02); cline/cline#12242 (gpt-5.5, 2026-07)",
         "drop_item_ids (a call sent without `id` needs no reasoning item) or replay the reasoning item",
         applies=_reasoning_model,
+        since="2025-08",
+        observed="2026-07",
     ),
     Rule(
         "resp.reasoning_dangling",
@@ -96,8 +108,13 @@ RULES: tuple[Rule, ...] = (
         "text (gpt-5, 2025-09..2026-02, pydantic/pydantic-ai tests/models/cassettes/test_openai_responses/"
         "test_openai_responses_thinking_with_modified_history.yaml), since the server pairs the reasoning with "
         "the item it produced by id; DeepSeek's Responses endpoint accepts that (2026-08); a reasoning item "
-        "before a hosted tool call (tool_search_call, 2026) is followed by a model item and accepted",
+        "before a hosted tool call (tool_search_call, 2026) is followed by a model item and accepted"
+        "; dates: openai/openai-node#1567 (2025-07); vercel/ai#8031 (gpt-5, 2025-08); "
+        "continuedev/continue#8933 (2025-11), #10428 (GPT-5.2 Codex, 2026-02); mastra-ai/mastra#14048 "
+        "(gpt-5-mini, 2026-03)",
         "drop_dangling_reasoning",
+        since="2025-07",
+        observed="2026-03",
     ),
     Rule(
         "resp.dup_item",
@@ -105,8 +122,13 @@ RULES: tuple[Rule, ...] = (
         "error",
         "item ids must be unique across input",
         "Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
-        "vercel/ai#13307; github/app#540",
+        "vercel/ai#13307; github/app#540"
+        "; dates: vercel/ai#7883 (gpt-5, a reasoning item sent twice, 2025-08); "
+        "OpenRouterTeam/ai-sdk-provider#254 (gpt-5-codex, 2025-11); vercel/ai PR#15492 (items repeated next "
+        "to previous_response_id, 2026-05)",
         "dedupe_items",
+        since="2025-08",
+        observed="2026-05",
     ),
     Rule(
         "resp.item_id_prefix",
@@ -116,9 +138,14 @@ RULES: tuple[Rule, ...] = (
         "Invalid 'input[{index}].id': '{id}'. Expected an ID that begins with '{prefix}'.",
         "jlcodes99/cockpit-tools#2090 (rs); openai-agents `__fake_id__` placeholder (fc, repo not identified); "
         "msg per proxies' notes (unverified). OpenAI's own ids only: DeepSeek's Responses endpoint issues and "
-        "accepts uuid item ids (traffic corpus, deepseek-v4-flash, 2026-08)",
+        "accepts uuid item ids (traffic corpus, deepseek-v4-flash, 2026-08)"
+        "; dates: mastra-ai/mastra#10815 (an rs_ id where msg was expected, 2025-12); openai/codex#33176 "
+        "(msg, 2026-07); farion1231/cc-switch#5338 (msg, 2026-07); jlcodes99/cockpit-tools#2090 (rs, "
+        "2026-08), #2543 (rs, 2026-09)",
         "drop_item_ids (ids are optional on input)",
         applies=lambda body: not _deepseek(body),
+        since="2025-12",
+        observed="2026-09",
     ),
     Rule(
         "resp.call_id_len",
@@ -126,8 +153,13 @@ RULES: tuple[Rule, ...] = (
         "error",
         "call_id is at most 64 characters",
         "Invalid 'input[{index}].call_id': string too long. Expected a string with maximum length 64, but got a string with length {length} instead.",
-        "AnswerDotAI/fastllm#45 (code string_above_max_length)",
+        "AnswerDotAI/fastllm#45 (code string_above_max_length)"
+        "; dates: decolua/9router#393 (2026-03); AnswerDotAI/fastllm#45 (ChatGPT Codex backend, 2026-06); "
+        "orchidfiles/ungate#26 (gpt-5.6-sol via the Codex backend, 2026-07); "
+        "V1ki/dsh-plugin-subscriptions#29 (Codex backend, 2026-08)",
         "map_ids (canonical ids are shorter)",
+        since="2026-03",
+        observed="2026-08",
     ),
     Rule(
         "resp.adjacency",
@@ -135,9 +167,15 @@ RULES: tuple[Rule, ...] = (
         "error",
         "DeepSeek: the outputs of a run of function_calls must come right after it",
         "No tool output found for tool call {call_id}",
-        "deepseek-ai/awesome-deepseek-integration#740; MayDay-wpf/snow-app PR#9; kolega-ai/kolega-code PR#403",
+        "deepseek-ai/awesome-deepseek-integration#740; MayDay-wpf/snow-app PR#9; kolega-ai/kolega-code PR#403"
+        "; traffic corpus: pydantic/pydantic-ai "
+        "tests/models/cassettes/test_deepseek_responses/test_deepseek_responses_rejects_interleaved_function_calls.yaml "
+        "@c5e16a7841 (deepseek-v4-flash, rejected with this text); deepseek-ai/DeepSeek-V3#1588 "
+        "(deepseek-v4-pro, a developer message between a call and its output, 2026-08)",
         "move_results (or close_orphans when the output is missing)",
         applies=_deepseek,
+        since="2026-08",
+        observed="2026-08",
     ),
     Rule(
         "resp.reasoning_summary",
@@ -146,8 +184,12 @@ RULES: tuple[Rule, ...] = (
         "a replayed reasoning item needs `summary` (OpenAI's schema requires it; non-OpenAI Responses servers "
         "reject it with this text)",
         "Input[{index}] missing required field `summary`",
-        "newo-ether/Agora#141",
+        "newo-ether/Agora#141"
+        "; dates: newo-ether/Agora#141 is Meta's Muse Spark 1.3 behind a Responses server (2026-09); no "
+        "OpenAI rejection found",
         "fill_reasoning_summary (`summary: []`)",
+        since="2026-09",
+        observed="2026-09",
     ),
     *ITEM_RULES,
 )

@@ -37,10 +37,12 @@ RULES: tuple[Rule, ...] = (
         "Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.",
         "openai/openai-python#2677 (param input[3], code invalid_value: a Chat history sent to /v1/responses); "
         "NousResearch/hermes-agent#5709 (role=tool leaked into Codex-backed Responses paths). The role enum "
-        "has held since the Responses API launched (2025-03); neither thread is dated in the index",
+        "has held since the Responses API launched (2025-03); neither thread is dated in the index"
+        "; Chevey339/kelivo PR#281 (OpenAI Responses with built-in tools, 2026-01)",
         "none in the body: send each result as a function_call_output item with its call_id (the renderer "
         "does)",
         since="2025-03",
+        observed="2026-01",
     ),
     Rule(
         "resp.item_not_persisted",
