@@ -443,6 +443,7 @@ FILL: dict[str, Any] = {
 FILL_FOR: dict[str, list[dict[str, Any]]] = {
     "resp.call_unanswered": [{"what": "function call"}, {"what": "custom tool call"}],
     "resp.output_orphan": [{"what": "function call"}, {"what": "custom tool call"}],
+    "ant.tool_name_pattern": [{"limit": 128}, {"limit": 64}],  # the API's pattern now, and before 2025-06
     "ant.server_result_orphan": [
         {"kind": "web_search_tool_result", "id": "srvtoolu_01Hk7MnPqRsTuVwXyZaBcDeF"}
     ],

@@ -152,7 +152,7 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         "ant.tool_name_pattern",
         body(*ROUND, tools=[*TOOLS, {"name": "read.file", "input_schema": {"type": "object"}}]),
         "tools.1.name",
-        "tools.1.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'",
+        "tools.1.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'",
         body(*ROUND, tools=[*TOOLS, {"name": "read-file", "input_schema": {"type": "object"}}]),
     ),
     (

@@ -232,14 +232,17 @@ def test_part_oneof_multi_snake_case_reports_the_api_name() -> None:
 
 
 def test_no_trailing_model_newer_models_only() -> None:
-    bad = {"model": "gemini-3.5-flash", "contents": [user(), {"role": "model", "parts": [{"text": "Sure"}]}]}
+    bad = {"model": "gemini-3.6-flash", "contents": [user(), {"role": "model", "parts": [{"text": "Sure"}]}]}
     assert found(bad, "gem.no_trailing_model") == [
         ("contents[1]", "Requests ending with a model turn are not supported.")
     ]
-    good = {"model": "gemini-3.5-flash", "contents": [*bad["contents"], user("go on")]}
+    lite = {**bad, "model": "gemini-3.5-flash-lite"}
+    assert [path for path, _ in found(lite, "gem.no_trailing_model")] == ["contents[1]"]
+    good = {"model": "gemini-3.6-flash", "contents": [*bad["contents"], user("go on")]}
     assert found(good, "gem.no_trailing_model") == []
-    older = {**bad, "model": "gemini-2.5-flash"}
-    assert found(older, "gem.no_trailing_model") == []
+    # 200 in LibreChat-AI/agents PR#323's probes (2026-07): 3.5 Flash still took the prefill
+    for model in ("gemini-3.5-flash", "gemini-2.5-flash"):
+        assert found({**bad, "model": model}, "gem.no_trailing_model") == []
 
 
 def test_role_tool_is_rejected() -> None:
@@ -388,7 +391,7 @@ def test_source_map_points_back_at_messages_and_blocks() -> None:
     payload = render(broken, "gemini")
     assert payload.source_map["systemInstruction.parts[0]"] == (0, 0)
     assert payload.source_map["contents[1].parts[2]"] == (2, 2)
-    (violation,) = validate(broken.model_copy(update={"request": {"model": "gemini-3.5-pro"}}), "gemini")
+    (violation,) = validate(broken.model_copy(update={"request": {"model": "gemini-3.6-pro"}}), "gemini")
     assert (violation.rule, violation.path, violation.message_index, violation.block_index) == (
         "gem.no_trailing_model",
         "contents[1]",

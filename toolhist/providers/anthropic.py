@@ -31,7 +31,9 @@ __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 RULES = (*BLOCK_RULES, *TURN_RULES)
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 SERVER_TOOL_USE_ID = re.compile(r"^srvtoolu_[a-zA-Z0-9_]+$")
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+TOOL_NAME_LIMIT = 128
+"""The API's own pattern since 2025-06 (it was 64 before): see ant.tool_name_pattern's evidence."""
+TOOL_NAME = re.compile(rf"^[a-zA-Z0-9_-]{{1,{TOOL_NAME_LIMIT}}}$")
 THINKING_BLOCKS = ("thinking", "redacted_thinking")
 
 IndexedBlock = tuple[int, dict[str, Any]]
@@ -261,7 +263,9 @@ def check_tools(body: dict[str, Any]) -> Iterator[Finding]:
             continue
         name = tool.get("name")
         if not isinstance(name, str) or not TOOL_NAME.match(name):
-            yield Finding("ant.tool_name_pattern", ("tools", n, "name"), {"index": n})
+            yield Finding(
+                "ant.tool_name_pattern", ("tools", n, "name"), {"index": n, "limit": TOOL_NAME_LIMIT}
+            )
 
 
 def check(body: dict[str, Any]) -> Iterator[Finding]:

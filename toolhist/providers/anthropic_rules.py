@@ -161,16 +161,17 @@ RULES: tuple[Rule, ...] = (
         "ant.tool_name_pattern",
         NAME,
         "error",
-        "a custom tool's declared name matches ^[a-zA-Z0-9_-]{1,64}$",
-        "tools.{index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'",
+        "a custom tool's declared name matches ^[a-zA-Z0-9_-]{1,128}$ (1-64 until mid-2025)",
+        "tools.{index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,{limit}}}$'",
         "research/providers.md §3c (tool definition wording)"
         "; apify/tester-mcp-client#11 (2025-03) and modelcontextprotocol/typescript-sdk#413 (2025-04) show "
-        "this {1,64} text; mixed since: Claude Code requests were answered with '^[a-zA-Z0-9_-]{1,128}$' "
-        "(jedisct1/openapi-mcp#9, 2025-06; modelcontextprotocol/modelcontextprotocol#1345, 2025-08), so the "
-        "length limit may now be 128 [U]",
+        "a {1,64} pattern; since 2025-06 the API answers with '^[a-zA-Z0-9_-]{1,128}$' (jedisct1/openapi-mcp#9, "
+        "2025-06; modelcontextprotocol/modelcontextprotocol#1345, 2025-08; changelogs and probes quoting it "
+        "for dotted names on claude-sonnet-5, 2026-04..05), so names of 65-128 characters are accepted now "
+        "and the check uses 128; explain knows both texts",
         "none in the history: rename the tool in the declarations and in every call",
         since="2025-03",
-        observed="2025-08",
+        observed="2026-05",
     ),
     Rule(
         "ant.tools_required",

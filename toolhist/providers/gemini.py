@@ -61,9 +61,16 @@ def _signatures_enforced(body: dict[str, Any]) -> bool:
 
 
 def _rejects_trailing_model(body: dict[str, Any]) -> bool:
-    """Newer models (≈3.5 and later) no longer treat a final model turn as prefill."""
+    """Models from 3.6 on, and 3.5 Flash-Lite, no longer treat a final model turn as prefill.
+
+    Google's latest-model page (quoted in cline/cline#12521, 2026-07) says prefill was removed from
+    Gemini 3.6 Flash and 3.5 Flash-Lite on; LibreChat-AI/agents PR#323 measured gemini-3.5-flash
+    (and 2.5) still answering 200, so 3.5 models other than Flash-Lite are not flagged.
+    """
     version = gemini_version(body)
-    return version is not None and version >= (3, 5)
+    if version is None:
+        return False
+    return version >= (3, 6) or (version == (3, 5) and "lite" in model_of(body))
 
 
 RULES: tuple[Rule, ...] = (
@@ -175,7 +182,7 @@ RULES: tuple[Rule, ...] = (
         "gem.no_trailing_model",
         NAME,
         "error",
-        "newer Gemini models (≈3.5+) reject a request whose last content is a model turn",
+        "Gemini 3.6+ and 3.5 Flash-Lite reject a request whose last content is a model turn",
         "Requests ending with a model turn are not supported.",
         "anomalyco/opencode#45359, #47034; livekit/agents-js#2108"
         "; dates: LibreChat-AI/agents PR#323 (gemini-3.6-flash and gemini-3.5-flash-lite 400, "
