@@ -155,10 +155,17 @@ RULES: tuple[Rule, ...] = (
         "ant.empty_text",
         NAME,
         "error",
-        "text blocks are non-empty and not only whitespace",
+        "text blocks are non-empty; a whitespace-only one only beside other content in its message",
         "messages: text content blocks must {requirement}",
-        "coasys/ad4m PR#996 ('be non-empty'); 'contain non-whitespace text' as seen through Bedrock",
+        "coasys/ad4m PR#996 ('be non-empty'); anthropics/claude-code#23440, opencode#31259 (whitespace-only "
+        "message, 'contain non-whitespace text'); experientiallabs/experiential PR#804 and LibreChat-AI/agents "
+        "PR#124 (direct API probes, 2026: [' '] alone 400, [' ', 'ok'] and ['\\n\\n', tool_use] 200, ['', x] 400); "
+        "corpus: simonw/llm-anthropic tests/cassettes/test_anthropic/test_tools.yaml (claude-haiku-4-5, "
+        "2026-04, [' ', tool_use, tool_use] accepted)",
         "fill_empty_content",
+        since="2024-08",
+        observed="2026-07",
+        condition="a whitespace-only text block counts only when nothing else in its message has content",
     ),
     Rule(
         "ant.first_user",
