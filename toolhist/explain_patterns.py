@@ -270,7 +270,7 @@ RULE_INFO: dict[str, tuple[str, str]] = {
     "ant.tool_name_pattern": ("A declared tool name has characters outside ^[a-zA-Z0-9_-]{1,64}$.", "none in the history: rename the tool in the declarations and in every call"),
     "ant.tools_required": ("The history has tool_use or tool_result blocks but the request declares no tools.", "add_tool_declarations"),
     "ant.empty_content": ("A message other than a final assistant message has empty content.", "fill_empty_content"),
-    "ant.empty_text": ("A text block is empty (or only whitespace, via Bedrock).", "fill_empty_content"),
+    "ant.empty_text": ("A text block is empty, or a message holds only whitespace text.", "fill_empty_content"),
     "ant.first_user": ("The first message is not a user message (2024 rule; current enforcement unverified).", "prepend a user turn (merge_turns)"),
     "ant.alternate": ("Two assistant (or user) turns in a row (obsolete 2024 rule: the API now merges them).", "merge_turns"),
     "ant.thinking_first": ("With thinking enabled, the final assistant message (the last tool_use/tool_result round) must start with its thinking block.", "replay the thinking block, or disable thinking; drop_foreign_thinking cannot restore a signature"),

@@ -8,6 +8,8 @@ Two inputs, one extraction:
 - ``--raw DIR --manifest FILE``: a folder of cassette files and a JSON-lines manifest, one object per
   file: ``{"file": <name in DIR>, "repo": ..., "path": ..., "commit": ...}`` (how the committed corpus
   is rebuilt from files read through the search index).
+- ``--base FILE``: the records of an existing corpus to start from, so a new batch of transcribed files
+  is added to the committed corpus without the folders of the earlier batches.
 
 Per interaction it keeps endpoint, provider, vendor, model, request body (JSON, run through
 `toolhist.redact`), status, error text (4xx body, or an error inside a 2xx stream) and provenance. It
@@ -106,6 +108,16 @@ class Builder:
         self.records: dict[tuple[str, str, int, str], dict[str, Any]] = {}
         self.counts: dict[str, Counter[str]] = {}
 
+    def add_records(self, path: Path) -> None:
+        """The records of an existing corpus (``--base``), under the same deduplication key."""
+        opener: Any = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    rec = json.loads(line)
+                    key = (rec["provider"], _canonical(rec["body"]), rec["status"], rec["error"] or "")
+                    self.records[key] = rec
+
     def add_file(self, repo: str, path: str, commit: str, data: bytes, date: str = "") -> None:
         """Every interaction of one cassette file version that the corpus keeps."""
         counts = self.counts.setdefault(repo, Counter())
@@ -203,9 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--raw", help="folder of cassette files (with --manifest)")
     parser.add_argument("--manifest", help="JSON lines: file, repo, path, commit")
+    parser.add_argument("--base", type=Path, help="an existing corpus whose records are kept")
     parser.add_argument("-o", "--output", required=True, type=Path)
     args = parser.parse_args(argv)
     builder = Builder()
+    if args.base:
+        builder.add_records(args.base)
     for git_dir in args.git:
         repo = _repo_name(git_dir)
         versions = list(_git_versions(git_dir))

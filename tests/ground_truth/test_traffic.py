@@ -121,14 +121,15 @@ def _figures(names: list[str]) -> tuple[int, int, int, int]:
 
 def test_figures() -> None:
     """All records, and those not in KNOWN: the thresholds hold for the second (the subset is small: one
-    false error among 185 accepted requests is 0.5%; the full local corpus is 5 in 5,418, 0.1%)."""
+    false error among 196 accepted requests is 0.5%; the full local corpus is 5 in 5,418, 0.1%). 13 of the
+    records come from repositories the rules were not calibrated on (held out: see the corpus README)."""
     every = _figures(sorted(JUDGED))
     settled = _figures([n for n in JUDGED if n not in KNOWN])
     print(f"all: accepted {every[0]}, false errors {every[1]}; history 4xx {every[2]}, caught {every[3]}")
     print(
         f"without KNOWN: accepted {settled[0]}, false errors {settled[1]}; history 4xx {settled[2]}, caught {settled[3]}"
     )
-    assert every == (185, 1, 6, 6)
-    assert settled == (184, 0, 6, 6)
+    assert every == (196, 1, 8, 8)
+    assert settled == (195, 0, 8, 8)
     assert settled[1] <= MAX_FALSE_ERROR_RATE * settled[0]
     assert settled[3] >= MIN_HISTORY_4XX_CAUGHT * settled[2]

@@ -347,6 +347,21 @@ def test_assistant_text_between_call_and_result_leaves_the_call_unanswered() -> 
     assert found(b) == [("ant.result_missing", "messages.1", MISSING.format(i=1, ids="toolu_1"))]
 
 
+def test_whitespace_text_counts_only_in_a_message_with_nothing_else() -> None:
+    # Recorded 200 (claude-haiku-4-5, 2026-04, simonw/llm-anthropic test_tools.yaml): [" ", tool_use,
+    # tool_use]; probes in experientiallabs/experiential PR#804: [" ", "ok"] 200, [" "] alone 400,
+    # ["", "x"] 400.
+    assert found(body(user("read"), assistant(text(" "), use("toolu_1")), user(res("toolu_1")))) == []
+    assert found(body(user(text("hi"), text("\n")))) == []
+    whitespace = "messages: text content blocks must contain non-whitespace text"
+    assert found(body(user("hi"), assistant(text(" "), text("\n")), user("again"))) == [
+        ("ant.empty_text", "messages.1.content.0", whitespace),
+        ("ant.empty_text", "messages.1.content.1", whitespace),
+    ]
+    empty = "messages: text content blocks must be non-empty"
+    assert found(body(user(text(""), text("x")))) == [("ant.empty_text", "messages.0.content.0", empty)]
+
+
 def test_malformed_bodies_do_not_raise() -> None:
     odd: Body = {
         "messages": [

@@ -155,6 +155,7 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
             ids = set()
         after_use: list[str] = []
         flagged = False
+        blank = not any(_substantive(block) for _, block in _blocks(message))
         for j, block in _blocks(message):
             kind = block.get("type")
             if kind in ("tool_use", "server_tool_use"):
@@ -165,14 +166,25 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
                 flagged = True
                 values = {"index": i, "ids": ", ".join(after_use)}
                 yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
-            yield from _check_text(i, j, block)
+            yield from _check_text(i, j, block, blank=blank)
 
 
-def _check_text(i: int, j: int, block: dict[str, Any]) -> Iterator[Finding]:
-    """Blank text blocks (string content "" is ant.empty_content's) and unsigned thinking."""
+def _substantive(block: dict[str, Any]) -> bool:
+    """A block other than text, or text with a non-whitespace character."""
+    text = block.get("text")
+    return block.get("type") != "text" or (isinstance(text, str) and bool(text.strip()))
+
+
+def _check_text(i: int, j: int, block: dict[str, Any], *, blank: bool) -> Iterator[Finding]:
+    """Blank text blocks (string content "" is ant.empty_content's) and unsigned thinking.
+
+    An empty text block is rejected wherever it is; a whitespace-only one only in a message with
+    nothing else in it (``blank``): ``[" ", tool_use]`` and ``[" ", "ok"]`` are accepted (see the
+    rule's evidence in `toolhist.providers.anthropic_rules`).
+    """
     kind = block.get("type")
     text = block.get("text")
-    if kind == "text" and isinstance(text, str) and not text.strip() and (text or j >= 0):
+    if kind == "text" and isinstance(text, str) and not text.strip() and (blank if text else j >= 0):
         requirement = "contain non-whitespace text" if text else "be non-empty"
         yield Finding("ant.empty_text", _path(i, j), {"requirement": requirement})
     if kind == "thinking":

@@ -210,16 +210,18 @@ RULES: tuple[Rule, ...] = (
         "ant.empty_text",
         NAME,
         "error",
-        "text blocks are non-empty and not only whitespace",
+        "no empty text block, and no message whose only content is whitespace text",
         "messages: text content blocks must {requirement}",
-        "coasys/ad4m PR#996 ('be non-empty'); anthropics/claude-code#23440, opencode#31259 (whitespace-only "
-        "message, 'contain non-whitespace text'); experientiallabs/experiential PR#804 and LibreChat-AI/agents "
+        "coasys/ad4m PR#996 ('be non-empty'); Mintplex-Labs/anythingllm-docs#80 (2024-08); "
+        "anthropics/claude-code#23440, anomalyco/opencode#31259 (whitespace-only message, 'contain "
+        "non-whitespace text'); experientiallabs/experiential PR#804 and LibreChat-AI/agents "
         "PR#124 (direct API probes, 2026: [' '] alone 400, [' ', 'ok'] and ['\\n\\n', tool_use] 200, ['', x] 400); "
-        "corpus: simonw/llm-anthropic tests/cassettes/test_anthropic/test_tools.yaml (claude-haiku-4-5, "
-        "2026-04, [' ', tool_use, tool_use] accepted)",
+        "held-out corpus (recorded, measured locally): simonw/llm-anthropic:tests/cassettes/test_anthropic/"
+        "test_tools.yaml @07b14b3f05 #1 (claude-haiku-4-5, 2026-04: [' ', tool_use, tool_use] accepted)",
         "fill_empty_content",
         since="2024-08",
         observed="2026-07",
+        condition="a whitespace-only text block counts only when nothing else in its message has content",
     ),
     Rule(
         "ant.first_user",
