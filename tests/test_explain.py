@@ -105,6 +105,8 @@ CASES: list[Case] = [
     Case("messages.1.content.1.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'", "anthropic", "ant.id_pattern", None, (), ("messages.1.content.1",)),
     Case("messages.3.content.0.server_tool_use.id: String should match pattern '^srvtoolu_[a-zA-Z0-9_]+$'", "anthropic", "ant.id_pattern", "server-tool", (), ("messages.3.content.0",)),
     Case("tools.12.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", "anthropic", "ant.tool_name_pattern", None, (), ("tools.12",)),
+    Case("tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'", "anthropic", "ant.tool_name_pattern", None, (), ("tools.0",)),
+    Case("messages.3.content.0: If an assistant message contains any thinking blocks, the first block must be 'thinking' or 'redacted_thinking'. Found 'text'.", "anthropic", "ant.thinking_not_first", None, (), ("messages.3.content.0",)),
     Case("Requests which include `tool_use` or `tool_result` blocks must define tools.", "anthropic", "ant.tools_required"),
     Case("messages.5: all messages must have non-empty content except for the optional final assistant message", "anthropic", "ant.empty_content", None, (), ("messages.5",)),
     Case("messages: text content blocks must be non-empty", "anthropic", "ant.empty_text"),

@@ -198,6 +198,14 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         body(user("read"), assistant(text("reading it now"), use("toolu_1")), user(res("toolu_1"))),
     ),
     (
+        "ant.thinking_not_first",
+        body(user("hi"), assistant(text("ok"), think()), user("go on"), thinking=THINKING),
+        "messages.1.content.0",
+        "messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be "
+        "`thinking` or `redacted_thinking`. Found `text`.",
+        body(user("hi"), assistant(think(), text("ok")), user("go on"), thinking=THINKING),
+    ),
+    (
         "ant.thinking_first",
         body(user("read"), assistant(text("ok"), use("toolu_1")), user(res("toolu_1")), thinking=THINKING),
         "messages.1.content.0.type",
@@ -637,3 +645,11 @@ def test_realistic_session_is_valid_and_keeps_error_results() -> None:
     }
     assert payload.body["system"] == "You are a careful coding agent. Use tools to inspect the repository."
     assert validate(REALISTIC, "anthropic") == []
+
+
+def test_thinking_not_first_only_with_thinking_on() -> None:
+    """Every report of the text ran with thinking on; with it off, earlier thinking blocks are not read."""
+    bad = body(user("hi"), assistant(text("ok"), think()), user("go on"))
+    assert [r for r, _, _ in found(bad)] == []
+    on = {**bad, "thinking": THINKING}
+    assert [r for r, _, _ in found(on)] == ["ant.thinking_not_first"]

@@ -7,6 +7,7 @@ request may end with and what a replayed block may be:
   (older models continue a final assistant message);
 - a server tool call (``srvtoolu_…`` id) replayed as a plain ``tool_use`` block is not paired with the
   ``tool_result`` after it: the API answers with ant.result_missing's text (a recorded 400);
+- an assistant message that holds thinking blocks must start with one (thinking on);
 - the thinking blocks of the latest assistant message must be sent as the model returned them: a body
   cannot show the original, but a signature carried by two blocks with different text shows that one
   of them was changed.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolhist.providers.anthropic_rules import MISSING_TEXT
+from toolhist.providers.anthropic_rules import MISSING_TEXT, thinking_enabled
 from toolhist.providers.base import Finding, PathT, Rule
 
 NAME = "anthropic"
@@ -45,6 +46,24 @@ PREFILL_SOURCE = (
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(
+        "ant.thinking_not_first",
+        NAME,
+        "error",
+        "with thinking on, an assistant message that holds thinking blocks starts with one",
+        "messages.{index}.content.0: If an assistant message contains any thinking blocks, the first block "
+        "must be `thinking` or `redacted_thinking`. Found `{found}`.",
+        "anthropics/claude-code#20705 (2026-01); the same text, for any assistant message of the history "
+        "(messages.1, messages.3), is quoted in agents' fix notes and code comments from 2025-11 on (search "
+        "index: reordering stored blocks thinking, text, tool_use fixed it); the extended-thinking docs "
+        "state the requirement. Checked only with thinking on, the mode every report ran in [U: whether a "
+        "request with thinking off is held to it]",
+        "put the thinking blocks back at the start of the message, in the order the model returned them",
+        applies=thinking_enabled,
+        since="2025-11",
+        observed="2026-01",
+        condition="a thinking or redacted_thinking block comes after another block of the same assistant message",
+    ),
     Rule(
         "ant.prefill_unsupported",
         NAME,
@@ -95,6 +114,10 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+_THINKING = ("thinking", "redacted_thinking")
+_NONE = object()
+
+
 def _blocks(message: Any) -> list[tuple[int, dict[str, Any]]]:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
@@ -129,10 +152,16 @@ def check(messages: list[Any]) -> Iterator[Finding]:
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             continue
+        first: Any = _NONE  # the type of the message's first block, for ant.thinking_not_first
+        misplaced = False
         for j, block in enumerate(content):
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")
+            if first is _NONE:
+                first = kind
+            elif kind in _THINKING and first not in _THINKING:
+                misplaced = True
             if kind == "thinking":
                 signature = block.get("signature")
                 if isinstance(signature, str) and signature:
@@ -146,6 +175,10 @@ def check(messages: list[Any]) -> Iterator[Finding]:
                         {"index": i, "ids": raw},
                         (raw,),
                     )
+        if misplaced and assistant:
+            yield Finding(
+                "ant.thinking_not_first", ("messages", i, "content", 0), {"index": i, "found": first}
+            )
     if latest is not None and texts:
         yield from _check_immutable(messages, latest, texts)
 
