@@ -99,8 +99,11 @@ RULES: tuple[Rule, ...] = (
         "; dates: HKUDS/nanobot#3939 (kimi-k2.5 and k2.6: either parameter alone is accepted, 2026-05); "
         "MoonshotAI/kimi-cli PR#2499 (stops sending reasoning_effort implicitly, 2026-07); K2.x evidence "
         "only: Kimi K3 sets its effort with reasoning_effort alone "
-        "(platform.kimi.ai/docs/guide/use-reasoning-effort)",
+        "(platform.kimi.ai/docs/guide/use-reasoning-effort), so the rule holds K2 models (and a body that names "
+        "none) to it [U: what K3 answers to both]",
         "none in the history: drop one of the two request fields",
+        models=(r"k2",),
+        unknown_model=True,
         since="2026-05",
         observed="2026-07",
     ),
