@@ -149,6 +149,11 @@ def test_compaction_without_replacement_keeps_user_messages_and_the_summary(tmp_
             "payload.call_id",
         ),
         (rec("compacted", {}), "a compaction needs a string 'message'", "payload.message"),
+        (
+            rec("event_msg", {"type": "thread_rolled_back", "num_turns": "one"}),
+            "expected a non-negative integer",
+            "payload.num_turns",
+        ),
     ],
 )
 def test_malformed_lines_name_file_line_and_field(
@@ -380,3 +385,43 @@ def test_a_file_with_no_rollout_line_is_refused(tmp_path: Path) -> None:
         "not a valid codex log: no Codex rollout line (types compacted, event_msg, response_item, "
         "session_meta, turn_context, world_state) in this file"
     )
+
+
+def test_a_rollback_drops_the_newest_user_turns_as_codex_replays_it(tmp_path: Path) -> None:
+    """``thread_rolled_back`` cuts at the n-th user turn from the end (Codex's
+    ``drop_last_n_user_turns``); Codex's own context messages are not turns."""
+    env = user("<environment_context><cwd>/repo</cwd></environment_context>")
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 1})
+    lines = (META, env, user("one"), call("c1"), output("c1"), user("two"), call("c2"), rollback)
+    path = write(tmp_path, *lines)
+    session = toolhist.load(path)
+    texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
+    assert texts == ["<environment_context><cwd>/repo</cwd></environment_context>", "one"]
+    assert [c.name for m in session.messages for c in m.tool_calls()] == ["shell"]
+    assert [(u.kind, u.line, u.before) for u in session.unsent] == [
+        ("rolled back message", 6, len(session.messages)),
+        ("rolled back function_call", 7, len(session.messages)),
+    ]
+    assert session.unsent[0].text == "two"
+    assert (
+        "line 8: thread rolled back 1 user turn(s); 2 item(s) dropped from the history Codex sends "
+        "(shown as unsent)" in session.source.notes
+    )
+
+
+def test_a_rollback_past_the_first_turn_keeps_what_came_before_it(tmp_path: Path) -> None:
+    env = user("<environment_context><cwd>/repo</cwd></environment_context>")
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 5})
+    path = write(tmp_path, env, user("one"), user("two"), rollback, user("three"))
+    session = toolhist.load(path)
+    texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
+    assert texts == ["<environment_context><cwd>/repo</cwd></environment_context>", "three"]
+    assert [u.text for u in session.unsent] == ["one", "two"]
+
+
+def test_a_rollback_without_user_turns_changes_nothing(tmp_path: Path) -> None:
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 1})
+    path = write(tmp_path, call("c1"), output("c1"), rollback)
+    session = toolhist.load(path)
+    assert len(session.messages) == 2
+    assert session.unsent == ()

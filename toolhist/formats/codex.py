@@ -37,6 +37,13 @@ the ``openai-responses`` rules.
 - ``compacted`` replaces the history as Codex does: with ``replacement_history`` that list,
   otherwise the earlier user messages plus the summary as a user message. The notes say how many
   items each compaction replaced.
+- ``event_msg`` ``thread_rolled_back`` (``/undo``-style rollback, ``num_turns``) drops the newest user
+  turns as Codex's ``reconstruct_history_from_rollout`` does on resume
+  (codex-rs/core/src/codex/rollout_reconstruction.rs at 023cedaa25c056edf87e8be2c04190c84c67f966);
+  the dropped items go to ``Session.unsent`` as ``rolled back <type>``, with a note. A user turn is
+  a user message Codex did not write itself (``is_contextual_user_fragment``: environment context,
+  AGENTS.md instructions, skills, shell-command and turn-aborted notices). The trim of contextual
+  developer messages just before the cut (``trim_pre_turn_context_updates``) is not reproduced.
 - ``session_meta`` and ``turn_context`` go into ``Session.metadata`` / ``request`` (model);
   ``event_msg`` lines (UI events, ``exec_command_end`` duplicating outputs by design, token counts)
   are counted, not turned into messages.
@@ -66,6 +73,13 @@ UNSENT_ITEMS = {
     "never sent (codex-rs/core/src/context_manager/history.rs)",
 }
 """Response item types Codex keeps in the rollout but never sends, with why."""
+ROLLED_BACK = "toolhist:rolled_back"
+"""Marker type for an item a ``thread_rolled_back`` event dropped (never a Codex item type)."""
+ROLLED_BACK_REASON = (
+    "a thread_rolled_back event dropped this turn: Codex replays the rollback on resume "
+    "(ContextManager::drop_last_n_user_turns), so the item is never sent again "
+    "(codex-rs/core/src/codex/rollout_reconstruction.rs)"
+)
 SYSTEM_REASON = (
     "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
     "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
@@ -105,6 +119,19 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+CONTEXTUAL_USER_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for",
+    "<skill>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+)
+"""Starts of the user-role messages Codex writes itself (``is_contextual_user_fragment``,
+codex-rs/core/src/context_manager/ and ``event_mapping.rs``): they are not turns the user typed, so
+neither a compaction's kept user messages nor a rollback's turn count includes them."""
+
+
 def _is_user_message(item: dict[str, Any]) -> bool:
     if item.get("type", "message") != "message" or item.get("role") != "user":
         return False
@@ -114,8 +141,59 @@ def _is_user_message(item: dict[str, Any]) -> bool:
         if isinstance(content, list)
         else [content]
     )
-    # Codex's own context messages are not what the user typed; a compaction does not keep them.
-    return not any(isinstance(t, str) and t.lstrip().startswith("<environment_context>") for t in texts)
+    return not any(isinstance(t, str) and t.lstrip().startswith(CONTEXTUAL_USER_PREFIXES) for t in texts)
+
+
+def _roll_back(items: list[dict[str, Any]], turns: int) -> tuple[list[dict[str, Any]], int]:
+    """The items after Codex drops the newest ``turns`` user turns, and how many items it dropped.
+
+    Codex's ``ContextManager::drop_last_n_user_turns`` (openai/codex
+    codex-rs/core/src/context_manager/history.rs; replayed for a ``thread_rolled_back`` event by
+    ``reconstruct_history_from_rollout``, codex-rs/core/src/codex/rollout_reconstruction.rs at
+    023cedaa25c056edf87e8be2c04190c84c67f966) cuts the history at the n-th user turn from the end,
+    or at the first one when n is larger; no user turn, or n = 0, leaves it as it is. The dropped
+    items stay in place as markers, so they are shown as unsent rather than lost.
+    """
+    positions = [i for i, it in enumerate(items) if _is_user_message(it)]
+    if turns <= 0 or not positions:
+        return items, 0
+    cut = positions[0] if turns >= len(positions) else positions[-turns]
+    dropped = [it for it in items[cut:] if it.get("type") != ROLLED_BACK]
+    kept = [it if it.get("type") == ROLLED_BACK else {"type": ROLLED_BACK, "item": it} for it in items[cut:]]
+    return items[:cut] + kept, len(dropped)
+
+
+def _compaction_event(
+    items: list[dict[str, Any]],
+    payload: dict[str, Any],
+    line: int | None,
+    notes: list[str],
+    compactions: list[JsonValue],
+) -> tuple[list[dict[str, Any]], list[int | None]]:
+    """A ``compacted`` line applied to the items (see ``_compact``), recorded and noted."""
+    replaced = len(items)
+    items = _compact(items, payload, line)
+    compactions.append({"line": line, "replaced_items": replaced, "kept_items": len(items)})
+    notes.append(
+        f"line {line}: compaction replaced {replaced} items with {len(items)} "
+        "(earlier items are not in the history Codex sends after it)"
+    )
+    return items, [line] * len(items)
+
+
+def _rollback_event(
+    items: list[dict[str, Any]], payload: dict[str, Any], line: int | None, notes: list[str]
+) -> list[dict[str, Any]]:
+    """A ``thread_rolled_back`` event applied to the items (see ``_roll_back``), with its note."""
+    turns = payload.get("num_turns")
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+        raise at_line(line, ("payload", "num_turns"), "expected a non-negative integer")
+    items, dropped = _roll_back(items, turns)
+    notes.append(
+        f"line {line}: thread rolled back {turns} user turn(s); {dropped} item(s) "
+        "dropped from the history Codex sends (shown as unsent)"
+    )
+    return items
 
 
 def _compact(items: list[dict[str, Any]], payload: dict[str, Any], line: int | None) -> list[dict[str, Any]]:
@@ -196,14 +274,10 @@ class CodexReader(StreamReader):
                 items.append(payload)
                 item_lines.append(line)
             elif kind == "compacted":
-                replaced = len(items)
-                items = _compact(items, payload, line)
-                item_lines = [line] * len(items)
-                compactions.append({"line": line, "replaced_items": replaced, "kept_items": len(items)})
-                notes.append(
-                    f"line {line}: compaction replaced {replaced} items with {len(items)} "
-                    "(earlier items are not in the history Codex sends after it)"
-                )
+                items, item_lines = _compaction_event(items, payload, line, notes, compactions)
+            elif kind == "event_msg" and payload.get("type") == "thread_rolled_back":
+                events["event_msg:thread_rolled_back"] += 1
+                items = _rollback_event(items, payload, line, notes)
             elif kind == "session_meta":
                 meta = dict(payload)
             elif kind == "turn_context":
@@ -297,6 +371,19 @@ def _partition(
                     json_path="payload",
                     text=_text_of(item.get("content")),
                     data={k: v for k, v in item.items() if k != "content"},
+                )
+            )
+        elif kind == ROLLED_BACK:
+            inner: dict[str, Any] = item["item"] if isinstance(item.get("item"), dict) else {}
+            kept.append(
+                Unsent(
+                    kind=f"rolled back {inner.get('type', 'message')}",
+                    reason=ROLLED_BACK_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(inner.get("content")) if inner.get("type", "message") == "message" else "",
+                    data=dict(inner),
                 )
             )
         elif kind in UNSENT_ITEMS:
