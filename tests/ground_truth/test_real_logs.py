@@ -65,6 +65,47 @@ EXPECTED_FAILURES: dict[tuple[str, str], str] = {
 }
 
 
+EMPTY_HISTORY: dict[str, str] = {
+    # Files whose history, read as the agent reads it, is empty, with the agent's reason.
+    "codex/edm115-modern-rollout.fixture.jsonl": "its prompts are only event_msg user_message lines "
+    "(not history) and its one compacted line has replacement_history [], which Codex installs as the "
+    "whole history (rollout_reconstruction.rs: history.replace(replacement_history))",
+}
+
+SHAPE: dict[str, tuple[int, int, int, int]] = {
+    # Per file: (messages, tool calls, tool results, unsent records) as the agent's send path reads it.
+    # Counted by hand from each file against the reader docstrings' rules; a change here is a
+    # behaviour change of a reader and needs its reason.
+    "claude-code/claude-code-log-sidechain-integrated.fixture.jsonl": (3, 1, 1, 2),
+    "claude-code/drmaciver-basic-stop-hook.fixture.jsonl": (4, 1, 1, 0),
+    "claude-code/drmaciver-coverage-test-fix.jsonl": (5, 3, 3, 0),
+    "claude-code/drmaciver-hello-world-script.jsonl": (8, 2, 2, 0),
+    "claude-code/drmaciver-stop-hook-fast-path-clean.jsonl": (4, 1, 1, 0),
+    "claude-code/drmaciver-stop-hook-uncommitted-changes.jsonl": (8, 2, 2, 0),
+    "claude-code/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
+    "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl": (4, 1, 1, 1),
+    "codex/claude-code-log-synthetic-rollout.fixture.jsonl": (8, 3, 3, 0),
+    # The custom_tool_call has no output in the file: the judgement appends a placeholder result.
+    "codex/edm115-legacy-rollout.fixture.jsonl": (1, 1, 0, 0),
+    "codex/edm115-modern-rollout.fixture.jsonl": (0, 0, 0, 0),
+    "codex/kvsankar-real-session-01.jsonl": (4, 0, 0, 0),
+    "codex/log-viewer-cli-v116-shape.fixture.jsonl": (7, 2, 2, 0),
+    "codex/simonw-sample-codex-session.jsonl": (3, 0, 0, 0),
+    "gemini-cli/agent-sessions-jsonl-v040.fixture.jsonl": (4, 1, 1, 0),
+    "gemini-cli/kvsankar-gemini-with-tool-error.fixture.jsonl": (13, 4, 4, 0),
+    "gemini-cli/kvsankar-real-session-01.json": (2, 0, 0, 0),
+    "kilo/mike4567-cline-native-subagents.json": (5, 4, 4, 0),
+    # The failed request's empty answer is unsent (vscode.py: result.errorDetails).
+    "vscode/dealenx-chat-with-error.json": (1, 0, 0, 1),
+    "vscode/dealenx-mcp-tool-error-chat.json": (4, 1, 1, 0),
+    # 2 tool invocations are shown in the chat view, but the request has no result.metadata
+    # toolCallRounds, so Copilot Chat replays no call (vscode.py): 0 calls is the send path.
+    "vscode/dealenx-parse-export-chat.json": (2, 0, 0, 0),
+    "vscode/dealenx-user-canceled-chat.json": (3, 0, 0, 0),
+    "vscode/dealenx-user-in-progress-chat.json": (4, 0, 0, 0),
+}
+
+
 def _source(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.with_name(path.name + ".source.json").read_text())
     return data
@@ -150,9 +191,26 @@ def test_detected_as_its_format_and_read(path: Path) -> None:
     else:
         if session.source.format != want:
             problem = f"detected as {session.source.format}, not {want}"
-        elif not session.messages:
-            problem = "read no message"
+        elif bool(session.messages) == (_key(path) in EMPTY_HISTORY):
+            problem = "read no message" if not session.messages else "read messages Codex would not send"
     _check("detected_and_read", path, problem)
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_read_to_the_expected_shape(path: Path) -> None:
+    session = toolhist.load(path)
+    shape = (
+        len(session.messages),
+        sum(len(list(m.tool_calls())) for m in session.messages),
+        sum(len(list(m.tool_responses())) for m in session.messages),
+        len(session.unsent),
+    )
+    assert shape == SHAPE[_key(path)]
+
+
+def test_every_file_has_an_expected_shape() -> None:
+    assert sorted(SHAPE) == sorted(IDS)
+    assert set(EMPTY_HISTORY) <= set(IDS)
 
 
 UNKNOWN_KINDS: dict[str, set[str]] = {
