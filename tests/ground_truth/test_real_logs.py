@@ -37,6 +37,7 @@ import pytest
 
 import toolhist
 from toolhist.check import judged_verdict
+from toolhist.formats.codex import ITEM_TYPES as CODEX_ITEM_TYPES
 from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS
 from toolhist.ran_on import ran_on
@@ -84,6 +85,8 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "claude-code/drmaciver-stop-hook-uncommitted-changes.jsonl": (8, 2, 2, 0),
     "claude-code/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
     "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl": (4, 1, 1, 1),
+    # tool_search_call/_output and web_search_call are kept whole inside message 3 (not calls).
+    "codex/agent-sessions-v0146-small.fixture.jsonl": (6, 2, 2, 0),
     "codex/claude-code-log-synthetic-rollout.fixture.jsonl": (8, 3, 3, 0),
     # The custom_tool_call has no output in the file: the judgement appends a placeholder result.
     "codex/edm115-legacy-rollout.fixture.jsonl": (1, 1, 0, 0),
@@ -261,6 +264,36 @@ def test_no_ghost_snapshot_in_bodies(path: Path) -> None:
     ]
     problem = f"ghost snapshot rendered into: {leaked}" if leaked else None
     _check("no_ghost_snapshot_in_bodies", path, problem)
+
+
+def _sent_item_types(path: Path) -> list[str] | None:
+    """The types of the items Codex replays, in file order; None when a compaction or rollback
+    rewrites the history (the Codex tests above cover those)."""
+    records = _records(path)
+    if any(
+        r.get("type") == "compacted" or r.get("payload", {}).get("type") == "thread_rolled_back"
+        for r in records
+    ):
+        return None
+    kinds = []
+    for r in records:
+        item = r.get("payload", {})
+        kind = item.get("type", "message")
+        if r.get("type") == "response_item" and kind in CODEX_ITEM_TYPES and item.get("role") != "system":
+            kinds.append(kind)
+    return kinds
+
+
+@pytest.mark.parametrize("path", CODEX, ids=[_key(p) for p in CODEX])
+def test_every_item_codex_replays_is_in_the_responses_body_in_order(path: Path) -> None:
+    """What Codex sends (``is_api_message``) is what a Responses render sends: nothing dropped,
+    nothing folded into a message's content, the order kept."""
+    want = _sent_item_types(path)
+    if want is None:
+        return
+    body: Any = toolhist.render(toolhist.load(path), "openai-responses").body
+    got = [item.get("type", "message") if "role" not in item else "message" for item in body["input"]]
+    assert got == want
 
 
 def test_the_corpus_has_a_real_ghost_snapshot() -> None:

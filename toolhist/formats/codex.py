@@ -66,11 +66,20 @@ from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponse
 from toolhist.model import Location, Session, SessionSource, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
+CODEX_NOT_READ = ("agent_message", "additional_tools", "context_compaction")
+"""Item types the 2026 Codex sends too (``is_api_message`` true for ``AgentMessage``,
+``AdditionalTools``, ``ContextCompaction``: openai/codex ``codex-rs/core/src/context_manager/history.rs``
+as the search index holds it, id 58790422075) whose wire shape this reader does not know yet: they are
+skipped and named like any unknown kind, never read as something else. ``tool_search_call`` /
+``tool_search_output`` (sent as well) are Responses items the Responses reader keeps whole."""
 ITEM_TYPES = AI_SIDE | TOOL_SIDE | {"message", "item_reference", "compaction"}
-"""Response item types that are history (Codex's ``is_api_message``) and the Responses reader knows."""
+"""Response item types that are history (Codex's ``is_api_message``)."""
 UNSENT_ITEMS = {
     "ghost_snapshot": "Codex records it for /undo; is_api_message(GhostSnapshot) is false, so it is "
     "never sent (codex-rs/core/src/context_manager/history.rs)",
+    "compaction_trigger": "Codex records where a compaction was asked for; "
+    "is_api_message(CompactionTrigger) is false, so it is never sent "
+    "(codex-rs/core/src/context_manager/history.rs)",
 }
 """Response item types Codex keeps in the rollout but never sends, with why."""
 ROLLED_BACK = "toolhist:rolled_back"
