@@ -425,3 +425,27 @@ def test_a_rollback_without_user_turns_changes_nothing(tmp_path: Path) -> None:
     session = toolhist.load(path)
     assert len(session.messages) == 2
     assert session.unsent == ()
+
+
+def test_tool_search_items_are_replayed_whole_and_a_compaction_trigger_is_unsent(tmp_path: Path) -> None:
+    """Codex's ``is_api_message`` is true for ToolSearchCall/ToolSearchOutput, false for
+    CompactionTrigger; the shapes are those Codex 0.146 writes (execution ``local``)."""
+    search = {"type": "tool_search_call", "call_id": "ts", "execution": "local", "arguments": {"query": "x"}}
+    found = {"type": "tool_search_output", "call_id": "ts", "execution": "local", "tools": []}
+    trigger = {"type": "compaction_trigger"}
+    path = write(
+        tmp_path, user("find a tool"), item(search), item(found), item(trigger), call("c1"), output("c1")
+    )
+    session = toolhist.load(path)
+    body: Any = toolhist.render(session, "openai-responses").body
+    assert [i.get("type", "message") for i in body["input"]] == [
+        "message",
+        "tool_search_call",
+        "tool_search_output",
+        "function_call",
+        "function_call_output",
+    ]
+    assert body["input"][1] == search
+    assert body["input"][2] == found
+    assert [(u.kind, u.line) for u in session.unsent] == [("compaction_trigger", 4)]
+    assert session.source.skipped == {}
