@@ -91,10 +91,13 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     # The custom_tool_call has no output in the file: the judgement appends a placeholder result.
     "codex/edm115-legacy-rollout.fixture.jsonl": (1, 1, 0, 0),
     "codex/edm115-modern-rollout.fixture.jsonl": (0, 0, 0, 0),
+    # The compacted line (no replacement_history) leaves the 3 user messages and the summary.
+    "codex/kvsankar-compaction.fixture.jsonl": (8, 1, 1, 0),
     "codex/kvsankar-real-session-01.jsonl": (4, 0, 0, 0),
     "codex/log-viewer-cli-v116-shape.fixture.jsonl": (7, 2, 2, 0),
     "codex/simonw-sample-codex-session.jsonl": (3, 0, 0, 0),
     "gemini-cli/agent-sessions-jsonl-v040.fixture.jsonl": (4, 1, 1, 0),
+    "gemini-cli/kvsankar-gemini-golden.fixture.json": (5, 1, 1, 0),
     "gemini-cli/kvsankar-gemini-with-tool-error.fixture.jsonl": (13, 4, 4, 0),
     "gemini-cli/kvsankar-real-session-01.json": (2, 0, 0, 0),
     "kilo/mike4567-cline-native-subagents.json": (5, 4, 4, 0),
