@@ -449,3 +449,36 @@ def test_tool_search_items_are_replayed_whole_and_a_compaction_trigger_is_unsent
     assert body["input"][2] == found
     assert [(u.kind, u.line) for u in session.unsent] == [("compaction_trigger", 4)]
     assert session.source.skipped == {}
+
+
+def test_a_call_left_without_output_before_a_new_turn_is_answered_aborted(tmp_path: Path) -> None:
+    """Codex's ``ensure_call_outputs_present`` inserts ``"aborted"`` right after such a call before
+    sending; a call of the last turn stays pending for the judgement."""
+    custom = item({"type": "custom_tool_call", "call_id": "p1", "name": "apply_patch", "input": "*** Begin"})
+    path = write(tmp_path, user("one"), call("c1"), custom, user("never mind"), call("c2"))
+    session = toolhist.load(path)
+    body: Any = toolhist.render(session, "openai-responses").body
+    assert [(i.get("type", "message"), i.get("call_id"), i.get("output")) for i in body["input"]] == [
+        ("message", None, None),
+        ("function_call", "c1", None),
+        ("function_call_output", "c1", "aborted"),
+        ("custom_tool_call", "p1", None),
+        ("custom_tool_call_output", "p1", "aborted"),
+        ("message", None, None),
+        ("function_call", "c2", None),
+    ]
+    assert (
+        "Codex answers 2 call(s) that have no output with 'aborted' before sending "
+        "(ensure_call_outputs_present): c1, p1" in session.source.notes
+    )
+    marked = [
+        b.call_id for m in session.messages for b in m.tool_responses() if "_synthetic" in b.provider_data
+    ]
+    assert marked == ["c1", "p1"]
+
+
+def test_an_output_without_its_call_is_dropped_unsent(tmp_path: Path) -> None:
+    path = write(tmp_path, user("one"), output("gone"), call("c1"), output("c1"))
+    session = toolhist.load(path)
+    assert [(u.kind, u.line, u.before) for u in session.unsent] == [("orphan function_call_output", 2, 1)]
+    assert sum(len(list(m.tool_responses())) for m in session.messages) == 1

@@ -60,6 +60,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from toolhist.formats.base import Built, ShapeError, Skips
+from toolhist.formats.codex_normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
@@ -88,6 +89,10 @@ ROLLED_BACK_REASON = (
     "a thread_rolled_back event dropped this turn: Codex replays the rollback on resume "
     "(ContextManager::drop_last_n_user_turns), so the item is never sent again "
     "(codex-rs/core/src/codex/rollout_reconstruction.rs)"
+)
+ORPHAN_REASON = (
+    "an output whose call is not in the history: Codex drops it before sending "
+    "(remove_orphan_outputs, codex-rs/core/src/context_manager/normalize.rs)"
 )
 SYSTEM_REASON = (
     "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
@@ -302,6 +307,7 @@ class CodexReader(StreamReader):
                 None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
             )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
+        sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
         built, locations = _grouped(sent, sent_lines, name, path, notes)
         version = meta.get("cli_version")
         built.notes += _notes(events, sent, kept, skips, version)
@@ -326,6 +332,7 @@ class CodexReader(StreamReader):
             notes=session.source.notes,
             skipped=skips.as_dict(),
         )
+        session = mark_synthetic(session, answered)
         return session.model_copy(update={"source": source, "unsent": unsent})
 
 
@@ -412,6 +419,34 @@ def _partition(
         else:
             skips.add(f"response_item type {kind!r}", line)
     return sent, lines, kept
+
+
+def _normalized(
+    sent: list[dict[str, Any]], lines: list[int | None], kept: list[Unsent], notes: list[str]
+) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent], list[str]]:
+    """The sent items as Codex normalizes them before a request (``codex_normalize``), with notes."""
+    sent, lines, orphans = split_orphans(sent, lines)
+    for before, item, line in orphans:
+        kept.append(
+            Unsent(
+                kind=f"orphan {item.get('type')}",
+                reason=ORPHAN_REASON,
+                before=before,
+                line=line,
+                json_path="payload",
+                data=dict(item),
+            )
+        )
+    if orphans:
+        notes.append(f"{len(orphans)} output(s) without their call dropped, as Codex does (session.unsent)")
+    sent, lines, answered = ensure_outputs(sent, lines, _is_user_message)
+    if answered:
+        notes.append(
+            f"Codex answers {len(answered)} call(s) that have no output with {ABORTED!r} before sending "
+            f"(ensure_call_outputs_present): {', '.join(answered)}"
+        )
+    kept.sort(key=lambda u: (u.before, u.line or 0))
+    return sent, lines, kept, answered
 
 
 def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:
