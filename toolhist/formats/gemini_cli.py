@@ -8,7 +8,8 @@ Two kinds of file (``research/kilo_rfc_vscode.md`` §4.3, ``anchors.md`` §3.3; 
   that is a bare ``Content[]`` is plain Gemini and reads as ``gemini``.
 - a session ``chats/session-….jsonl``: a metadata line ``{sessionId, projectHash, startTime…}``,
   then ``MessageRecord`` lines (``type`` user / gemini / info / error / warning), ``{"$set": …}``
-  metadata updates and ``{"$rewindTo": id}`` (drops that message and everything after it).
+  metadata updates and ``{"$rewindTo": id}`` (drops that message and everything after it). The file
+  is an upsert log, replayed as Gemini CLI's ``loadConversationRecord`` does (see ``_replay``).
   The older ``.json`` form is one ``ConversationRecord`` with a ``messages`` array.
 
 A ``gemini`` record becomes an ai message (its text, then one call per ``toolCalls`` entry) and,
@@ -111,34 +112,7 @@ class GeminiCliReader(Reader):
             ptr = ()
             entries = list(enumerate(arr(value, ptr)))
             session_meta = {}
-        records: list[tuple[int, dict[str, Any]]] = []
-        for i, raw in entries:
-            entry = obj(raw, (*ptr, i))
-            if "$rewindTo" in entry:
-                target = entry["$rewindTo"]
-                cut = next((k for k, (_, r) in enumerate(records) if r.get("id") == target), None)
-                if cut is None:
-                    raise ShapeError(
-                        (*ptr, i, "$rewindTo"), f"rewinds to {target!r}, which no earlier record has"
-                    )
-                built.notes.append(
-                    f"line {i + 1}: $rewindTo {target!r} removed {len(records) - cut} record(s) "
-                    "(they are not part of the history any more)"
-                )
-                del records[cut:]
-            elif "$set" in entry:
-                session_meta.update(obj(entry["$set"], (*ptr, i, "$set")))
-            elif _is_record(entry):
-                records.append((i, entry))
-            elif "sessionId" in entry:
-                session_meta.update(entry)
-            else:  # a record kind newer than this reader: skipped and counted, never fatal
-                kind = entry.get("type")
-                lines = built.doc.jsonl_lines
-                built.skips.add(
-                    f"record type {kind!r}" if isinstance(kind, str) else "line of an unknown shape",
-                    lines[i] if lines is not None and i < len(lines) else None,
-                )
+        records = self._replay(entries, ptr, session_meta, built)
         if not records and not session_meta and built.skips.counts:
             raise ShapeError(ptr, "expected message records, a metadata line, $set or $rewindTo; found none")
         ui_only = 0
@@ -164,6 +138,70 @@ class GeminiCliReader(Reader):
         built.notes += built.skips.note()
         session_meta["kind"] = "session"
         return built.session(self.id, tools=None, request={}, metadata=session_meta)
+
+    def _replay(
+        self, entries: list[tuple[int, Any]], ptr: Pointer, session_meta: dict[str, JsonValue], built: Built
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The message records as Gemini CLI loads them, in order, with their line indexes.
+
+        Follows ``loadConversationRecord`` (google-gemini/gemini-cli
+        ``packages/core/src/services/chatRecordingService.ts`` at
+        016443b5e7bf36fc40313db8a901f639a4426a14): the file is an upsert log, so a record whose id
+        was seen replaces that message where it stood (a JS ``Map.set``; Gemini CLI rewrites a
+        message whole as its tool calls, results and tokens arrive); ``$rewindTo`` drops that id and
+        every later one, or every message when no record has the id; ``$set`` merges into the
+        metadata, and a non-empty ``$set.messages`` replaces the messages read from records.
+        """
+        records: dict[str, tuple[int, dict[str, Any]]] = {}
+        rewritten = 0
+        replaced: tuple[int, list[Any]] | None = None
+        for i, raw in entries:
+            entry = obj(raw, (*ptr, i))
+            if "$rewindTo" in entry:
+                target = text(entry["$rewindTo"], (*ptr, i, "$rewindTo"))
+                ids = list(records)
+                cut = ids.index(target) if target in records else 0
+                for gone in ids[cut:]:
+                    del records[gone]
+                found = (
+                    "" if target in ids else ", which no earlier record has, so Gemini CLI drops them all"
+                )
+                built.notes.append(
+                    f"line {i + 1}: $rewindTo {target!r} removed {len(ids) - cut} record(s){found} "
+                    "(they are not part of the history any more)"
+                )
+            elif "$set" in entry:
+                update = obj(entry["$set"], (*ptr, i, "$set"))
+                session_meta.update({k: v for k, v in update.items() if k != "messages"})
+                if isinstance(update.get("messages"), list):
+                    replaced = (i, update["messages"])
+            elif _is_record(entry):
+                if isinstance(entry["id"], str) and entry["id"] in records:
+                    rewritten += 1
+                key = entry["id"] if isinstance(entry["id"], str) else f"#{i}"
+                records[key] = (i, entry)
+            elif "sessionId" in entry:
+                session_meta.update(entry)
+            else:  # a record kind newer than this reader: skipped and counted, never fatal
+                kind = entry.get("type")
+                lines = built.doc.jsonl_lines
+                built.skips.add(
+                    f"record type {kind!r}" if isinstance(kind, str) else "line of an unknown shape",
+                    lines[i] if lines is not None and i < len(lines) else None,
+                )
+        if rewritten:
+            built.notes.append(
+                f"{rewritten} record(s) rewrite a message already written (same id): Gemini CLI keeps "
+                "the last version of each, where the first one stood"
+            )
+        if replaced is not None and replaced[1]:
+            line, messages = replaced
+            built.notes.append(
+                f"line {line + 1}: $set.messages replaces the {len(records)} message record(s) with "
+                f"{len(messages)} (Gemini CLI loads those instead)"
+            )
+            return [(line, obj(m, (*ptr, line, "$set", "messages", k))) for k, m in enumerate(messages)]
+        return list(records.values())
 
     def _record(self, record: dict[str, Any], ptr: Pointer, index: int, built: Built) -> None:
         """One user or gemini record as one message, or an ai message plus its results."""
