@@ -185,3 +185,22 @@ def test_tool_call_without_name_names_the_field() -> None:
     assert str(err.value) == (
         "<text>:3: at [2].toolCalls[0].name: not a valid gemini-cli session: expected a string, got null"
     )
+
+
+def test_history_is_built_as_convert_session_to_client_history_does() -> None:
+    """Slash commands and empty model records are not sent; a text result is the call's output;
+    a call already in the content is sent once (gemini-cli ``sessionUtils.ts``)."""
+    slash = {"id": "c1", "type": "user", "content": [{"text": "/chat save x"}]}
+    empty = {"id": "e1", "type": "gemini", "content": "", "model": "gemini-2.5-pro"}
+    in_content = {"functionCall": {"id": "ls-1", "name": "list_directory", "args": {"path": "."}}}
+    text_result = {**CALL, "result": "a.ts"}
+    twice = {**GEMINI, "content": [in_content], "toolCalls": [text_result]}
+    session = toolhist.load(_jsonl(META, USER, slash, empty, twice), format="gemini-cli")
+    assert [m.speaker for m in session.messages] == ["human", "ai", "tool"]
+    assert [(b.id, b.name) for m in session.messages for b in m.tool_calls()] == [("ls-1", "list_directory")]
+    (result,) = [b for m in session.messages for b in m.tool_responses()]
+    assert (result.call_id, result.tool_name, result.result) == ("ls-1", "list_directory", {"output": "a.ts"})
+    assert [(u.kind, u.line, u.text) for u in session.unsent] == [
+        ("user record", 3, "/chat save x"),
+        ("gemini record", 4, ""),
+    ]

@@ -22,6 +22,8 @@ Thought summaries are not replayed to the model; they stay in the message's ``ex
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +44,19 @@ from toolhist.model import (
 
 RECORD_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
 UI_ONLY = frozenset({"info", "error", "warning"})
+IGNORED_USER = ("/", "?", "<session_context>", "<hook_context>")
+"""User records Gemini CLI does not replay (``convertSessionToClientHistory``: slash commands and
+``?`` help at google-gemini/gemini-cli ``packages/core/src/utils/sessionUtils.ts``
+0be7075688178e3f0271ffd63f8ad7bd8f44f21c; its later ``isIgnoredUserContent`` adds empty text and the
+``<session_context>`` / ``<hook_context>`` blocks it writes itself)."""
+IGNORED_REASON = (
+    "a slash command, help request or context Gemini CLI wrote itself: convertSessionToClientHistory "
+    "(packages/core/src/utils/sessionUtils.ts) leaves it out of the history it sends"
+)
+EMPTY_REASON = (
+    "a model record with no content and no tool calls: convertSessionToClientHistory adds no model "
+    "turn for it (packages/core/src/utils/sessionUtils.ts)"
+)
 CANCELLED = "[Operation Cancelled]"
 """How Gemini CLI starts the error of a cancelled call's ``functionResponse``."""
 
@@ -52,6 +67,11 @@ def _is_record(value: Any) -> bool:
 
 def _is_meta(value: Any) -> bool:
     return isinstance(value, dict) and ("$set" in value or "$rewindTo" in value or "sessionId" in value)
+
+
+def _fingerprint(name: str, args: Any) -> str:
+    """A call without id as Gemini CLI matches it (``getFunctionCallFingerprint``: name + stable args)."""
+    return f"{name}:{json.dumps(args if args is not None else {}, sort_keys=True, separators=(',', ':'))}"
 
 
 def _epoch(value: Any) -> float | None:
@@ -163,9 +183,7 @@ class GeminiCliReader(Reader):
                 cut = ids.index(target) if target in records else 0
                 for gone in ids[cut:]:
                     del records[gone]
-                found = (
-                    "" if target in ids else ", which no earlier record has, so Gemini CLI drops them all"
-                )
+                found = "" if target in ids else ", which no earlier record has, so Gemini CLI drops them all"
                 built.notes.append(
                     f"line {i + 1}: $rewindTo {target!r} removed {len(ids) - cut} record(s){found} "
                     "(they are not part of the history any more)"
@@ -217,24 +235,39 @@ class GeminiCliReader(Reader):
             extra=extra,
         )
         if record["type"] == "user":
+            said = "".join(b.text for b in blocks if isinstance(b, TextBlock)).strip()
+            if said.startswith(IGNORED_USER) or not blocks:
+                built.keep_unsent("user record", IGNORED_REASON, ptr, text=said, index=index)
+                return
             built.add(Message(speaker="human", blocks=tuple(blocks), metadata=metadata), index, ptr)
             return
+        in_content = Counter(
+            b.raw_id or _fingerprint(b.name, b.parameters) for b in blocks if isinstance(b, ToolCallBlock)
+        )
         results: list[Block] = []
         for j, raw in enumerate(arr(record.get("toolCalls", []), (*ptr, "toolCalls"))):
             cptr = (*ptr, "toolCalls", j)
             tc = obj(raw, cptr)
             call_id = text(tc.get("id"), (*cptr, "id"))
             name = text(tc.get("name"), (*cptr, "name"))
-            blocks.append(
-                ToolCallBlock(
-                    id=call_id,
-                    name=name,
-                    parameters=tc.get("args"),
-                    raw_id=call_id,
-                    provider_data=rest(tc, "id", "name", "args", "result"),
+            for key in (call_id, _fingerprint(name, tc.get("args"))):
+                if in_content[key]:  # the call is in the content already: Gemini CLI sends it once
+                    in_content[key] -= 1
+                    break
+            else:
+                blocks.append(
+                    ToolCallBlock(
+                        id=call_id,
+                        name=name,
+                        parameters=tc.get("args"),
+                        raw_id=call_id,
+                        provider_data=rest(tc, "id", "name", "args", "result"),
+                    )
                 )
-            )
             results += self._results(tc.get("result"), (*cptr, "result"), call_id, name, built)
+        if not blocks and not results:
+            built.keep_unsent("gemini record", EMPTY_REASON, ptr, data=rest(record, "content"), index=index)
+            return
         built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=metadata), index, ptr)
         if results:
             built.add(
@@ -265,8 +298,14 @@ class GeminiCliReader(Reader):
 
     def _results(self, result: Any, ptr: Pointer, call_id: str, name: str, built: Built) -> list[Block]:
         """The ``functionResponse`` parts of a call's result, answering ``call_id``."""
-        if result is None:
+        if result is None or result == "":
             return []
+        if isinstance(result, str):  # Gemini CLI wraps a text result as the call's output
+            return [
+                ToolResponseBlock(
+                    call_id=call_id, tool_name=name, result={"output": result}, raw_call_id=call_id
+                )
+            ]
         out: list[Block] = []
         for block in self._content(result, ptr, len(built.messages) + 1, built):
             if isinstance(block, ToolResponseBlock):
