@@ -482,3 +482,40 @@ def test_an_output_without_its_call_is_dropped_unsent(tmp_path: Path) -> None:
     session = toolhist.load(path)
     assert [(u.kind, u.line, u.before) for u in session.unsent] == [("orphan function_call_output", 2, 1)]
     assert sum(len(list(m.tool_responses())) for m in session.messages) == 1
+
+
+def test_a_legacy_rollout_without_envelopes_is_read(tmp_path: Path) -> None:
+    """Codex before session_meta lines (codex-rs/core/src/rollout.rs, mid-2025): a bare SessionMeta
+    header, bare ResponseItems and ``record_type: state`` lines, which are state, not history."""
+    header = {
+        "id": "0c8d",
+        "timestamp": "2025-07-20T10:00:00.000Z",
+        "instructions": None,
+        "git": {"branch": "m"},
+    }
+    state = {"record_type": "state"}
+    bare = [
+        {"type": "message", "id": None, "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "name": "shell",
+            "arguments": '{"command":["ls"]}',
+            "call_id": "c1",
+        },
+        {"type": "function_call_output", "call_id": "c1", "output": "a"},
+        {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "a"}],
+        },
+    ]
+    path = tmp_path / "rollout-2025-07-20T10-00-00-0c8d.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in [header, state, *bare, state]))
+    session = toolhist.load(path)
+    assert session.source.format == "codex"
+    assert [m.speaker for m in session.messages] == ["human", "ai", "tool", "ai"]
+    assert session.metadata["session_meta"] == header
+    assert "event lines (not sent to the model): record_type:state x2" in session.source.notes
+    assert session.source.skipped == {}

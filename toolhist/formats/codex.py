@@ -19,6 +19,11 @@ Follows the agent's own code (openai/codex, read at the commits named):
   ``ToolCallBlock.freeform_input``, so a Responses render sends the same items and other
   providers get the text as ``{"input": …}``.
 
+The legacy rollout (mid-2025 Codex, before the envelope) is read too: a bare ``SessionMeta`` header,
+bare ``ResponseItem`` lines and ``{"record_type": "state"}`` snapshots (``_legacy_line``). Before a
+request Codex normalizes the history (``codex_normalize``), and a rollout's compactions and
+rollbacks are replayed (``codex_history``).
+
 Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
 0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
 issue 17 (``inter_agent_communication_metadata``, ``token_usage_record``, ``server_request``,
@@ -60,6 +65,13 @@ from typing import Any
 from pydantic import JsonValue
 
 from toolhist.formats.base import Built, ShapeError, Skips
+from toolhist.formats.codex_history import (
+    ROLLED_BACK,
+    ROLLED_BACK_REASON,
+    compaction_event,
+    is_user_message,
+    rollback_event,
+)
 from toolhist.formats.codex_normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
@@ -83,13 +95,6 @@ UNSENT_ITEMS = {
     "(codex-rs/core/src/context_manager/history.rs)",
 }
 """Response item types Codex keeps in the rollout but never sends, with why."""
-ROLLED_BACK = "toolhist:rolled_back"
-"""Marker type for an item a ``thread_rolled_back`` event dropped (never a Codex item type)."""
-ROLLED_BACK_REASON = (
-    "a thread_rolled_back event dropped this turn: Codex replays the rollback on resume "
-    "(ContextManager::drop_last_n_user_turns), so the item is never sent again "
-    "(codex-rs/core/src/codex/rollout_reconstruction.rs)"
-)
 ORPHAN_REASON = (
     "an output whose call is not in the history: Codex drops it before sending "
     "(remove_orphan_outputs, codex-rs/core/src/context_manager/normalize.rs)"
@@ -108,13 +113,65 @@ def _text_of(content: Any) -> str:
     return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
 
 
+def _legacy_line(entry: Any) -> tuple[str, dict[str, Any]] | None:
+    """A line of the legacy rollout (no ``payload`` envelope) as ``(line type, payload)``, else None.
+
+    Codex wrote this form before the ``{timestamp, type, payload}`` lines (openai/codex
+    ``codex-rs/core/src/rollout.rs`` at 89a151f502213bec8140159e728170b0d999eca2, mid-2025): a first
+    line ``SessionMeta`` ``{id, timestamp, instructions?}`` (later with ``git``), then each
+    ``ResponseItem`` as it is, and ``{"record_type": "state", …}`` snapshots that resume reads as
+    state, not history.
+    """
+    if not isinstance(entry, dict) or "payload" in entry:
+        return None
+    if entry.get("record_type") == "state":
+        return "legacy_state", entry
+    if (
+        "type" not in entry
+        and "role" not in entry
+        and isinstance(entry.get("id"), str)
+        and "timestamp" in entry
+    ):
+        return "session_meta", entry
+    if entry.get("type") in ITEM_TYPES:
+        return "response_item", entry
+    return None
+
+
+def _classify(
+    entry: Any, line: int | None, skips: Skips, events: Counter[str]
+) -> tuple[str, dict[str, Any]] | None:
+    """A line as ``(line type, payload)``, modern or legacy; None (counted) for one that is not history."""
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    payload = entry.get("payload") if isinstance(entry, dict) else None
+    legacy = _legacy_line(entry)
+    if legacy is not None:
+        kind, payload = legacy
+        if kind == "legacy_state":  # resume reads it as state (previous_response_id), not history
+            events["record_type:state"] += 1
+            return None
+    if kind not in LINE_TYPES:
+        skips.add(f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line)
+        return None
+    if not isinstance(payload, dict):
+        skips.add(f"{kind} line whose payload is not an object", line)
+        return None
+    return str(kind), payload
+
+
 def looks_codex(value: Any) -> int:
-    """2 when an entry is a ``{timestamp, type, payload}`` Codex line and every entry looks like one.
+    """2 on Codex rollout lines: modern, or legacy from the first line on.
+
+    Modern: an entry is a ``{timestamp, type, payload}`` line and every entry looks like one.
+    Legacy: the first line is a session header and every line is legacy (``_legacy_line``).
 
     Lenient on the others so one broken line gets its own error, not "unknown format".
     """
     if not isinstance(value, list) or not value:
         return 0
+    legacy = [_legacy_line(v) for v in value]
+    if legacy[0] is not None and legacy[0][0] == "session_meta" and all(legacy):
+        return 2
     if not all(isinstance(v, dict) and ("payload" in v or "type" in v) for v in value):
         return 0
     ok = any(v.get("type") in LINE_TYPES and "payload" in v and "timestamp" in v for v in value)
@@ -131,96 +188,6 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
         "arguments": json.dumps(item.get("action"), separators=(",", ":")),
         "codex_item": item,
     }
-
-
-CONTEXTUAL_USER_PREFIXES = (
-    "<environment_context>",
-    "<user_instructions>",
-    "# AGENTS.md instructions for",
-    "<skill>",
-    "<user_shell_command>",
-    "<turn_aborted>",
-)
-"""Starts of the user-role messages Codex writes itself (``is_contextual_user_fragment``,
-codex-rs/core/src/context_manager/ and ``event_mapping.rs``): they are not turns the user typed, so
-neither a compaction's kept user messages nor a rollback's turn count includes them."""
-
-
-def _is_user_message(item: dict[str, Any]) -> bool:
-    if item.get("type", "message") != "message" or item.get("role") != "user":
-        return False
-    content = item.get("content")
-    texts = (
-        [p.get("text", "") for p in content if isinstance(p, dict)]
-        if isinstance(content, list)
-        else [content]
-    )
-    return not any(isinstance(t, str) and t.lstrip().startswith(CONTEXTUAL_USER_PREFIXES) for t in texts)
-
-
-def _roll_back(items: list[dict[str, Any]], turns: int) -> tuple[list[dict[str, Any]], int]:
-    """The items after Codex drops the newest ``turns`` user turns, and how many items it dropped.
-
-    Codex's ``ContextManager::drop_last_n_user_turns`` (openai/codex
-    codex-rs/core/src/context_manager/history.rs; replayed for a ``thread_rolled_back`` event by
-    ``reconstruct_history_from_rollout``, codex-rs/core/src/codex/rollout_reconstruction.rs at
-    023cedaa25c056edf87e8be2c04190c84c67f966) cuts the history at the n-th user turn from the end,
-    or at the first one when n is larger; no user turn, or n = 0, leaves it as it is. The dropped
-    items stay in place as markers, so they are shown as unsent rather than lost.
-    """
-    positions = [i for i, it in enumerate(items) if _is_user_message(it)]
-    if turns <= 0 or not positions:
-        return items, 0
-    cut = positions[0] if turns >= len(positions) else positions[-turns]
-    dropped = [it for it in items[cut:] if it.get("type") != ROLLED_BACK]
-    kept = [it if it.get("type") == ROLLED_BACK else {"type": ROLLED_BACK, "item": it} for it in items[cut:]]
-    return items[:cut] + kept, len(dropped)
-
-
-def _compaction_event(
-    items: list[dict[str, Any]],
-    payload: dict[str, Any],
-    line: int | None,
-    notes: list[str],
-    compactions: list[JsonValue],
-) -> tuple[list[dict[str, Any]], list[int | None]]:
-    """A ``compacted`` line applied to the items (see ``_compact``), recorded and noted."""
-    replaced = len(items)
-    items = _compact(items, payload, line)
-    compactions.append({"line": line, "replaced_items": replaced, "kept_items": len(items)})
-    notes.append(
-        f"line {line}: compaction replaced {replaced} items with {len(items)} "
-        "(earlier items are not in the history Codex sends after it)"
-    )
-    return items, [line] * len(items)
-
-
-def _rollback_event(
-    items: list[dict[str, Any]], payload: dict[str, Any], line: int | None, notes: list[str]
-) -> list[dict[str, Any]]:
-    """A ``thread_rolled_back`` event applied to the items (see ``_roll_back``), with its note."""
-    turns = payload.get("num_turns")
-    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
-        raise at_line(line, ("payload", "num_turns"), "expected a non-negative integer")
-    items, dropped = _roll_back(items, turns)
-    notes.append(
-        f"line {line}: thread rolled back {turns} user turn(s); {dropped} item(s) "
-        "dropped from the history Codex sends (shown as unsent)"
-    )
-    return items
-
-
-def _compact(items: list[dict[str, Any]], payload: dict[str, Any], line: int | None) -> list[dict[str, Any]]:
-    """The items after a ``compacted`` line: its ``replacement_history``, else user messages + summary."""
-    replacement = payload.get("replacement_history")
-    if isinstance(replacement, list):
-        return [i for i in replacement if isinstance(i, dict)]
-    summary = payload.get("message")
-    if not isinstance(summary, str):
-        raise at_line(line, ("payload", "message"), "a compaction needs a string 'message'")
-    kept = [i for i in items if _is_user_message(i)]
-    kept.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]})
-    return kept
 
 
 def _grouped(
@@ -270,16 +237,10 @@ class CodexReader(StreamReader):
         compactions: list[JsonValue] = []
         notes = list(notes)
         for line, entry in lines:
-            kind = entry.get("type") if isinstance(entry, dict) else None
-            payload = entry.get("payload") if isinstance(entry, dict) else None
-            if kind not in LINE_TYPES:
-                skips.add(
-                    f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line
-                )
+            classified = _classify(entry, line, skips, events)
+            if classified is None:
                 continue
-            if not isinstance(payload, dict):
-                skips.add(f"{kind} line whose payload is not an object", line)
-                continue
+            kind, payload = classified
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
@@ -288,10 +249,10 @@ class CodexReader(StreamReader):
                 items.append(payload)
                 item_lines.append(line)
             elif kind == "compacted":
-                items, item_lines = _compaction_event(items, payload, line, notes, compactions)
+                items, item_lines = compaction_event(items, payload, line, notes, compactions)
             elif kind == "event_msg" and payload.get("type") == "thread_rolled_back":
                 events["event_msg:thread_rolled_back"] += 1
-                items = _rollback_event(items, payload, line, notes)
+                items = rollback_event(items, payload, line, notes)
             elif kind == "session_meta":
                 meta = dict(payload)
             elif kind == "turn_context":
@@ -439,7 +400,7 @@ def _normalized(
         )
     if orphans:
         notes.append(f"{len(orphans)} output(s) without their call dropped, as Codex does (session.unsent)")
-    sent, lines, answered = ensure_outputs(sent, lines, _is_user_message)
+    sent, lines, answered = ensure_outputs(sent, lines, is_user_message)
     if answered:
         notes.append(
             f"Codex answers {len(answered)} call(s) that have no output with {ABORTED!r} before sending "
