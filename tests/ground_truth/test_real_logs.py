@@ -97,6 +97,7 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "codex/kvsankar-escalation-interrupted.fixture.jsonl": (15, 4, 3, 0),
     "codex/kvsankar-real-session-01.jsonl": (4, 0, 0, 0),
     "codex/log-viewer-cli-v116-shape.fixture.jsonl": (7, 2, 2, 0),
+    "codex/masonc15-demo-v0155-apply-patch.fixture.jsonl": (12, 6, 6, 0),
     "codex/simonw-sample-codex-session.jsonl": (3, 0, 0, 0),
     "gemini-cli/agent-sessions-jsonl-v040.fixture.jsonl": (4, 1, 1, 0),
     "gemini-cli/kvsankar-gemini-golden.fixture.json": (5, 1, 1, 0),
