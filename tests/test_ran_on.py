@@ -44,11 +44,6 @@ KNOWN_400: dict[str, tuple[list[str], str]] = {
         "hand-made sample of the compaction failure: its README says the next request fails with "
         "'unexpected tool_use_id found in tool_result blocks'; the log records no 400 itself",
     ),
-    "codex_rollout_interrupted.jsonl": (
-        ["resp.call_unanswered"],
-        "hand-made sample of an interrupted call: its README says the next Responses request fails "
-        "with 'No tool output found for function call'; the log records no 400 itself",
-    ),
     "llxprt_icontent.json": (
         ["oai.call_unanswered"],
         "seed 000 failure mode A (llxprt-code issue #864): the cancelled call stored with its response "

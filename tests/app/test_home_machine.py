@@ -89,7 +89,7 @@ def test_filter_by_agent_then_open_one_and_see_its_verdict(at: AppTest, home: Pa
     texts = [t.value for t in at.text]
     assert texts[:2] == [
         f"Session: {home / CODEX}",
-        "Ran on openai-responses (gpt-5-codex): the next request rejects (HTTP 400) (resp.call_unanswered)",
+        "Ran on openai-responses (gpt-5-codex): the next request accepts",
     ]
     assert "**Format:** `codex`" in at.markdown[0].value
     assert at.query_params["path"] == str(home / CODEX)

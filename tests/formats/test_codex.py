@@ -149,6 +149,11 @@ def test_compaction_without_replacement_keeps_user_messages_and_the_summary(tmp_
             "payload.call_id",
         ),
         (rec("compacted", {}), "a compaction needs a string 'message'", "payload.message"),
+        (
+            rec("event_msg", {"type": "thread_rolled_back", "num_turns": "one"}),
+            "expected a non-negative integer",
+            "payload.num_turns",
+        ),
     ],
 )
 def test_malformed_lines_name_file_line_and_field(
@@ -380,3 +385,137 @@ def test_a_file_with_no_rollout_line_is_refused(tmp_path: Path) -> None:
         "not a valid codex log: no Codex rollout line (types compacted, event_msg, response_item, "
         "session_meta, turn_context, world_state) in this file"
     )
+
+
+def test_a_rollback_drops_the_newest_user_turns_as_codex_replays_it(tmp_path: Path) -> None:
+    """``thread_rolled_back`` cuts at the n-th user turn from the end (Codex's
+    ``drop_last_n_user_turns``); Codex's own context messages are not turns."""
+    env = user("<environment_context><cwd>/repo</cwd></environment_context>")
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 1})
+    lines = (META, env, user("one"), call("c1"), output("c1"), user("two"), call("c2"), rollback)
+    path = write(tmp_path, *lines)
+    session = toolhist.load(path)
+    texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
+    assert texts == ["<environment_context><cwd>/repo</cwd></environment_context>", "one"]
+    assert [c.name for m in session.messages for c in m.tool_calls()] == ["shell"]
+    assert [(u.kind, u.line, u.before) for u in session.unsent] == [
+        ("rolled back message", 6, len(session.messages)),
+        ("rolled back function_call", 7, len(session.messages)),
+    ]
+    assert session.unsent[0].text == "two"
+    assert (
+        "line 8: thread rolled back 1 user turn(s); 2 item(s) dropped from the history Codex sends "
+        "(shown as unsent)" in session.source.notes
+    )
+
+
+def test_a_rollback_past_the_first_turn_keeps_what_came_before_it(tmp_path: Path) -> None:
+    env = user("<environment_context><cwd>/repo</cwd></environment_context>")
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 5})
+    path = write(tmp_path, env, user("one"), user("two"), rollback, user("three"))
+    session = toolhist.load(path)
+    texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
+    assert texts == ["<environment_context><cwd>/repo</cwd></environment_context>", "three"]
+    assert [u.text for u in session.unsent] == ["one", "two"]
+
+
+def test_a_rollback_without_user_turns_changes_nothing(tmp_path: Path) -> None:
+    rollback = rec("event_msg", {"type": "thread_rolled_back", "num_turns": 1})
+    path = write(tmp_path, call("c1"), output("c1"), rollback)
+    session = toolhist.load(path)
+    assert len(session.messages) == 2
+    assert session.unsent == ()
+
+
+def test_tool_search_items_are_replayed_whole_and_a_compaction_trigger_is_unsent(tmp_path: Path) -> None:
+    """Codex's ``is_api_message`` is true for ToolSearchCall/ToolSearchOutput, false for
+    CompactionTrigger; the shapes are those Codex 0.146 writes (execution ``local``)."""
+    search = {"type": "tool_search_call", "call_id": "ts", "execution": "local", "arguments": {"query": "x"}}
+    found = {"type": "tool_search_output", "call_id": "ts", "execution": "local", "tools": []}
+    trigger = {"type": "compaction_trigger"}
+    path = write(
+        tmp_path, user("find a tool"), item(search), item(found), item(trigger), call("c1"), output("c1")
+    )
+    session = toolhist.load(path)
+    body: Any = toolhist.render(session, "openai-responses").body
+    assert [i.get("type", "message") for i in body["input"]] == [
+        "message",
+        "tool_search_call",
+        "tool_search_output",
+        "function_call",
+        "function_call_output",
+    ]
+    assert body["input"][1] == search
+    assert body["input"][2] == found
+    assert [(u.kind, u.line) for u in session.unsent] == [("compaction_trigger", 4)]
+    assert session.source.skipped == {}
+
+
+def test_a_call_left_without_output_before_a_new_turn_is_answered_aborted(tmp_path: Path) -> None:
+    """Codex's ``ensure_call_outputs_present`` inserts ``"aborted"`` right after such a call before
+    sending; a call of the last turn stays pending for the judgement."""
+    custom = item({"type": "custom_tool_call", "call_id": "p1", "name": "apply_patch", "input": "*** Begin"})
+    path = write(tmp_path, user("one"), call("c1"), custom, user("never mind"), call("c2"))
+    session = toolhist.load(path)
+    body: Any = toolhist.render(session, "openai-responses").body
+    assert [(i.get("type", "message"), i.get("call_id"), i.get("output")) for i in body["input"]] == [
+        ("message", None, None),
+        ("function_call", "c1", None),
+        ("function_call_output", "c1", "aborted"),
+        ("custom_tool_call", "p1", None),
+        ("custom_tool_call_output", "p1", "aborted"),
+        ("message", None, None),
+        ("function_call", "c2", None),
+    ]
+    assert (
+        "Codex answers 2 call(s) that have no output with 'aborted' before sending "
+        "(ensure_call_outputs_present): c1, p1" in session.source.notes
+    )
+    marked = [
+        b.call_id for m in session.messages for b in m.tool_responses() if "_synthetic" in b.provider_data
+    ]
+    assert marked == ["c1", "p1"]
+
+
+def test_an_output_without_its_call_is_dropped_unsent(tmp_path: Path) -> None:
+    path = write(tmp_path, user("one"), output("gone"), call("c1"), output("c1"))
+    session = toolhist.load(path)
+    assert [(u.kind, u.line, u.before) for u in session.unsent] == [("orphan function_call_output", 2, 1)]
+    assert sum(len(list(m.tool_responses())) for m in session.messages) == 1
+
+
+def test_a_legacy_rollout_without_envelopes_is_read(tmp_path: Path) -> None:
+    """Codex before session_meta lines (codex-rs/core/src/rollout.rs, mid-2025): a bare SessionMeta
+    header, bare ResponseItems and ``record_type: state`` lines, which are state, not history."""
+    header = {
+        "id": "0c8d",
+        "timestamp": "2025-07-20T10:00:00.000Z",
+        "instructions": None,
+        "git": {"branch": "m"},
+    }
+    state = {"record_type": "state"}
+    bare = [
+        {"type": "message", "id": None, "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "name": "shell",
+            "arguments": '{"command":["ls"]}',
+            "call_id": "c1",
+        },
+        {"type": "function_call_output", "call_id": "c1", "output": "a"},
+        {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "a"}],
+        },
+    ]
+    path = tmp_path / "rollout-2025-07-20T10-00-00-0c8d.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in [header, state, *bare, state]))
+    session = toolhist.load(path)
+    assert session.source.format == "codex"
+    assert [m.speaker for m in session.messages] == ["human", "ai", "tool", "ai"]
+    assert session.metadata["session_meta"] == header
+    assert "event lines (not sent to the model): record_type:state x2" in session.source.notes
+    assert session.source.skipped == {}

@@ -145,11 +145,37 @@ def test_llxprt_checkpoint_with_context_is_not_claimed() -> None:
     assert GeminiCliReader().recognise(value) == 0
 
 
-def test_rewind_to_unknown_record_is_an_error() -> None:
-    message = "<text>:3: at [2].$rewindTo: not a valid gemini-cli session: rewinds to 'nope', which no earlier record has"
-    with pytest.raises(LoadError) as err:
-        toolhist.load(_jsonl(META, USER, {"$rewindTo": "nope"}), format="gemini-cli")
-    assert str(err.value) == message
+def test_rewind_to_an_unknown_record_drops_every_message() -> None:
+    """Gemini CLI's ``loadConversationRecord`` clears its messages when no record has the id."""
+    session = toolhist.load(_jsonl(META, USER, {"$rewindTo": "nope"}), format="gemini-cli")
+    assert session.messages == ()
+    assert (
+        "line 3: $rewindTo 'nope' removed 1 record(s), which no earlier record has, so Gemini CLI drops "
+        "them all (they are not part of the history any more)" in session.source.notes
+    )
+
+
+def test_a_rewritten_record_replaces_the_message_where_it_stood() -> None:
+    """The session file is an upsert log: the last version of an id wins, in the first one's place."""
+    first = {**GEMINI, "toolCalls": [{**CALL, "result": None}]}
+    later = {"id": "u2", "type": "user", "timestamp": "2025-12-02T08:00:09.000Z", "content": "thanks"}
+    session = toolhist.load(_jsonl(META, USER, first, later, GEMINI), format="gemini-cli")
+    assert [m.speaker for m in session.messages] == ["human", "ai", "tool", "human"]
+    assert sum(len(list(m.tool_calls())) for m in session.messages) == 1
+    assert (
+        "1 record(s) rewrite a message already written (same id): Gemini CLI keeps the last version of "
+        "each, where the first one stood" in session.source.notes
+    )
+
+
+def test_set_messages_replaces_the_records() -> None:
+    session = toolhist.load(_jsonl(META, USER, GEMINI, {"$set": {"messages": [USER]}}), format="gemini-cli")
+    assert [m.speaker for m in session.messages] == ["human"]
+    assert "messages" not in session.metadata
+    assert (
+        "line 4: $set.messages replaces the 2 message record(s) with 1 (Gemini CLI loads those instead)"
+        in session.source.notes
+    )
 
 
 def test_tool_call_without_name_names_the_field() -> None:
@@ -159,3 +185,22 @@ def test_tool_call_without_name_names_the_field() -> None:
     assert str(err.value) == (
         "<text>:3: at [2].toolCalls[0].name: not a valid gemini-cli session: expected a string, got null"
     )
+
+
+def test_history_is_built_as_convert_session_to_client_history_does() -> None:
+    """Slash commands and empty model records are not sent; a text result is the call's output;
+    a call already in the content is sent once (gemini-cli ``sessionUtils.ts``)."""
+    slash = {"id": "c1", "type": "user", "content": [{"text": "/chat save x"}]}
+    empty = {"id": "e1", "type": "gemini", "content": "", "model": "gemini-2.5-pro"}
+    in_content = {"functionCall": {"id": "ls-1", "name": "list_directory", "args": {"path": "."}}}
+    text_result = {**CALL, "result": "a.ts"}
+    twice = {**GEMINI, "content": [in_content], "toolCalls": [text_result]}
+    session = toolhist.load(_jsonl(META, USER, slash, empty, twice), format="gemini-cli")
+    assert [m.speaker for m in session.messages] == ["human", "ai", "tool"]
+    assert [(b.id, b.name) for m in session.messages for b in m.tool_calls()] == [("ls-1", "list_directory")]
+    (result,) = [b for m in session.messages for b in m.tool_responses()]
+    assert (result.call_id, result.tool_name, result.result) == ("ls-1", "list_directory", {"output": "a.ts"})
+    assert [(u.kind, u.line, u.text) for u in session.unsent] == [
+        ("user record", 3, "/chat save x"),
+        ("gemini record", 4, ""),
+    ]

@@ -8,7 +8,8 @@ tool), calls, results, unanswered ids, unmatched ids, tools declared). Hand-coun
   response (failure mode A), so it is paired but in the wrong place.
 - Claude Code: the thread after the compaction: summary, the surviving Bash result (its tool_use
   was summarised away), then two assistant responses each split over lines and merged.
-- Codex: the interrupted ``cargo test`` call was never answered.
+- Codex: the interrupted ``cargo test`` call was never answered in the rollout; Codex answers it
+  ``"aborted"`` before sending (``ensure_call_outputs_present``), so the session has 3 results.
 """
 
 from __future__ import annotations
@@ -42,11 +43,11 @@ EXPECTED: list[tuple[Any, ...]] = [
     (
         "codex_rollout_interrupted.jsonl",
         "codex",
-        8,
-        (0, 3, 3, 2),
+        9,
+        (0, 3, 3, 3),
         3,
-        2,
-        ["call_2qR4sT6uV8wX0yZ2aB4cD6eF"],
+        3,
+        [],
         [],
         None,
     ),

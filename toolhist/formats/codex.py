@@ -19,6 +19,11 @@ Follows the agent's own code (openai/codex, read at the commits named):
   ``ToolCallBlock.freeform_input``, so a Responses render sends the same items and other
   providers get the text as ``{"input": …}``.
 
+The legacy rollout (mid-2025 Codex, before the envelope) is read too: a bare ``SessionMeta`` header,
+bare ``ResponseItem`` lines and ``{"record_type": "state"}`` snapshots (``_legacy_line``). Before a
+request Codex normalizes the history (``codex_normalize``), and a rollout's compactions and
+rollbacks are replayed (``codex_history``).
+
 Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
 0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
 issue 17 (``inter_agent_communication_metadata``, ``token_usage_record``, ``server_request``,
@@ -37,6 +42,13 @@ the ``openai-responses`` rules.
 - ``compacted`` replaces the history as Codex does: with ``replacement_history`` that list,
   otherwise the earlier user messages plus the summary as a user message. The notes say how many
   items each compaction replaced.
+- ``event_msg`` ``thread_rolled_back`` (``/undo``-style rollback, ``num_turns``) drops the newest user
+  turns as Codex's ``reconstruct_history_from_rollout`` does on resume
+  (codex-rs/core/src/codex/rollout_reconstruction.rs at 023cedaa25c056edf87e8be2c04190c84c67f966);
+  the dropped items go to ``Session.unsent`` as ``rolled back <type>``, with a note. A user turn is
+  a user message Codex did not write itself (``is_contextual_user_fragment``: environment context,
+  AGENTS.md instructions, skills, shell-command and turn-aborted notices). The trim of contextual
+  developer messages just before the cut (``trim_pre_turn_context_updates``) is not reproduced.
 - ``session_meta`` and ``turn_context`` go into ``Session.metadata`` / ``request`` (model);
   ``event_msg`` lines (UI events, ``exec_command_end`` duplicating outputs by design, token counts)
   are counted, not turned into messages.
@@ -53,19 +65,40 @@ from typing import Any
 from pydantic import JsonValue
 
 from toolhist.formats.base import Built, ShapeError, Skips
+from toolhist.formats.codex_history import (
+    ROLLED_BACK,
+    ROLLED_BACK_REASON,
+    compaction_event,
+    is_user_message,
+    rollback_event,
+)
+from toolhist.formats.codex_normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
 from toolhist.model import Location, Session, SessionSource, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
+CODEX_NOT_READ = ("agent_message", "additional_tools", "context_compaction")
+"""Item types the 2026 Codex sends too (``is_api_message`` true for ``AgentMessage``,
+``AdditionalTools``, ``ContextCompaction``: openai/codex ``codex-rs/core/src/context_manager/history.rs``
+as the search index holds it, id 58790422075) whose wire shape this reader does not know yet: they are
+skipped and named like any unknown kind, never read as something else. ``tool_search_call`` /
+``tool_search_output`` (sent as well) are Responses items the Responses reader keeps whole."""
 ITEM_TYPES = AI_SIDE | TOOL_SIDE | {"message", "item_reference", "compaction"}
-"""Response item types that are history (Codex's ``is_api_message``) and the Responses reader knows."""
+"""Response item types that are history (Codex's ``is_api_message``)."""
 UNSENT_ITEMS = {
     "ghost_snapshot": "Codex records it for /undo; is_api_message(GhostSnapshot) is false, so it is "
     "never sent (codex-rs/core/src/context_manager/history.rs)",
+    "compaction_trigger": "Codex records where a compaction was asked for; "
+    "is_api_message(CompactionTrigger) is false, so it is never sent "
+    "(codex-rs/core/src/context_manager/history.rs)",
 }
 """Response item types Codex keeps in the rollout but never sends, with why."""
+ORPHAN_REASON = (
+    "an output whose call is not in the history: Codex drops it before sending "
+    "(remove_orphan_outputs, codex-rs/core/src/context_manager/normalize.rs)"
+)
 SYSTEM_REASON = (
     "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
     "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
@@ -80,13 +113,65 @@ def _text_of(content: Any) -> str:
     return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
 
 
+def _legacy_line(entry: Any) -> tuple[str, dict[str, Any]] | None:
+    """A line of the legacy rollout (no ``payload`` envelope) as ``(line type, payload)``, else None.
+
+    Codex wrote this form before the ``{timestamp, type, payload}`` lines (openai/codex
+    ``codex-rs/core/src/rollout.rs`` at 89a151f502213bec8140159e728170b0d999eca2, mid-2025): a first
+    line ``SessionMeta`` ``{id, timestamp, instructions?}`` (later with ``git``), then each
+    ``ResponseItem`` as it is, and ``{"record_type": "state", …}`` snapshots that resume reads as
+    state, not history.
+    """
+    if not isinstance(entry, dict) or "payload" in entry:
+        return None
+    if entry.get("record_type") == "state":
+        return "legacy_state", entry
+    if (
+        "type" not in entry
+        and "role" not in entry
+        and isinstance(entry.get("id"), str)
+        and "timestamp" in entry
+    ):
+        return "session_meta", entry
+    if entry.get("type") in ITEM_TYPES:
+        return "response_item", entry
+    return None
+
+
+def _classify(
+    entry: Any, line: int | None, skips: Skips, events: Counter[str]
+) -> tuple[str, dict[str, Any]] | None:
+    """A line as ``(line type, payload)``, modern or legacy; None (counted) for one that is not history."""
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    payload = entry.get("payload") if isinstance(entry, dict) else None
+    legacy = _legacy_line(entry)
+    if legacy is not None:
+        kind, payload = legacy
+        if kind == "legacy_state":  # resume reads it as state (previous_response_id), not history
+            events["record_type:state"] += 1
+            return None
+    if kind not in LINE_TYPES:
+        skips.add(f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line)
+        return None
+    if not isinstance(payload, dict):
+        skips.add(f"{kind} line whose payload is not an object", line)
+        return None
+    return str(kind), payload
+
+
 def looks_codex(value: Any) -> int:
-    """2 when an entry is a ``{timestamp, type, payload}`` Codex line and every entry looks like one.
+    """2 on Codex rollout lines: modern, or legacy from the first line on.
+
+    Modern: an entry is a ``{timestamp, type, payload}`` line and every entry looks like one.
+    Legacy: the first line is a session header and every line is legacy (``_legacy_line``).
 
     Lenient on the others so one broken line gets its own error, not "unknown format".
     """
     if not isinstance(value, list) or not value:
         return 0
+    legacy = [_legacy_line(v) for v in value]
+    if legacy[0] is not None and legacy[0][0] == "session_meta" and all(legacy):
+        return 2
     if not all(isinstance(v, dict) and ("payload" in v or "type" in v) for v in value):
         return 0
     ok = any(v.get("type") in LINE_TYPES and "payload" in v and "timestamp" in v for v in value)
@@ -103,32 +188,6 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
         "arguments": json.dumps(item.get("action"), separators=(",", ":")),
         "codex_item": item,
     }
-
-
-def _is_user_message(item: dict[str, Any]) -> bool:
-    if item.get("type", "message") != "message" or item.get("role") != "user":
-        return False
-    content = item.get("content")
-    texts = (
-        [p.get("text", "") for p in content if isinstance(p, dict)]
-        if isinstance(content, list)
-        else [content]
-    )
-    # Codex's own context messages are not what the user typed; a compaction does not keep them.
-    return not any(isinstance(t, str) and t.lstrip().startswith("<environment_context>") for t in texts)
-
-
-def _compact(items: list[dict[str, Any]], payload: dict[str, Any], line: int | None) -> list[dict[str, Any]]:
-    """The items after a ``compacted`` line: its ``replacement_history``, else user messages + summary."""
-    replacement = payload.get("replacement_history")
-    if isinstance(replacement, list):
-        return [i for i in replacement if isinstance(i, dict)]
-    summary = payload.get("message")
-    if not isinstance(summary, str):
-        raise at_line(line, ("payload", "message"), "a compaction needs a string 'message'")
-    kept = [i for i in items if _is_user_message(i)]
-    kept.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]})
-    return kept
 
 
 def _grouped(
@@ -178,16 +237,10 @@ class CodexReader(StreamReader):
         compactions: list[JsonValue] = []
         notes = list(notes)
         for line, entry in lines:
-            kind = entry.get("type") if isinstance(entry, dict) else None
-            payload = entry.get("payload") if isinstance(entry, dict) else None
-            if kind not in LINE_TYPES:
-                skips.add(
-                    f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line
-                )
+            classified = _classify(entry, line, skips, events)
+            if classified is None:
                 continue
-            if not isinstance(payload, dict):
-                skips.add(f"{kind} line whose payload is not an object", line)
-                continue
+            kind, payload = classified
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
@@ -196,14 +249,10 @@ class CodexReader(StreamReader):
                 items.append(payload)
                 item_lines.append(line)
             elif kind == "compacted":
-                replaced = len(items)
-                items = _compact(items, payload, line)
-                item_lines = [line] * len(items)
-                compactions.append({"line": line, "replaced_items": replaced, "kept_items": len(items)})
-                notes.append(
-                    f"line {line}: compaction replaced {replaced} items with {len(items)} "
-                    "(earlier items are not in the history Codex sends after it)"
-                )
+                items, item_lines = compaction_event(items, payload, line, notes, compactions)
+            elif kind == "event_msg" and payload.get("type") == "thread_rolled_back":
+                events["event_msg:thread_rolled_back"] += 1
+                items = rollback_event(items, payload, line, notes)
             elif kind == "session_meta":
                 meta = dict(payload)
             elif kind == "turn_context":
@@ -219,6 +268,7 @@ class CodexReader(StreamReader):
                 None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
             )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
+        sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
         built, locations = _grouped(sent, sent_lines, name, path, notes)
         version = meta.get("cli_version")
         built.notes += _notes(events, sent, kept, skips, version)
@@ -243,6 +293,7 @@ class CodexReader(StreamReader):
             notes=session.source.notes,
             skipped=skips.as_dict(),
         )
+        session = mark_synthetic(session, answered)
         return session.model_copy(update={"source": source, "unsent": unsent})
 
 
@@ -299,6 +350,19 @@ def _partition(
                     data={k: v for k, v in item.items() if k != "content"},
                 )
             )
+        elif kind == ROLLED_BACK:
+            inner: dict[str, Any] = item["item"] if isinstance(item.get("item"), dict) else {}
+            kept.append(
+                Unsent(
+                    kind=f"rolled back {inner.get('type', 'message')}",
+                    reason=ROLLED_BACK_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(inner.get("content")) if inner.get("type", "message") == "message" else "",
+                    data=dict(inner),
+                )
+            )
         elif kind in UNSENT_ITEMS:
             kept.append(
                 Unsent(
@@ -316,6 +380,34 @@ def _partition(
         else:
             skips.add(f"response_item type {kind!r}", line)
     return sent, lines, kept
+
+
+def _normalized(
+    sent: list[dict[str, Any]], lines: list[int | None], kept: list[Unsent], notes: list[str]
+) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent], list[str]]:
+    """The sent items as Codex normalizes them before a request (``codex_normalize``), with notes."""
+    sent, lines, orphans = split_orphans(sent, lines)
+    for before, item, line in orphans:
+        kept.append(
+            Unsent(
+                kind=f"orphan {item.get('type')}",
+                reason=ORPHAN_REASON,
+                before=before,
+                line=line,
+                json_path="payload",
+                data=dict(item),
+            )
+        )
+    if orphans:
+        notes.append(f"{len(orphans)} output(s) without their call dropped, as Codex does (session.unsent)")
+    sent, lines, answered = ensure_outputs(sent, lines, is_user_message)
+    if answered:
+        notes.append(
+            f"Codex answers {len(answered)} call(s) that have no output with {ABORTED!r} before sending "
+            f"(ensure_call_outputs_present): {', '.join(answered)}"
+        )
+    kept.sort(key=lambda u: (u.before, u.line or 0))
+    return sent, lines, kept, answered
 
 
 def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:

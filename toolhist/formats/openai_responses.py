@@ -59,6 +59,11 @@ AI_SIDE = {
     "mcp_call",
     "mcp_list_tools",
     "mcp_approval_request",
+    # Client-run tool search (``execution: "local"``): Codex replays both items as they are
+    # (``is_api_message`` is true for ToolSearchCall and ToolSearchOutput, openai/codex
+    # codex-rs/core/src/context_manager/history.rs); kept whole, in order, on the model's side.
+    "tool_search_call",
+    "tool_search_output",
 }
 TOOL_SIDE = {
     *OUTPUT_TYPES,
