@@ -149,14 +149,15 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
     ids: set[str] = set()  # the tool_use ids of the current assistant turn
     earlier: set[str] = set()  # those of the turns before it
     for i, message in enumerate(messages):
-        assistant = _role(message) == "assistant"
-        if _role(message) == "user":
+        role = _role(message)
+        assistant = role == "assistant"
+        if role == "user":
             earlier |= ids
             ids = set()
         after_use: list[str] = []
         flagged = False
-        blank = not any(_substantive(block) for _, block in _blocks(message))
-        for j, block in _blocks(message):
+        blocks = _blocks(message)
+        for j, block in blocks:
             kind = block.get("type")
             if kind in ("tool_use", "server_tool_use"):
                 yield from _check_id(i, j, block, str(kind), ids, earlier=earlier)
@@ -166,7 +167,8 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
                 flagged = True
                 values = {"index": i, "ids": ", ".join(after_use)}
                 yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
-            yield from _check_text(i, j, block, blank=blank)
+            if kind in ("text", "thinking"):
+                yield from _check_text(i, j, block, blocks)
 
 
 def _substantive(block: dict[str, Any]) -> bool:
@@ -175,16 +177,21 @@ def _substantive(block: dict[str, Any]) -> bool:
     return block.get("type") != "text" or (isinstance(text, str) and bool(text.strip()))
 
 
-def _check_text(i: int, j: int, block: dict[str, Any], *, blank: bool) -> Iterator[Finding]:
+def _check_text(i: int, j: int, block: dict[str, Any], blocks: list[IndexedBlock]) -> Iterator[Finding]:
     """Blank text blocks (string content "" is ant.empty_content's) and unsigned thinking.
 
     An empty text block is rejected wherever it is; a whitespace-only one only in a message with
-    nothing else in it (``blank``): ``[" ", tool_use]`` and ``[" ", "ok"]`` are accepted (see the
-    rule's evidence in `toolhist.providers.anthropic_rules`).
+    nothing else in it (``blocks`` are the message's): ``[" ", tool_use]`` and ``[" ", "ok"]`` are
+    accepted (see the rule's evidence in `toolhist.providers.anthropic_rules`).
     """
     kind = block.get("type")
     text = block.get("text")
-    if kind == "text" and isinstance(text, str) and not text.strip() and (blank if text else j >= 0):
+    if (
+        kind == "text"
+        and isinstance(text, str)
+        and not text.strip()
+        and (not any(_substantive(b) for _, b in blocks) if text else j >= 0)
+    ):
         requirement = "contain non-whitespace text" if text else "be non-empty"
         yield Finding("ant.empty_text", _path(i, j), {"requirement": requirement})
     if kind == "thinking":
