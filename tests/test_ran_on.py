@@ -22,8 +22,9 @@ RAN_ON: dict[str, RanOn | None] = {
     "claude_code_compacted_result.jsonl": RanOn(
         "anthropic", "anthropic", "claude-sonnet-4-5-20250929", "message 6 metadata"
     ),
+    # its session_meta has no model_provider (older rollouts): Codex's default provider, said as such
     "codex_rollout_interrupted.jsonl": RanOn(
-        "openai", "openai-responses", "gpt-5-codex", "session_meta.model_provider"
+        "openai", "openai-responses", "gpt-5-codex", "session_meta without model_provider: Codex's default"
     ),
     "gemini_cli_session.jsonl": RanOn("gemini", "gemini", "gemini-2.5-pro", "message 8 metadata"),
     "llxprt_icontent.json": RanOn("openai", "openai-chat", "gpt-4.1", "message 6 metadata"),

@@ -90,13 +90,17 @@ def ran_on(session: Session) -> RanOn | None:
             return RanOn(named, _map(session, named), _text(session.request.get("model")), key)
     meta_line = data.get("session_meta")
     if isinstance(meta_line, dict):
+        said_it = "model_provider" in meta_line
         named = meta_line.get("model_provider", "openai" if session.source.format == "codex" else None)
         if isinstance(named, str):
             return RanOn(
                 named,
                 _map(session, named),
                 _text(session.request.get("model")),
-                "session_meta.model_provider",
+                # a rollout older than the field: Codex then only spoke to OpenAI (model_provider_info.rs)
+                "session_meta.model_provider"
+                if said_it
+                else "session_meta without model_provider: Codex's default",
             )
     return None
 

@@ -330,7 +330,7 @@ def test_check_shows_skipped_and_unsent_and_reads_the_rollout(tmp_path: Path) ->
     assert human.output.splitlines() == [
         f"{path}: codex, 1 messages",
         "judged as the next request the agent would send: its history as logged (it ends with the new input)",
-        "ran on openai-responses (session_meta.model_provider)",
+        "ran on openai-responses (session_meta without model_provider: Codex's default)",
         "anthropic         ok",
         "kept, not sent: ghost_snapshot x1",
         "skipped (the reader does not know it): line type 'inter_agent_communication_metadata' x1",
