@@ -16,22 +16,12 @@ from typing import Any
 from toolhist._gc import paused
 from toolhist.formats import load_document
 from toolhist.formats.document import Document
+from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
 from toolhist.ran_on import RanOn, ran_on
-
-OWN_FORMAT = {
-    "openai-chat": ("openai-chat", "messages"),
-    "mistral": ("openai-chat", "messages"),
-    "kimi": ("openai-chat", "messages"),
-    "openai-responses": ("openai-responses", "input"),
-    "anthropic": ("anthropic", "messages"),
-    "gemini": ("gemini", "contents"),
-    "bedrock": ("bedrock", "messages"),
-}
-"""Provider → (reader format of its own wire shape, the body key that holds the history)."""
 
 
 def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:

@@ -100,48 +100,35 @@ def tool_outputs(route: str, provider: str) -> Pass:
     def tool_outputs(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         if provider in STRUCTURED_RESULTS:
             return messages, []
-        out: list[Message] = []
-        changes: list[Change] = []
-        for message in messages:
-            blocks: list[Block] = []
-            for block in message.blocks:
-                if not isinstance(block, ToolResponseBlock):
-                    blocks.append(block)
-                    continue
-                kind, value = output_part(block, route)
-                sent = sent_result(kind, value, provider)
-                flagged = block.error is None or block.provider_data.get("is_error") is True
-                if sent == block.result and (flagged or provider != "anthropic"):
-                    blocks.append(block)
-                    continue
-                flag = {"is_error": True} if block.error is not None and provider == "anthropic" else {}
-                update: dict[str, object] = {"result": sent, "provider_data": flag}
-                if block.error is not None:
-                    update["error"] = sent if isinstance(sent, str) else block.error
-                written = block.model_copy(update=update)
-                trace.derive(written, block)
-                blocks.append(written)
-                changes.append(
-                    Change(
-                        pass_="tool_outputs",
-                        action="fill",
-                        reason=f"the AI SDK holds this result as a '{kind}' output, which its {provider} adapter "
-                        + (
-                            "sends as JSON text"
-                            if isinstance(sent, str) and kind in ("json", "content")
-                            else "sends as it is"
-                        ),
-                        call_id=block.call_id,
-                        before=trace.origin(block),
-                    ).with_subject(written)
-                )
-            if blocks == list(message.blocks):
-                out.append(message)
-                continue
-            rebuilt = message.model_copy(update={"blocks": tuple(blocks)})
-            trace.derive(rebuilt, message)
-            out.append(rebuilt)
-        return tuple(out), changes
+
+        def sent_as(block: Block) -> tuple[Block, Change] | None:
+            if not isinstance(block, ToolResponseBlock):
+                return None
+            kind, value = output_part(block, route)
+            sent = sent_result(kind, value, provider)
+            flagged = block.error is None or block.provider_data.get("is_error") is True
+            if sent == block.result and (flagged or provider != "anthropic"):
+                return None
+            flag = {"is_error": True} if block.error is not None and provider == "anthropic" else {}
+            update: dict[str, object] = {"result": sent, "provider_data": flag}
+            if block.error is not None:
+                update["error"] = sent if isinstance(sent, str) else block.error
+            written = block.model_copy(update=update)
+            change = Change(
+                pass_="tool_outputs",
+                action="fill",
+                reason=f"the AI SDK holds this result as a '{kind}' output, which its {provider} adapter "
+                + (
+                    "sends as JSON text"
+                    if isinstance(sent, str) and kind in ("json", "content")
+                    else "sends as it is"
+                ),
+                call_id=block.call_id,
+                before=trace.origin(block),
+            ).with_subject(written)
+            return written, change
+
+        return rewrite_blocks(messages, trace, sent_as)
 
     return tool_outputs
 

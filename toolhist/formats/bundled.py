@@ -13,17 +13,7 @@ from typing import Any
 
 from toolhist.errors import LoadError
 from toolhist.formats.document import Document
-
-OWN_READER = {
-    "openai-chat": "openai-chat",
-    "kimi": "openai-chat",
-    "mistral": "openai-chat",
-    "openai-responses": "openai-responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "bedrock": "bedrock",
-}
-"""Provider → the reader of its own wire format (as `toolhist.check.OWN_FORMAT`)."""
+from toolhist.formats.wire import OWN_FORMAT, own_reader
 
 
 @dataclass(frozen=True)
@@ -47,7 +37,7 @@ def open_bundle(doc: Document) -> OpenedBundle | None:
             json_path="toolhist_bundle",
         )
     provider = value.get("provider")
-    if provider not in OWN_READER:
+    if provider not in OWN_FORMAT:
         raise LoadError(
             f"a toolhist bundle for an unknown provider {provider!r}", file=doc.name, json_path="provider"
         )
@@ -58,4 +48,4 @@ def open_bundle(doc: Document) -> OpenedBundle | None:
         )
     header = {k: v for k, v in value.items() if k not in ("request", "given_body")}
     body = replace(doc, value=request["body"], text=None, jsonl_lines=None, _source_map=None)
-    return OpenedBundle(body=body, format=OWN_READER[str(provider)], header=header)
+    return OpenedBundle(body=body, format=own_reader(str(provider)), header=header)

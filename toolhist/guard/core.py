@@ -29,6 +29,7 @@ from typing import Any, Literal
 import orjson
 
 from toolhist.errors import ToolhistError, UsageError
+from toolhist.formats.wire import own_reader
 from toolhist.providers import PROVIDERS, validate_payload
 from toolhist.providers.base import Violation
 
@@ -58,17 +59,6 @@ TOOL_KEYS: dict[str, tuple[str, ...]] = {
     "bedrock": ("toolConfig",),
 }
 """Tool declarations: ``repair`` replaces them only when a curation pass changed them (and said so)."""
-
-READER: dict[str, str] = {
-    "openai-chat": "openai-chat",
-    "kimi": "openai-chat",
-    "mistral": "openai-chat",
-    "openai-responses": "openai-responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "bedrock": "bedrock",
-}
-"""Provider → the reader of its own wire format (`toolhist.check.OWN_FORMAT` holds the same)."""
 
 
 class GuardRejected(ToolhistError):
@@ -192,7 +182,7 @@ def repair_body(body: dict[str, Any], provider: str) -> tuple[dict[str, Any], li
     from toolhist.formats import load
     from toolhist.providers import render_curation
 
-    session = load(body, format=READER[provider])
+    session = load(body, format=own_reader(provider))
     curation = curate(session, provider)
     curated = render_curation(curation).body
     out = dict(body)

@@ -30,20 +30,10 @@ from typing import Any
 from toolhist.curation.base import Change, Curation
 from toolhist.curation.strategies import StrategyDef
 from toolhist.errors import LoadError, UsageError
+from toolhist.formats.wire import own_reader
 from toolhist.model import Message, Session, SessionSource
 from toolhist.peers import run
 from toolhist.peers.diffing import diff
-
-READER = {
-    "anthropic": "anthropic",
-    "bedrock": "bedrock",
-    "gemini": "gemini",
-    "openai-chat": "openai-chat",
-    "mistral": "openai-chat",
-    "kimi": "openai-chat",
-    "openai-responses": "openai-responses",
-}
-"""The toolhist reader for each provider's request body."""
 
 VIA_LITELLM = ("anthropic", "bedrock", "gemini", "mistral", "kimi")
 """Providers the Agents SDK reaches through its LiteLLM extension (``LitellmModel``).
@@ -101,6 +91,8 @@ def curation_of(answer: run.Answer, session: Session, provider: str, strategy: s
     library = strategy
     label = f"{LABEL[strategy]} {version}"
     peer = f"{library} {version}"
+    # the history as given, with one "keep" Change that says why the library's body is not it
+    kept: dict[str, Any] = {"strategy": strategy, "provider": provider, "original": session, "library": peer}
     if answer.body is None:
         text = f"{answer.raised}: {answer.message}" if answer.message else str(answer.raised)
         change = Change(
@@ -109,15 +101,8 @@ def curation_of(answer: run.Answer, session: Session, provider: str, strategy: s
             reason=f"{label} raises {text} and sends nothing",
             detail={"error": answer.raised, "error_text": answer.message, "library": peer},
         )
-        return Curation(
-            session=session,
-            changes=(change,),
-            strategy=strategy,
-            provider=provider,
-            original=session,
-            library=peer,
-        )
-    fmt = READER[provider]
+        return Curation(session=session, changes=(change,), **kept)
+    fmt = own_reader(provider)
     try:
         sent = load(answer.body, format=fmt, name=f"{library} request body")
     except LoadError as exc:  # the library sent something the provider's own format does not allow
@@ -128,14 +113,7 @@ def curation_of(answer: run.Answer, session: Session, provider: str, strategy: s
             "Change's detail, and the history is shown as given",
             detail={"error": "UnreadableBody", "error_text": str(exc), "library": peer, "body": answer.body},
         )
-        return Curation(
-            session=session,
-            changes=(change,),
-            strategy=strategy,
-            provider=provider,
-            original=session,
-            library=peer,
-        )
+        return Curation(session=session, changes=(change,), **kept)
     note = f"the request body {label} sent to {provider} ({answer.path})"
     sent = sent.model_copy(
         update={
