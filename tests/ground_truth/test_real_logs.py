@@ -36,8 +36,8 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.agents.codex.reader import ITEM_TYPES as CODEX_ITEM_TYPES
 from toolhist.check import judged_verdict
-from toolhist.formats.codex import ITEM_TYPES as CODEX_ITEM_TYPES
 from toolhist.judgement import judge
 from toolhist.providers import PROVIDERS
 from toolhist.ran_on import ran_on

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from toolhist.agents.headers import SCAN_BYTES
 from toolhist.machine import list_sessions, places
-from toolhist.machine.headers import SCAN_BYTES
 from toolhist.machine.ran_on import by_model, ran_on
 
 HOME = Path("/h")

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from toolhist.cli.options import format_option
-from toolhist.formats import load
+from toolhist.readers import load
 from toolhist.report import report
 
 

@@ -12,10 +12,10 @@ from dataclasses import replace
 
 from toolhist.check import verdict
 from toolhist.errors import ToolhistError
-from toolhist.formats import load_document
 from toolhist.machine.listing import SessionRow
 from toolhist.machine.ran_on import ran_on
 from toolhist.model import Session
+from toolhist.readers import load_document
 
 UNKNOWN = "provider unknown"
 """The verdict when neither the header nor the session names the provider it ran on."""

@@ -1,7 +1,7 @@
 """The sessions each agent keeps on this machine, newest first, from headers only.
 
 `list_sessions` walks the folders `places` names, one agent at a time, and makes one `SessionRow`
-per session file from its first bytes (`toolhist.machine.headers`). A file that cannot be read, or
+per session file from its first bytes (`toolhist.agents.headers`). A file that cannot be read, or
 whose first record is not what the agent writes, is still a row, with its ``problem``. Verdicts
 need the whole file and are computed on demand (`toolhist.machine.judge`).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import unquote, urlparse
 
-from toolhist.machine.headers import Counted, Head, read_head, small_json
+from toolhist.agents.headers import Counted, Head, read_head, small_json
 from toolhist.machine.places import Places, places
 from toolhist.machine.ran_on import ran_on
 

@@ -18,7 +18,7 @@ Accepted files: an OTLP/JSON export (``resourceSpans`` → ``scopeSpans`` → ``
 ``[{key, value: {stringValue…}}]``), or spans with plain ``attributes`` objects (the Python console
 exporter, span JSONL), one span or a list. Every inference span carries the whole history up to
 its call, so the last one is read; how many others there were is said in a note. ``execute_tool``
-spans add the calls and results the chat spans' messages lack (`toolhist.formats.otel_tools`).
+spans add the calls and results the chat spans' messages lack (`toolhist.agents.otel_genai.tools`).
 
 Conventions followed: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-spans.md`` (commit
 a064dcca28053f4406d5dc65895e89c523171ca4: inference and execute_tool spans). Traces seen: the
@@ -32,9 +32,9 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist.agents.otel_genai.tools import is_tool_span, join
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, parse_arguments, rest
 from toolhist.formats.document import Document, json_path
-from toolhist.formats.otel_tools import is_tool_span, join
 from toolhist.model import (
     Block,
     MediaBlock,

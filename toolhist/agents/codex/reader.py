@@ -64,15 +64,15 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, ShapeError, Skips
-from toolhist.formats.codex_history import (
+from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
     compaction_event,
     is_user_message,
     rollback_event,
 )
-from toolhist.formats.codex_normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.formats.base import Built, ShapeError, Skips
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader

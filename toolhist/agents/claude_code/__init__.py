@@ -1,0 +1,1 @@
+"""Claude Code: its session JSONL (`reader`), threaded as Claude Code threads it (`thread`)."""

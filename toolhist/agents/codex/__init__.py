@@ -1,0 +1,1 @@
+"""OpenAI Codex CLI: its rollouts (`reader`), the history it replays (`history`) and sends (`normalize`)."""

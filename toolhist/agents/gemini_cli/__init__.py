@@ -1,0 +1,1 @@
+"""Gemini CLI: its chat recordings and checkpoints (`reader`)."""

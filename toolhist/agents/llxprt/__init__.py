@@ -1,0 +1,1 @@
+"""llxprt-code: its IContent history (`icontent`), debug logs (`debug`) and checkpoints (`checkpoint`)."""

@@ -1,0 +1,1 @@
+"""OpenTelemetry GenAI spans (`reader`), tool spans joined to their calls (`tools`)."""

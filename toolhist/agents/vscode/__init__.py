@@ -1,0 +1,1 @@
+"""VS Code chat: its chat session JSON (`reader`)."""
