@@ -1,5 +1,9 @@
 """Readers for every source format, and `load`, which sniffs the format when none is given.
 
+The readers are the provider wire formats' (`toolhist.formats.registry`) and every agent's
+(`toolhist.agents.registry`); this module sits above both, so neither package imports the other's
+registry.
+
 Each reader scores the parsed content (0 no, 1 plausible, 2 certain). The single best reader wins;
 when two readers tie at the top, `load` refuses to guess and names both, so the user picks one
 with ``--format``.
@@ -11,49 +15,18 @@ import os
 from typing import Any
 
 from toolhist._gc import paused
-from toolhist.agents.claude_code.reader import ClaudeCodeReader
-from toolhist.agents.cline.reader import KiloReader
-from toolhist.agents.codex.reader import CodexReader
-from toolhist.agents.gemini_cli.reader import GeminiCliReader
-from toolhist.agents.llxprt.checkpoint import LlxprtCheckpointReader
-from toolhist.agents.llxprt.debug import LlxprtDebugReader
-from toolhist.agents.llxprt.icontent import IContentReader
-from toolhist.agents.otel_genai.reader import OtelGenAIReader
-from toolhist.agents.vscode.reader import VSCodeReader
+from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
-from toolhist.formats.anthropic import AnthropicReader
 from toolhist.formats.base import Reader, ShapeError
-from toolhist.formats.bedrock import BedrockReader
 from toolhist.formats.bundled import OpenedBundle, open_bundle
-from toolhist.formats.canonical import CanonicalReader
 from toolhist.formats.document import Document, json_path, read_input
-from toolhist.formats.gemini import GeminiReader
 from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.not_history import known_file
-from toolhist.formats.openai_chat import OpenAIChatReader
-from toolhist.formats.openai_responses import OpenAIResponsesReader
+from toolhist.formats.registry import CANONICAL, WIRE
 from toolhist.model import Session
 
-READERS: dict[str, Reader] = {
-    r.id: r
-    for r in (
-        OpenAIChatReader(),
-        OpenAIResponsesReader(),
-        AnthropicReader(),
-        GeminiReader(),
-        BedrockReader(),
-        IContentReader(),
-        KiloReader(),
-        GeminiCliReader(),
-        VSCodeReader(),
-        OtelGenAIReader(),
-        LlxprtDebugReader(),
-        LlxprtCheckpointReader(),
-        ClaudeCodeReader(),
-        CodexReader(),
-        CanonicalReader(),
-    )
-}
+READERS: dict[str, Reader] = {r.id: r for r in (*WIRE, *AGENT_READERS, CANONICAL)}
+"""Every reader, in detection order: provider request bodies, agents' logs, then canonical JSON."""
 FORMATS: tuple[str, ...] = tuple(READERS)
 """The format ids ``load`` and ``--format`` accept."""
 

@@ -22,7 +22,7 @@ spans add the calls and results the chat spans' messages lack (`toolhist.agents.
 
 Conventions followed: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-spans.md`` (commit
 a064dcca28053f4406d5dc65895e89c523171ca4: inference and execute_tool spans). Traces seen: the
-shapes in tests/formats/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
+shapes in tests/by_agent/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def _one(span: Any, ptr: Pointer) -> _Span:
 
 
 def _timeline(spans: list[_Span]) -> list[_Span]:
-    """The chat and tool spans in start order (file order without times), for `otel_tools.join`."""
+    """The chat and tool spans in start order (file order without times), for `tools.join`."""
     order = sorted(range(len(spans)), key=lambda i: (spans[i].start is None, spans[i].start or 0, i))
     return [
         spans[i]
