@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from toolhist.agents.registry import BY_ID
 from toolhist.check import verdict
 from toolhist.errors import ToolhistError
 from toolhist.machine.listing import SessionRow
@@ -38,7 +39,8 @@ def judge(row: SessionRow) -> SessionRow:
     except (ToolhistError, OSError) as exc:
         return replace(row, problem=str(exc))
     model = row.model or _model(session)
-    provider = row.provider or (ran_on(row.agent, model=model) if row.agent == "vscode" else None)
+    by_model = BY_ID[row.agent].provider_by_model
+    provider = row.provider or (ran_on(row.agent, model=model) if by_model else None)
     judged = replace(row, messages=len(session.messages), counted="exact", model=model, provider=provider)
     if provider is None:
         return replace(judged, verdict=UNKNOWN)
