@@ -189,8 +189,9 @@ def problems_on(page: Page, name: str, expected: set[str], shot: str) -> list[st
     # Streamlit scrolls an inner container: grow the window to the content for a whole-page picture
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(int(height), 6000)})
+    page.wait_for_timeout(1500)  # tables and charts paint after the layout (a picture only: nothing timed)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), timeout=WAIT)  # the window is the page now
     page.set_viewport_size({"width": 1400, "height": 1000})
     return found
 
