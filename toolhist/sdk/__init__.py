@@ -161,7 +161,7 @@ BINDINGS: dict[str, Binding] = {
     "bedrock": Binding(
         "bedrock",
         "botocore",
-        "botocore>=1.43.115,<2",
+        "botocore>=1.43.117,<2",
         ("botocore",),
         "toolhist.sdk.bedrock_sdk",
         "check",
