@@ -53,6 +53,8 @@ FORMAT_OF_DIR = {
     "llxprt-debug": "llxprt-debug",
     "llxprt-checkpoint": "llxprt-checkpoint",
     "icontent": "icontent",
+    "copilot-cli": "copilot-cli",
+    "vscode-jsonl": "vscode-jsonl",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -112,6 +114,12 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "vscode/dealenx-parse-export-chat.json": (2, 0, 0, 0),
     "vscode/dealenx-user-canceled-chat.json": (3, 0, 0, 0),
     "vscode/dealenx-user-in-progress-chat.json": (4, 0, 0, 0),
+    # system, user, 3 assistant turns (1 + 2 calls), 2 tool messages; unsent: the first turn's reasoning,
+    # 2 detailedContent display copies that differ from the content sent, the explore sub-agent.
+    "copilot-cli/qiaolei81-session-demo-v1.0.55.jsonl": (7, 3, 3, 4),
+    # The failed request (errorDetails 'Canceled', no toolCallRounds) replays its prompt and the markdown it
+    # streamed; its 2 tool invocations are listed in the prompt's extra, not sent (vscode/reader.py).
+    "vscode-jsonl/qiaolei81-migrate-to-quarkus.jsonl": (2, 0, 0, 0),
 }
 
 
