@@ -46,6 +46,7 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "codex",
         "vscode-jsonl",
         "copilot-cli",
+        "continue",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -56,7 +57,18 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
     assert (
         LISTED
         == MACHINE_AGENTS
-        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt", "copilot-cli")
+        == (
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "vscode",
+            "cline",
+            "roo",
+            "kilo",
+            "llxprt",
+            "copilot-cli",
+            "continue",
+        )
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
@@ -76,6 +88,7 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "kilo": "kilo",
         "llxprt": "llxprt-checkpoint",
         "copilot-cli": "copilot-cli",
+        "continue": "continue",
     }
     assert [BY_ID["vscode"].read_format(Path(p)) for p in ("s/a.json", "s/b.jsonl")] == [
         "vscode",

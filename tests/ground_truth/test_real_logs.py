@@ -55,6 +55,7 @@ FORMAT_OF_DIR = {
     "icontent": "icontent",
     "copilot-cli": "copilot-cli",
     "vscode-jsonl": "vscode-jsonl",
+    "continue": "continue",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -120,6 +121,9 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     # The failed request (errorDetails 'Canceled', no toolCallRounds) replays its prompt and the markdown it
     # streamed; its 2 tool invocations are listed in the prompt's extra, not sent (vscode/reader.py).
     "vscode-jsonl/qiaolei81-migrate-to-quarkus.jsonl": (2, 0, 0, 0),
+    # constructMessages: the system, tool and empty items are skipped (unsent); the thinking item goes into
+    # the next answer; each call gets one tool message ("No tool output" and the cancel text included).
+    "continue/continue-constructmessages-test-items.fixture.json": (10, 4, 4, 3),
 }
 
 
