@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Final
 
 from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, vscode
+from toolhist.agents import crush, goose, opencode
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 
@@ -40,6 +41,9 @@ AGENTS: Final[tuple[Agent, ...]] = (
     *cline.AGENTS,
     llxprt.AGENT,
     otel_genai.AGENT,
+    opencode.AGENT,
+    crush.AGENT,
+    goose.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
