@@ -283,7 +283,7 @@ def list_path(reader: StoreReader, path: Path) -> list[StoredSession]:
     with open_store(str(path)) as conn:
         try:
             if reader.recognise_store(tables(conn)) == 0:
-                raise LoadError(f"not a {reader.id} store", file=str(path))
+                raise LoadError(f"an SQLite database without the {reader.id} store's tables", file=str(path))
             return reader.list_store(conn)
         except sqlite3.Error as exc:
             raise LoadError(f"cannot read the SQLite store: {exc}", file=str(path)) from None

@@ -175,21 +175,27 @@ def _export_entry(message: Any, i: int) -> Entry:
 
 
 def _tree_entries(info_path: Path, session: str) -> list[Entry]:
-    """The session's messages and parts from the ``storage/`` tree around its info file."""
-    storage = info_path.parent.parent
-    layouts = [(storage / "message" / session, storage / "part")]
-    if storage.name == "session":  # the oldest layout: session/info, session/message, session/part
-        layouts.insert(0, (storage / "message" / session, storage / "part" / session))
-    message_dir, part_root = next(((m, p) for m, p in layouts if m.is_dir()), layouts[-1])
+    """The session's messages and parts from the ``storage/`` tree around its info file.
+
+    ``storage/session/<project>/<id>.json`` with ``storage/message/<id>/`` and
+    ``storage/part/<message>/``; or the oldest ``storage/session/info/<id>.json`` with
+    ``storage/session/message/<id>/`` and ``storage/session/part/<id>/<message>/``.
+    """
+    sessions = info_path.parent.parent
+    if (sessions / "message" / session).is_dir():
+        message_dir, part_root = sessions / "message" / session, sessions / "part" / session
+    else:
+        message_dir, part_root = sessions.parent / "message" / session, sessions.parent / "part"
     if not message_dir.is_dir():
-        raise LoadError(f"no messages for {session} at {message_dir}", file=str(info_path))
+        raise LoadError(f"no messages for {session} in {message_dir}", file=str(info_path))
     entries = []
     for path in sorted(message_dir.glob("*.json")):
         info = _tree_json(path)
         mid = str(info.get("id", path.stem))
         part_files = sorted((part_root / mid).glob("*.json"))
         parts = [_tree_json(p) for p in part_files]
-        entries.append(Entry(info, parts, (path.name,), [(f"part/{mid}/{p.name}",) for p in part_files]))
+        ptrs: list[Pointer] = [(f"part/{mid}/{p.name}",) for p in part_files]
+        entries.append(Entry(info, parts, (f"message/{session}/{path.name}",), ptrs))
     entries.sort(key=lambda e: (_created(e.info), str(e.info.get("id", ""))))
     return entries
 
