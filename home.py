@@ -97,21 +97,16 @@ def pick_source(fmt: str | None) -> Input | None:
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
             return None
-        path = Path(raw.strip()).expanduser()
         try:
-            size = path.stat().st_size
+            opened = state.path_input(raw, fmt)  # a file, or a session of an agent's store (STORE#ID)
         except OSError as exc:
-            alert("error", "Cannot read that path.", f"{path}: {exc.strerror or exc}")
+            alert("error", "Cannot read that path.", f"{raw.strip()}: {exc.strerror or exc}")
             return None
-        if size > MAX_UPLOAD_MB * 1024 * 1024:
-            alert(
-                "error",
-                f"That file is over the app's {MAX_UPLOAD_MB} MB limit; use the CLI.",
-                f"{path}: {size} bytes",
-            )
+        except ValueError as exc:
+            alert("error", f"That file is over the app's {MAX_UPLOAD_MB} MB limit or not readable; use the CLI.", str(exc))
             return None
         st.query_params["path"] = raw.strip()
-        return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+        return opened
     choice = st.selectbox("Sample session", names, index=default, key="sample")
     if choice is None:
         return None

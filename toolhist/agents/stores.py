@@ -231,7 +231,10 @@ def pick(reader: StoreReader, conn: sqlite3.Connection, loc: Locator) -> tuple[s
 
 def read_session(reader: StoreReader, conn: sqlite3.Connection, loc: Locator, name: str) -> Session:
     """Read the located session (or the newest) from ``conn``; every failure a LoadError."""
-    session_id, notes = pick(reader, conn, loc)
+    try:
+        session_id, notes = pick(reader, conn, loc)
+    except sqlite3.Error as exc:
+        raise LoadError(f"cannot read the {reader.id} store: {exc}", file=name) from None
     where = locator(name, session_id)
     doc = Document(value=None, name=where, path=loc.path if os.path.isfile(loc.path) else None)
     try:
@@ -264,7 +267,10 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 def choose(readers: Sequence[StoreReader], conn: sqlite3.Connection, name: str) -> StoreReader:
     """The store reader whose agent's tables these are, or a LoadError naming the tables found."""
-    found = tables(conn)
+    try:
+        found = tables(conn)
+    except sqlite3.Error as exc:
+        raise LoadError(f"not a readable SQLite store: {exc}", file=name) from None
     scored = [(r.recognise_store(found), r) for r in readers]
     best = max((s for s, _ in scored), default=0)
     if best == 0:

@@ -40,6 +40,7 @@ from typing import Any, Final, Literal
 import pandas as pd
 import streamlit as st
 
+from toolhist.agents import stores
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
@@ -116,12 +117,18 @@ class Input:
     sample: str | None = None
     """The bundled sample's file name, when it came from the gallery (deep-linkable)."""
     path: str | None = None
-    """The path on this machine, when it came from one (deep-linkable)."""
+    """The path on this machine, when it came from one (deep-linkable); a session of an agent's
+    store is named by its locator ``STORE#SESSION_ID`` (`toolhist.agents.stores`)."""
+    session: str | None = None
+    """The session to read when ``data`` is an agent's store of many (None: its newest)."""
 
     @cached_property
     def digest(self) -> str:
-        """SHA-256 of the content: the cache key."""
-        return hashlib.sha256(self.data).hexdigest()
+        """SHA-256 of the content (and of the session read from it): the cache key."""
+        found = hashlib.sha256(self.data)
+        if self.session is not None:
+            found.update(b"\0#" + self.session.encode())
+        return found.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -161,13 +168,16 @@ def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) ->
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
+def _load(
+    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None = None
+) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
-    Few entries: a 100,000-message session holds about 1.1 GB once parsed.
+    Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
+    session of an agent's store (the digest covers it too).
     """
-    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None)
-    return load_document(_data, fmt, name=name)
+    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session)
+    return load_document(_data, fmt, name=name, session=session)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -190,7 +200,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     bar = st.empty()
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
-    document, session = _load(digest, source.fmt, source.name, source.data)
+    document, session = _load(digest, source.fmt, source.name, source.data, source.session)
     bar.empty()
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
     _keep_recent(opened.key)
@@ -231,11 +241,26 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 
 
 def path_input(raw: str, fmt: str | None = None) -> Input:
-    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big)."""
-    path = Path(raw.strip()).expanduser()
+    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big).
+
+    A path may be a session locator ``STORE#SESSION_ID``; an agent's SQLite store is copied with
+    `toolhist.agents.stores.snapshot` (its last committed state, read-only, WAL pages included),
+    never by reading the file's bytes, which may lag the WAL.
+    """
+    loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
+    path = Path(loc.path)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
+    if stores.is_store(str(path)):
+        try:
+            data = stores.snapshot(str(path))
+        except ToolhistError as exc:
+            raise ValueError(str(exc)) from None
+        name = stores.locator(path, loc.session) if loc.session is not None else str(path)
+        return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
+    if loc.session is not None:
+        raise ValueError(f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one")
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 

@@ -167,6 +167,8 @@ def _text(parts: list[tuple[str, dict[str, Any], Pointer]]) -> str:
 
 
 def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dict[str, Any], Pointer]]]], *, summary_first: bool, subagent: bool) -> None:
+    if summary_first and messages:  # getSessionMessages: msgs[0].Role = message.User, before anything reads roles
+        messages = [({**messages[0][0], "role": "user", "summary_of": messages[0][0].get("role")}, messages[0][1]), *messages[1:]]
     calls = {d.get("id") for r, ps in messages if r.get("role") == "assistant" for k, d, _ in ps if k == "tool_call"}
     results = {d.get("tool_call_id") for r, ps in messages if r.get("role") == "tool" for k, d, _ in ps if k == "tool_result"}
     if not subagent:
@@ -180,10 +182,8 @@ def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dic
                 built.skips.add(f"part type {kind!r}" if kind else "part without a string 'type'")
         if not parts:
             continue
-        if i == 0 and summary_first:
-            role = "user"  # getSessionMessages: msgs[0].Role = message.User
         meta = MessageMetadata(
-            source_role=str(row.get("role")),
+            source_role=str(row.get("summary_of", row.get("role"))),
             turn_id=str(row.get("id")),
             timestamp=_seconds(row.get("created_at")) or None,
             provider=row.get("provider") if role == "assistant" and isinstance(row.get("provider"), str) else None,
