@@ -103,7 +103,11 @@ def pick_source(fmt: str | None) -> Input | None:
             alert("error", "Cannot read that path.", f"{raw.strip()}: {exc.strerror or exc}")
             return None
         except ValueError as exc:
-            alert("error", f"That file is over the app's {MAX_UPLOAD_MB} MB limit or not readable; use the CLI.", str(exc))
+            alert(
+                "error",
+                f"That file is over the app's {MAX_UPLOAD_MB} MB limit or not readable; use the CLI.",
+                str(exc),
+            )
             return None
         st.query_params["path"] = raw.strip()
         return opened

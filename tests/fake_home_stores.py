@@ -73,8 +73,16 @@ def make_store_home(home: Path) -> Path:
     _store(CORPUS / "crush" / "crush-migrations.fixture.db", project / ".crush" / "crush.db")
     projects = {
         "projects": [
-            {"path": str(project), "data_dir": str(project / ".crush"), "last_accessed": "2026-01-09T15:46:00Z"},
-            {"path": "/gone/project", "data_dir": "/gone/project/.crush", "last_accessed": "2025-06-01T00:00:00Z"},
+            {
+                "path": str(project),
+                "data_dir": str(project / ".crush"),
+                "last_accessed": "2026-01-09T15:46:00Z",
+            },
+            {
+                "path": "/gone/project",
+                "data_dir": "/gone/project/.crush",
+                "last_accessed": "2025-06-01T00:00:00Z",
+            },
         ]
     }
     (home / CRUSH_DATA).mkdir(parents=True, exist_ok=True)

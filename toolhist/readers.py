@@ -246,8 +246,7 @@ def _from_store(
         if not stores.is_store(loc.path):
             if loc.session is not None and os.path.isfile(loc.path):
                 raise LoadError(
-                    f"{stores.SEP}{loc.session} names a session of an SQLite store, and this file is "
-                    "not one",
+                    f"{stores.SEP}{loc.session} names a session of an SQLite store, and this file is not one",
                     file=loc.path,
                 )
             return None

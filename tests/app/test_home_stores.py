@@ -30,7 +30,7 @@ def test_this_machine_opens_a_session_of_a_store(at: AppTest, home: Path) -> Non
     at.segmented_control(key="source").set_value("This machine").run()
     at.selectbox(key="machine_agent").set_value("zed").run()
     locator = f"{home / ZED_DB}#{ZED_NEWEST}"
-    assert list(at.dataframe[0].value["file"])[0] == locator
+    assert next(iter(at.dataframe[0].value["file"])) == locator
     at.selectbox(key="machine_pick").set_value(locator).run()
     assert not at.exception
     texts = [t.value for t in at.text]
@@ -61,7 +61,7 @@ def test_a_path_link_to_a_locator_reopens_it(home: Path, monkeypatch: pytest.Mon
     app.query_params["path"] = f"{home / OPENCODE_DB}#{OLDER}"
     app.run()
     assert not app.exception
-    assert [t.value for t in app.text][0] == f"Session: {home / OPENCODE_DB}#{OLDER}"
+    assert next(t.value for t in app.text) == f"Session: {home / OPENCODE_DB}#{OLDER}"
     assert app.text_input(key="path").value == f"{home / OPENCODE_DB}#{OLDER}"
 
 
@@ -69,4 +69,4 @@ def test_a_locator_of_a_missing_session_says_why(at: AppTest, home: Path) -> Non
     at.segmented_control(key="source").set_value("Path").run()
     at.text_input(key="path").set_value(f"{home / OPENCODE_DB}#ses_gone").run()
     assert not at.exception
-    assert f"no session 'ses_gone' in this opencode store" in " ".join(c.value for c in at.code)
+    assert "no session 'ses_gone' in this opencode store" in " ".join(c.value for c in at.code)

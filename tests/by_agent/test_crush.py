@@ -29,7 +29,8 @@ def store(tmp_path: Path) -> Path:
 def test_the_newest_session_as_crush_sends_it() -> None:
     session = toolhist.load(CORPUS)
     first, user, answer, synthetic, last = session.messages
-    assert first.blocks == (TextBlock(text=REMINDER),) and first.metadata.synthetic
+    assert first.blocks == (TextBlock(text=REMINDER),)
+    assert first.metadata.synthetic
     assert user.blocks == (
         TextBlock(
             text="The ci job fails sometimes, have a look.\n\n$ go test ./internal/app/...\n--- FAIL: TestRace (0.02s)\nFAIL\n(exit code 1)"
@@ -43,7 +44,9 @@ def test_the_newest_session_as_crush_sends_it() -> None:
         '{"command":"go test -race ./internal/app/..."}',
     )
     result = synthetic.blocks[0]
-    assert isinstance(result, ToolResponseBlock) and result.call_id == call.id and result.error == INTERRUPTED
+    assert isinstance(result, ToolResponseBlock)
+    assert result.call_id == call.id
+    assert result.error == INTERRUPTED
     assert last.speaker == "human"
     assert [u.kind for u in session.unsent] == ["cancelled assistant message", "orphaned tool result"]
     assert (answer.metadata.provider, answer.metadata.model) == ("openai", "gpt-5.2")
@@ -57,20 +60,27 @@ def test_text_comes_before_reasoning_and_is_trimmed() -> None:
 
 def test_a_summary_starts_the_history_as_a_user_message_and_subagents_get_no_reminder(store: Path) -> None:
     conn = sqlite3.connect(store)
-    conn.execute("UPDATE sessions SET summary_message_id = 'a2', parent_session_id = 'x' WHERE id = ?", (OLDER,))
+    conn.execute(
+        "UPDATE sessions SET summary_message_id = 'a2', parent_session_id = 'x' WHERE id = ?", (OLDER,)
+    )
     conn.commit()
     conn.close()
     session = toolhist.load(f"{store}#{OLDER}")
     # the summary (an assistant row) is sent as the first user message; its calls are then no one's,
     # so their result is dropped as Crush drops an orphan
-    assert [(m.speaker, m.metadata.source_role) for m in session.messages] == [("human", "assistant"), ("ai", "assistant")]
+    assert [(m.speaker, m.metadata.source_role) for m in session.messages] == [
+        ("human", "assistant"),
+        ("ai", "assistant"),
+    ]
     assert session.messages[0].blocks == (TextBlock(text="Let me search for it."),)
     assert [u.kind for u in session.unsent] == ["summarised", "orphaned tool result"]
 
 
 def test_a_bad_parts_column_is_one_line(store: Path) -> None:
     conn = sqlite3.connect(store)
-    conn.execute("UPDATE messages SET parts = '[{\"type\": \"tool_call\", \"data\": {\"id\": 3}}]' WHERE id = 'a2'")
+    conn.execute(
+        'UPDATE messages SET parts = \'[{"type": "tool_call", "data": {"id": 3}}]\' WHERE id = \'a2\''
+    )
     conn.commit()
     conn.close()
     with pytest.raises(LoadError) as caught:
@@ -79,7 +89,9 @@ def test_a_bad_parts_column_is_one_line(store: Path) -> None:
         f"{store}#{OLDER}: at messages[a2].parts[0].data.id: not a valid crush session: expected a string, got number"
     )
     conn = sqlite3.connect(store)
-    conn.execute("UPDATE messages SET parts = ? WHERE id = 'a2'", (json.dumps([{"type": "hologram", "data": {}}]),))
+    conn.execute(
+        "UPDATE messages SET parts = ? WHERE id = 'a2'", (json.dumps([{"type": "hologram", "data": {}}]),)
+    )
     conn.commit()
     conn.close()
     session = toolhist.load(f"{store}#{OLDER}")

@@ -12,7 +12,12 @@ META = {"working_dir": "/w", "description": "d"}
 
 
 def msg(role: str, *content: dict[str, Any], visible: bool = True) -> dict[str, Any]:
-    return {"role": role, "created": 1, "content": list(content), "metadata": {"userVisible": True, "agentVisible": visible}}
+    return {
+        "role": role,
+        "created": 1,
+        "content": list(content),
+        "metadata": {"userVisible": True, "agentVisible": visible},
+    }
 
 
 def text(t: str) -> dict[str, Any]:
@@ -20,11 +25,19 @@ def text(t: str) -> dict[str, Any]:
 
 
 def req(i: str) -> dict[str, Any]:
-    return {"type": "toolRequest", "id": i, "toolCall": {"status": "success", "value": {"name": "shell", "arguments": {"c": i}}}}
+    return {
+        "type": "toolRequest",
+        "id": i,
+        "toolCall": {"status": "success", "value": {"name": "shell", "arguments": {"c": i}}},
+    }
 
 
 def resp(i: str) -> dict[str, Any]:
-    return {"type": "toolResponse", "id": i, "toolResult": {"status": "success", "value": [{"type": "text", "text": "ok"}]}}
+    return {
+        "type": "toolResponse",
+        "id": i,
+        "toolResult": {"status": "success", "value": [{"type": "text", "text": "ok"}]},
+    }
 
 
 def load(*messages: dict[str, Any]) -> Session:
@@ -32,7 +45,9 @@ def load(*messages: dict[str, Any]) -> Session:
 
 
 def test_a_tool_response_is_a_tool_message_before_the_rest_of_its_user_message() -> None:
-    session = load(msg("user", text("go")), msg("assistant", req("a")), msg("user", resp("a"), text("and now?")))
+    session = load(
+        msg("user", text("go")), msg("assistant", req("a")), msg("user", resp("a"), text("and now?"))
+    )
     assert [(m.speaker, [b.type for b in m.blocks]) for m in session.messages] == [
         ("human", ["text"]),
         ("ai", ["tool_call"]),

@@ -116,7 +116,7 @@ def test_a_malformed_field_is_one_line_naming_store_session_row_and_field(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     conn = sqlite3.connect(store)
-    conn.execute("UPDATE part SET data = '{\"type\": \"tool\", \"callID\": 7}' WHERE id = 'prt_b5d0f3d0a005'")
+    conn.execute('UPDATE part SET data = \'{"type": "tool", "callID": 7}\' WHERE id = \'prt_b5d0f3d0a005\'')
     conn.commit()
     conn.close()
     with pytest.raises(LoadError) as caught:
@@ -136,7 +136,9 @@ def test_what_is_not_an_agents_store_says_so(tmp_path: Path) -> None:
     conn = sqlite3.connect(other)
     conn.execute("CREATE TABLE notes (id TEXT)")
     conn.close()
-    with pytest.raises(LoadError, match=r"not one of the agents' stores toolhist reads \(opencode, crush, goose, zed"):
+    with pytest.raises(
+        LoadError, match=r"not one of the agents' stores toolhist reads \(opencode, crush, goose, zed"
+    ):
         toolhist.load(other)
     with pytest.raises(LoadError, match="no session 'nope' in this opencode store"):
         toolhist.load(f"{OPENCODE}#nope")

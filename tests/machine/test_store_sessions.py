@@ -84,8 +84,22 @@ def _columns(out: str) -> list[list[str]]:
     return [line.split() for line in out.splitlines()]
 
 
-def test_every_session_of_each_store_is_listed_with_its_locator(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = cli(capsys, "--home", str(home), "--agent", "opencode", "--agent", "crush", "--agent", "goose", "--agent", "zed")
+def test_every_session_of_each_store_is_listed_with_its_locator(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = cli(
+        capsys,
+        "--home",
+        str(home),
+        "--agent",
+        "opencode",
+        "--agent",
+        "crush",
+        "--agent",
+        "goose",
+        "--agent",
+        "zed",
+    )
     assert (code, err) == (0, "")
     assert _columns(out) == _columns(_expected(LISTING, home))
 
@@ -117,12 +131,16 @@ def test_listing_and_judging_while_the_agent_writes(home: Path, capsys: pytest.C
     agent's commit then goes through at once (it would raise 'database is locked' otherwise)."""
     writer = sqlite3.connect(home / OPENCODE_DB, isolation_level=None, timeout=0)
     writer.execute("BEGIN IMMEDIATE")
-    writer.execute("UPDATE session SET time_updated = 1767999999000 WHERE id = 'ses_4a2f0c31bffeQ1xVw9Kc2mZtRd'")
+    writer.execute(
+        "UPDATE session SET time_updated = 1767999999000 WHERE id = 'ses_4a2f0c31bffeQ1xVw9Kc2mZtRd'"
+    )
     code, out, _ = cli(capsys, "--home", str(home), "--agent", "opencode", "--verdict")
     assert code == 0
     assert _columns(out) == _columns(VERDICTS["opencode"])
     writer.execute("COMMIT")
     code, out, _ = cli(capsys, "--home", str(home), "--agent", "opencode")
     assert out.splitlines()[1].startswith("2026-01-09 23:06  opencode")  # the committed update, now newest
-    writer.execute("UPDATE session SET time_updated = 1767960060000 WHERE id = 'ses_4a2f0c31bffeQ1xVw9Kc2mZtRd'")
+    writer.execute(
+        "UPDATE session SET time_updated = 1767960060000 WHERE id = 'ses_4a2f0c31bffeQ1xVw9Kc2mZtRd'"
+    )
     writer.close()

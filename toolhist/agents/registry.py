@@ -35,8 +35,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, vscode
-from toolhist.agents import crush, goose, opencode, zed
+from toolhist.agents import (
+    claude_code,
+    cline,
+    codex,
+    crush,
+    gemini_cli,
+    goose,
+    llxprt,
+    opencode,
+    otel_genai,
+    vscode,
+    zed,
+)
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 

@@ -1,7 +1,8 @@
-"""Agents whose sessions live many to a file: an SQLite store (OpenCode's ``opencode.db``, Crush's
-``crush.db``, Goose's ``sessions.db``, Zed's ``threads.db``, Cursor's ``state.vscdb``).
+"""Agents whose sessions live many to a file: an SQLite store of an agent's sessions.
 
-What every such agent shares, so each agent's folder only says how its own tables read:
+OpenCode's ``opencode.db``, Crush's ``crush.db``, Goose's ``sessions.db``, Zed's ``threads.db``,
+Cursor's ``state.vscdb``. What every such agent shares, so each agent's folder only says how its
+own tables read:
 
 - **The session locator** ``PATH#SESSION_ID``: accepted wherever a path is (`toolhist.load`, every
   CLI ``FILE``, the app's Path box and ``?path=``). It is parsed only when ``PATH#SESSION_ID`` is not
@@ -296,8 +297,10 @@ def list_path(reader: StoreReader, path: Path) -> list[StoredSession]:
 
 
 def found_in(reader: StoreReader, path: Path) -> Iterator[Found]:
-    """One listed row per session of the store at ``path`` (its locator as the path), or one row
-    naming why the store cannot be read."""
+    """One listed row per session of the store at ``path`` (its locator as the path).
+
+    A store that cannot be read is one row naming why.
+    """
     try:
         stored = list_path(reader, path)
     except LoadError as exc:

@@ -260,7 +260,9 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
         name = stores.locator(path, loc.session) if loc.session is not None else str(path)
         return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
     if loc.session is not None:
-        raise ValueError(f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one")
+        raise ValueError(
+            f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one"
+        )
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 

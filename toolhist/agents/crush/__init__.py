@@ -1,5 +1,7 @@
-"""Crush (charmbracelet/crush): its per-project ``crush.db`` (`reader`, what it sends of a session) and
-where it keeps them and what says where a session ran (`sessions`).
+"""Crush (charmbracelet/crush): its per-project ``crush.db``, what it sends, where it keeps them.
+
+`reader` reads a store as Crush sends a session; `sessions` says where the stores are and what
+says where a session ran.
 """
 
 from toolhist.agents.crush import sessions

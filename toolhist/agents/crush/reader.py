@@ -59,11 +59,15 @@ REMINDER: Final = (
 )
 """The user message ``preparePrompt`` puts first in every top-level session's request."""
 INTERRUPTED: Final = (
-    "tool call was interrupted and did not produce a result, you may retry this call if the result is still needed"
+    "tool call was interrupted and did not produce a result, "
+    "you may retry this call if the result is still needed"
 )
 """``syntheticToolResultsForOrphanedCalls``' error text."""
 MEDIA_FAILED: Final = "[Image data could not be loaded]"
-TEXT_FILES: Final = "\n<system_info>The files below have been attached by the user, consider them in your response</system_info>\n"
+TEXT_FILES: Final = (
+    "\n<system_info>The files below have been attached by the user, consider them in your response"
+    "</system_info>\n"
+)
 PART_TYPES: Final = frozenset(
     {"text", "reasoning", "image_url", "binary", "tool_call", "tool_result", "finish", "shell_command"}
 )
@@ -72,7 +76,9 @@ BEFORE_SUMMARY: Final = (
     "(getSessionMessages, internal/agent/agent.go)"
 )
 CANCELLED: Final = "an assistant message with no text, reasoning or tool call: preparePrompt skips it"
-ORPHAN: Final = "a tool result whose call is not in the session: preparePrompt drops it (filterOrphanedToolResults)"
+ORPHAN: Final = (
+    "a tool result whose call is not in the session: preparePrompt drops it (filterOrphanedToolResults)"
+)
 
 
 def _seconds(value: Any) -> float:
@@ -97,7 +103,11 @@ class CrushReader(StoreReader):
 
     def list_store(self, conn: sqlite3.Connection) -> list[StoredSession]:
         """Sessions newest first, with the last assistant message's provider and model."""
-        provider = "provider" if "provider" in {r[1] for r in conn.execute("PRAGMA table_info(messages)")} else "NULL"
+        provider = (
+            "provider"
+            if "provider" in {r[1] for r in conn.execute("PRAGMA table_info(messages)")}
+            else "NULL"
+        )
         last = {
             sid: (prov, model)
             for sid, prov, model, _ in conn.execute(
@@ -105,7 +115,9 @@ class CrushReader(StoreReader):
                 "WHERE role = 'assistant' GROUP BY session_id"
             )
         }
-        counts = dict(conn.execute("SELECT session_id, count(*) FROM messages GROUP BY session_id").fetchall())
+        counts = dict(
+            conn.execute("SELECT session_id, count(*) FROM messages GROUP BY session_id").fetchall()
+        )
         rows = conn.execute("SELECT id, title, updated_at FROM sessions ORDER BY updated_at DESC, id DESC")
         return [
             StoredSession(
@@ -125,7 +137,9 @@ class CrushReader(StoreReader):
         names = [d[0] for d in cursor.description]
         row = cursor.fetchone()
         info: dict[str, Any] = dict(zip(names, row, strict=True)) if row else {"id": session}
-        cursor = conn.execute("SELECT * FROM messages WHERE session_id = ? ORDER BY created_at ASC", (session,))
+        cursor = conn.execute(
+            "SELECT * FROM messages WHERE session_id = ? ORDER BY created_at ASC", (session,)
+        )
         names = [d[0] for d in cursor.description]
         rows = [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
         built = Built(doc)
@@ -141,8 +155,13 @@ class CrushReader(StoreReader):
         meta: dict[str, JsonValue] = {
             "crush_session": {k: v for k, v in info.items() if isinstance(v, str | int | float) or v is None}
         }
-        model = next((r.get("model") for r, _ in reversed(loaded) if r.get("role") == "assistant" and r.get("model")), None)
-        return built.session("crush", tools=None, request={"model": model} if isinstance(model, str) else {}, metadata=meta)
+        model = next(
+            (r.get("model") for r, _ in reversed(loaded) if r.get("role") == "assistant" and r.get("model")),
+            None,
+        )
+        return built.session(
+            "crush", tools=None, request={"model": model} if isinstance(model, str) else {}, metadata=meta
+        )
 
 
 def _parts(row: dict[str, Any]) -> list[tuple[str, dict[str, Any], Pointer]]:
@@ -154,11 +173,13 @@ def _parts(row: dict[str, Any]) -> list[tuple[str, dict[str, Any], Pointer]]:
     except ValueError as exc:
         raise ShapeError(ptr, f"not valid JSON: {exc}") from None
     out = []
-    for i, part in enumerate(arr(value, ptr)):
-        part = obj(part, (*ptr, i))
+    for i, raw_part in enumerate(arr(value, ptr)):
+        part = obj(raw_part, (*ptr, i))
         kind = part.get("type")
         data = part.get("data")
-        out.append((kind if isinstance(kind, str) else "", data if isinstance(data, dict) else {}, (*ptr, i, "data")))
+        out.append(
+            (kind if isinstance(kind, str) else "", data if isinstance(data, dict) else {}, (*ptr, i, "data"))
+        )
     return out
 
 
@@ -166,18 +187,47 @@ def _text(parts: list[tuple[str, dict[str, Any], Pointer]]) -> str:
     return next((d["text"] for k, d, _ in parts if k == "text" and isinstance(d.get("text"), str)), "")
 
 
-def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dict[str, Any], Pointer]]]], *, summary_first: bool, subagent: bool) -> None:
-    if summary_first and messages:  # getSessionMessages: msgs[0].Role = message.User, before anything reads roles
-        messages = [({**messages[0][0], "role": "user", "summary_of": messages[0][0].get("role")}, messages[0][1]), *messages[1:]]
-    calls = {d.get("id") for r, ps in messages if r.get("role") == "assistant" for k, d, _ in ps if k == "tool_call"}
-    results = {d.get("tool_call_id") for r, ps in messages if r.get("role") == "tool" for k, d, _ in ps if k == "tool_result"}
+def _send(
+    built: Built,
+    messages: list[tuple[dict[str, Any], list[tuple[str, dict[str, Any], Pointer]]]],
+    *,
+    summary_first: bool,
+    subagent: bool,
+) -> None:
+    if (
+        summary_first and messages
+    ):  # getSessionMessages: msgs[0].Role = message.User, before anything reads roles
+        messages = [
+            ({**messages[0][0], "role": "user", "summary_of": messages[0][0].get("role")}, messages[0][1]),
+            *messages[1:],
+        ]
+    calls = {
+        d.get("id")
+        for r, ps in messages
+        if r.get("role") == "assistant"
+        for k, d, _ in ps
+        if k == "tool_call"
+    }
+    results = {
+        d.get("tool_call_id")
+        for r, ps in messages
+        if r.get("role") == "tool"
+        for k, d, _ in ps
+        if k == "tool_result"
+    }
     if not subagent:
-        reminder = MessageMetadata(synthetic=True, reason="Crush's todo reminder (preparePrompt, internal/agent/agent.go)")
-        built.add(Message(speaker="human", blocks=(TextBlock(text=REMINDER),), metadata=reminder), None, ("sessions",))
-    for i, (row, parts) in enumerate(messages):
+        reminder = MessageMetadata(
+            synthetic=True, reason="Crush's todo reminder (preparePrompt, internal/agent/agent.go)"
+        )
+        built.add(
+            Message(speaker="human", blocks=(TextBlock(text=REMINDER),), metadata=reminder),
+            None,
+            ("sessions",),
+        )
+    for row, parts in messages:
         ptr = row_ptr("messages", row.get("id"))
         role = row.get("role")
-        for kind, _, pptr in parts:
+        for kind, _, _ in parts:
             if kind not in PART_TYPES:
                 built.skips.add(f"part type {kind!r}" if kind else "part without a string 'type'")
         if not parts:
@@ -186,7 +236,9 @@ def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dic
             source_role=str(row.get("summary_of", row.get("role"))),
             turn_id=str(row.get("id")),
             timestamp=_seconds(row.get("created_at")) or None,
-            provider=row.get("provider") if role == "assistant" and isinstance(row.get("provider"), str) else None,
+            provider=row.get("provider")
+            if role == "assistant" and isinstance(row.get("provider"), str)
+            else None,
             model=row.get("model") if role == "assistant" and isinstance(row.get("model"), str) else None,
         )
         if role == "user":
@@ -201,9 +253,18 @@ def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dic
             built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=meta), None, ptr)
             orphans = [b for b in blocks if isinstance(b, ToolCallBlock) and b.id not in results]
             if orphans:
-                synthetic = MessageMetadata(synthetic=True, reason="syntheticToolResultsForOrphanedCalls (internal/agent/agent.go)")
+                synthetic = MessageMetadata(
+                    synthetic=True, reason="syntheticToolResultsForOrphanedCalls (internal/agent/agent.go)"
+                )
                 answers = tuple(
-                    ToolResponseBlock(call_id=b.id, tool_name=b.name, result=INTERRUPTED, error=INTERRUPTED, is_complete=False, provider_data={"_synthetic": True})
+                    ToolResponseBlock(
+                        call_id=b.id,
+                        tool_name=b.name,
+                        result=INTERRUPTED,
+                        error=INTERRUPTED,
+                        is_complete=False,
+                        provider_data={"_synthetic": True},
+                    )
                     for b in orphans
                 )
                 built.add(Message(speaker="tool", blocks=answers, metadata=synthetic), None, ptr)
@@ -213,7 +274,13 @@ def _send(built: Built, messages: list[tuple[dict[str, Any], list[tuple[str, dic
                 if kind != "tool_result":
                     continue
                 if data.get("tool_call_id") not in calls:
-                    built.keep_unsent("orphaned tool result", ORPHAN, pptr, text=str(data.get("content", "")), data={"tool_call_id": data.get("tool_call_id")})
+                    built.keep_unsent(
+                        "orphaned tool result",
+                        ORPHAN,
+                        pptr,
+                        text=str(data.get("content", "")),
+                        data={"tool_call_id": data.get("tool_call_id")},
+                    )
                     continue
                 kept.append(_result(data, pptr))
             if kept:
@@ -228,7 +295,9 @@ def _user(parts: list[tuple[str, dict[str, Any], Pointer]]) -> list[Block]:
         if kind == "text":
             body = text(data.get("text"), (*ptr, "text")).strip()
             break
-    attached = [(d, p) for k, d, p in parts if k == "binary" and str(d.get("MIMEType", "")).startswith("text/")]
+    attached = [
+        (d, p) for k, d, p in parts if k == "binary" and str(d.get("MIMEType", "")).startswith("text/")
+    ]
     if attached:
         body += TEXT_FILES
         for data, _ in attached:
@@ -237,12 +306,15 @@ def _user(parts: list[tuple[str, dict[str, Any], Pointer]]) -> list[Block]:
             body += "\n" + _decoded(data.get("Data")) + "\n</file>\n"
     for kind, data, _ in parts:
         if kind == "shell_command":
-            shell = f"$ {data.get('command', '')}\n{data.get('output', '')}\n(exit code {data.get('exit_code', 0)})"
+            exit_code = data.get("exit_code", 0)
+            shell = f"$ {data.get('command', '')}\n{data.get('output', '')}\n(exit code {exit_code})"
             body = f"{body}\n\n{shell}" if body else shell
     blocks: list[Block] = [TextBlock(text=body)] if body else []
     for kind, data, _ in parts:
         if kind == "binary" and not str(data.get("MIMEType", "")).startswith("text/"):
-            blocks.append(MediaBlock(mime_type=data.get("MIMEType"), data=data.get("Data"), filename=data.get("Path")))
+            blocks.append(
+                MediaBlock(mime_type=data.get("MIMEType"), data=data.get("Data"), filename=data.get("Path"))
+            )
         elif kind == "image_url":
             blocks.append(MediaBlock(url=data.get("url"), provider_data={"detail": data.get("detail")}))
     return blocks
@@ -277,7 +349,14 @@ def _assistant(parts: list[tuple[str, dict[str, Any], Pointer]]) -> list[Block]:
         thinking = data.get("thinking")
         if isinstance(thinking, str) and thinking:
             signature = data.get("signature") or data.get("thought_signature") or None
-            blocks.append(ThinkingBlock(text=thinking, signature=signature if isinstance(signature, str) else None, source_provider="crush", provider_data={k: v for k, v in data.items() if k != "thinking"}))
+            blocks.append(
+                ThinkingBlock(
+                    text=thinking,
+                    signature=signature if isinstance(signature, str) else None,
+                    source_provider="crush",
+                    provider_data={k: v for k, v in data.items() if k != "thinking"},
+                )
+            )
     for kind, data, ptr in parts:
         if kind != "tool_call":
             continue
@@ -286,7 +365,17 @@ def _assistant(parts: list[tuple[str, dict[str, Any], Pointer]]) -> list[Block]:
         raw = data.get("input")
         raw = raw if isinstance(raw, str) else json.dumps(raw)
         params, error = parse_arguments(raw) if raw.strip() else ({}, None)
-        blocks.append(ToolCallBlock(id=call_id, name=name, parameters=params, raw_id=call_id, raw_arguments=raw, arguments_error=error, provider_data={"finished": bool(data.get("finished"))}))
+        blocks.append(
+            ToolCallBlock(
+                id=call_id,
+                name=name,
+                parameters=params,
+                raw_id=call_id,
+                raw_arguments=raw,
+                arguments_error=error,
+                provider_data={"finished": bool(data.get("finished"))},
+            )
+        )
     return blocks
 
 
@@ -295,11 +384,15 @@ def _result(data: dict[str, Any], ptr: Pointer) -> ToolResponseBlock:
     name = data.get("name") if isinstance(data.get("name"), str) else None
     content = data.get("content") if isinstance(data.get("content"), str) else ""
     if data.get("is_error"):
-        return ToolResponseBlock(call_id=call_id, tool_name=name, result=content, error=content, raw_call_id=call_id)
+        return ToolResponseBlock(
+            call_id=call_id, tool_name=name, result=content, error=content, raw_call_id=call_id
+        )
     media = data.get("data")
     if isinstance(media, str) and media:
         if not _base64(media):  # ToAIMessage: stringext.IsValidBase64, else the placeholder text
-            return ToolResponseBlock(call_id=call_id, tool_name=name, result=MEDIA_FAILED, raw_call_id=call_id)
+            return ToolResponseBlock(
+                call_id=call_id, tool_name=name, result=MEDIA_FAILED, raw_call_id=call_id
+            )
         part: dict[str, JsonValue] = {"type": "media", "mime_type": data.get("mime_type"), "data": media}
         return ToolResponseBlock(call_id=call_id, tool_name=name, result=[part], raw_call_id=call_id)
     return ToolResponseBlock(call_id=call_id, tool_name=name, result=content, raw_call_id=call_id)

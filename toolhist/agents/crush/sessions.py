@@ -1,10 +1,10 @@
-"""Where Crush keeps its sessions, and what says where one ran.
+r"""Where Crush keeps its sessions, and what says where one ran.
 
 - Places: each project has its own store, ``<project>/.crush/crush.db`` (``defaultDataDirectory``,
   charmbracelet/crush ``internal/config/config.go`` at 37f36e93824e5c4f892e4a817f7f628e2682fe14;
   ``internal/db/connect.go`` names ``crush.db``). Crush lists the projects it has opened in
   ``projects.json`` (``path``, ``data_dir``; ``internal/projects/projects.go``) in its global data
-  folder: ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else ``%LOCALAPPDATA%\\crush`` on
+  folder: ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else ``%LOCALAPPDATA%\crush`` on
   Windows and ``~/.local/share/crush`` elsewhere (``GlobalConfigData``, ``internal/config/load.go``).
   The stores are found through that list; a store outside the home given is still read (the list
   names absolute folders).

@@ -1,5 +1,7 @@
-"""Goose (block/goose): ``sessions.db`` and the JSONL sessions before it (`reader`), what Goose sends of a
-conversation (`send`), its folders and what says where a session ran (`sessions`).
+"""Goose (block/goose): ``sessions.db`` and the JSONL sessions before it, read as Goose sends them.
+
+`reader` reads both forms, `send` repairs a conversation as Goose does before it sends, and
+`sessions` says where Goose keeps them and what says where a session ran.
 """
 
 from toolhist.agents.goose import sessions

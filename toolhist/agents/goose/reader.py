@@ -59,14 +59,22 @@ def _timestamp(value: Any) -> float:
         return float(value)
     if isinstance(value, str):
         try:
-            return datetime.fromisoformat(value.replace(" ", "T").replace("Z", "+00:00") + ("" if "+" in value or "Z" in value else "+00:00")).timestamp()
+            return datetime.fromisoformat(
+                value.replace(" ", "T").replace("Z", "+00:00")
+                + ("" if "+" in value or "Z" in value else "+00:00")
+            ).timestamp()
         except ValueError:
             return 0.0
     return 0.0
 
 
 def _is_message(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("role") in ("user", "assistant") and isinstance(value.get("content"), list) and "created" in value
+    return (
+        isinstance(value, dict)
+        and value.get("role") in ("user", "assistant")
+        and isinstance(value.get("content"), list)
+        and "created" in value
+    )
 
 
 class GooseReader(StoreReader):
@@ -84,13 +92,17 @@ class GooseReader(StoreReader):
         if messages and all(_is_message(m) for m in messages):
             items = {c.get("type") for m in messages for c in m["content"] if isinstance(c, dict)}
             return 2 if items & {"toolRequest", "toolResponse"} or "working_dir" in first else 1
-        return 2 if messages == [] and isinstance(first, dict) and {"working_dir", "description"} <= first.keys() else 0
+        return (
+            2
+            if messages == [] and isinstance(first, dict) and {"working_dir", "description"} <= first.keys()
+            else 0
+        )
 
     def read(self, doc: Document) -> Session:
         """A legacy JSONL session."""
         lines = arr(doc.value, ())
         meta: dict[str, Any] = {}
-        stored = []
+        stored: list[tuple[dict[str, Any], Pointer, Any]] = []
         for i, line in enumerate(lines):
             if i == 0 and isinstance(line, dict) and "working_dir" in line and not _is_message(line):
                 meta = line
@@ -104,7 +116,9 @@ class GooseReader(StoreReader):
 
     def recognise_store(self, found: dict[str, frozenset[str]]) -> int:
         """Goose's ``sessions`` and ``messages`` (with ``content_json``)."""
-        if "sessions" in found and {"session_id", "role", "content_json"} <= found.get("messages", frozenset()):
+        if "sessions" in found and {"session_id", "role", "content_json"} <= found.get(
+            "messages", frozenset()
+        ):
             return 2
         return 0
 
@@ -113,12 +127,23 @@ class GooseReader(StoreReader):
         columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
         provider = "provider_name" if "provider_name" in columns else "NULL"
         config = "model_config_json" if "model_config_json" in columns else "NULL"
-        counts = dict(conn.execute("SELECT session_id, count(*) FROM messages GROUP BY session_id").fetchall())
+        counts = dict(
+            conn.execute("SELECT session_id, count(*) FROM messages GROUP BY session_id").fetchall()
+        )
         rows = conn.execute(
-            f"SELECT id, name, working_dir, updated_at, {provider}, {config} FROM sessions ORDER BY updated_at DESC, id DESC"
+            f"SELECT id, name, working_dir, updated_at, {provider}, {config} FROM sessions "
+            "ORDER BY updated_at DESC, id DESC"
         )
         return [
-            StoredSession(id=str(sid), updated=_timestamp(updated), title=name, project=folder, messages=counts.get(sid, 0), provider=prov, model=_model(cfg))
+            StoredSession(
+                id=str(sid),
+                updated=_timestamp(updated),
+                title=name,
+                project=folder,
+                messages=counts.get(sid, 0),
+                provider=prov,
+                model=_model(cfg),
+            )
             for sid, name, folder, updated, prov, cfg in rows
         ]
 
@@ -132,13 +157,16 @@ class GooseReader(StoreReader):
         metadata = "metadata_json" if "metadata_json" in columns else "NULL"
         stored = []
         for rowid, role, content, created, meta_json in conn.execute(
-            f"SELECT id, role, content_json, created_timestamp, {metadata} FROM messages WHERE session_id = ? ORDER BY timestamp, id",
+            f"SELECT id, role, content_json, created_timestamp, {metadata} FROM messages "
+            "WHERE session_id = ? ORDER BY timestamp, id",
             (session,),
         ):
             ptr = row_ptr("messages", rowid)
             items = _json(content, (*ptr, "content_json"))
             meta = _json(meta_json, (*ptr, "metadata_json")) if meta_json else {}
-            stored.append(({"role": role, "created": created, "content": items, "metadata": meta}, ptr, rowid))
+            stored.append(
+                ({"role": role, "created": created, "content": items, "metadata": meta}, ptr, rowid)
+            )
         return _session(Built(doc), stored, info, "sessions.db", doc)
 
 
@@ -158,25 +186,41 @@ def _json(raw: Any, ptr: Pointer) -> Any:
         raise ShapeError(ptr, f"not valid JSON: {exc}") from None
 
 
-def _session(built: Built, stored: list[tuple[dict[str, Any], Pointer, Any]], info: dict[str, Any], form: str, doc: Document) -> Session:
+def _session(
+    built: Built,
+    stored: list[tuple[dict[str, Any], Pointer, Any]],
+    info: dict[str, Any],
+    form: str,
+    doc: Document,
+) -> Session:
     visible: list[Stored] = []
     never: dict[str, int] = {}
     hidden: list[Dropped] = []
     for pos, (message, ptr, _) in enumerate(stored):
         content = arr(message.get("content"), (*ptr, "content"))
         items = []
-        for j, item in enumerate(content):
-            item = obj(item, (*ptr, "content", j))
+        for j, raw in enumerate(content):
+            item = obj(raw, (*ptr, "content", j))
             kind = item.get("type")
             if kind in SENT:
                 items.append(item)
             elif kind in NEVER_SENT:
                 never[str(kind)] = never.get(str(kind), 0) + 1
             else:
-                built.skips.add(f"content type {kind!r}" if isinstance(kind, str) else "content item without a string 'type'")
+                built.skips.add(
+                    f"content type {kind!r}"
+                    if isinstance(kind, str)
+                    else "content item without a string 'type'"
+                )
         meta = message.get("metadata")
         created = message.get("created")
-        entry = Stored(str(message.get("role")), items, ptr, pos, float(created) if isinstance(created, int | float) else None)
+        entry = Stored(
+            str(message.get("role")),
+            items,
+            ptr,
+            pos,
+            float(created) if isinstance(created, int | float) else None,
+        )
         if isinstance(meta, dict) and meta.get("agentVisible") is False:
             hidden.append(Dropped(pos, "not agent-visible", ptr, {"content": content}))
             continue
@@ -185,25 +229,38 @@ def _session(built: Built, stored: list[tuple[dict[str, Any], Pointer, Any]], in
     pending = sorted([*hidden, *removed], key=lambda d: d.pos)
     provider = info.get("provider_name") if isinstance(info.get("provider_name"), str) else None
     model = _model(info.get("model_config_json"))
-    for message in sent:
-        while pending and pending[0].pos < message.pos:
+    for out in sent:
+        while pending and pending[0].pos < out.pos:
             _unsent(built, pending.pop(0))
-        for speaker, blocks in _canonical(message):
+        for speaker, blocks in _canonical(out):
             meta = MessageMetadata(
-                source_role=message.role,
-                timestamp=message.created,
+                source_role=out.role,
+                timestamp=out.created,
                 provider=provider if speaker == "ai" else None,
                 model=model if speaker == "ai" else None,
             )
-            built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), None, message.ptr)
+            built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), None, out.ptr)
     for dropped in pending:
         _unsent(built, dropped)
     if never:
         kinds = ", ".join(f"{k} x{n}" for k, n in sorted(never.items()))
         built.notes.append(f"content Goose shows but never sends to the model: {kinds}")
-    built.notes.extend(built.skips.note("Goose's own reader fails on them (serde)" if form == "sessions.db" else "legacy.rs skips lines it cannot parse"))
-    session_info: dict[str, JsonValue] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool) or v is None}
-    return built.session("goose", tools=None, request={"model": model} if model else {}, metadata={"goose_form": form, "goose_session": session_info})
+    built.notes.extend(
+        built.skips.note(
+            "Goose's own reader fails on them (serde)"
+            if form == "sessions.db"
+            else "legacy.rs skips lines it cannot parse"
+        )
+    )
+    session_info: dict[str, JsonValue] = {
+        k: v for k, v in info.items() if isinstance(v, str | int | float | bool) or v is None
+    }
+    return built.session(
+        "goose",
+        tools=None,
+        request={"model": model} if model else {},
+        metadata={"goose_form": form, "goose_session": session_info},
+    )
 
 
 def _unsent(built: Built, dropped: Dropped) -> None:
@@ -214,7 +271,9 @@ def _unsent(built: Built, dropped: Dropped) -> None:
 def _canonical(message: Stored) -> list[tuple[str, list[Block]]]:
     """The message as canonical messages: tool responses first (a tool message), then the rest."""
     responses = [_response(c, message.ptr) for c in message.content if c.get("type") == "toolResponse"]
-    rest: list[Block] = [b for c in message.content if c.get("type") != "toolResponse" for b in _block(c, message.ptr)]
+    rest: list[Block] = [
+        b for c in message.content if c.get("type") != "toolResponse" for b in _block(c, message.ptr)
+    ]
     out: list[tuple[str, list[Block]]] = []
     if responses:
         out.append(("tool", list(responses)))
@@ -231,7 +290,13 @@ def _block(item: dict[str, Any], ptr: Pointer) -> list[Block]:
         return [MediaBlock(mime_type=item.get("mimeType"), data=item.get("data"))]
     if kind == "thinking":
         signature = item.get("signature")
-        return [ThinkingBlock(text=str(item.get("thinking", "")), signature=signature if isinstance(signature, str) and signature else None, source_provider="anthropic")]
+        return [
+            ThinkingBlock(
+                text=str(item.get("thinking", "")),
+                signature=signature if isinstance(signature, str) and signature else None,
+                source_provider="anthropic",
+            )
+        ]
     if kind == "redactedThinking":
         return [ThinkingBlock(redacted=True, data=str(item.get("data", "")), source_provider="anthropic")]
     if kind == "toolRequest":
@@ -242,9 +307,21 @@ def _block(item: dict[str, Any], ptr: Pointer) -> list[Block]:
             data["thoughtSignature"] = item["thoughtSignature"]
         if call.get("status") == "success":
             value = obj(call.get("value"), (*ptr, "toolCall", "value"))
-            return [ToolCallBlock(id=call_id, name=text(value.get("name"), (*ptr, "toolCall", "value", "name")), parameters=value.get("arguments") or {}, raw_id=call_id, provider_data=data)]
+            return [
+                ToolCallBlock(
+                    id=call_id,
+                    name=text(value.get("name"), (*ptr, "toolCall", "value", "name")),
+                    parameters=value.get("arguments") or {},
+                    raw_id=call_id,
+                    provider_data=data,
+                )
+            ]
         data["toolCall"] = call
-        return [ToolCallBlock(id=call_id, name="invalid_tool_call", parameters={}, raw_id=call_id, provider_data=data)]
+        return [
+            ToolCallBlock(
+                id=call_id, name="invalid_tool_call", parameters={}, raw_id=call_id, provider_data=data
+            )
+        ]
     return []
 
 
@@ -252,11 +329,15 @@ def _response(item: dict[str, Any], ptr: Pointer) -> ToolResponseBlock:
     call_id = text(item.get("id"), (*ptr, "id"))
     result = obj(item.get("toolResult"), (*ptr, "toolResult"))
     if result.get("status") != "success":
-        error = str(result.get("error", "tool error"))
-        return ToolResponseBlock(call_id=call_id, result=error, error=error, raw_call_id=call_id)
+        failed = str(result.get("error", "tool error"))
+        return ToolResponseBlock(call_id=call_id, result=failed, error=failed, raw_call_id=call_id)
     value = result.get("value")
     content = value.get("content") if isinstance(value, dict) else value
     is_error = isinstance(value, dict) and value.get("isError") is True
-    texts = [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"] if isinstance(content, list) else []
+    texts = (
+        [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+        if isinstance(content, list)
+        else []
+    )
     error = "\n".join(t for t in texts if isinstance(t, str)) if is_error else None
     return ToolResponseBlock(call_id=call_id, result=content, error=error, raw_call_id=call_id)

@@ -1,4 +1,4 @@
-"""What Goose sends of a conversation: its agent-visible messages, repaired as ``fix_conversation`` repairs them.
+"""What Goose sends of a conversation: its agent-visible messages, repaired by ``fix_conversation``.
 
 Goose keeps every message with ``metadata.agentVisible``; a message the agent does not see (a
 summary shown to the user, messages hidden by a compaction) is never sent. Before a reply, Goose
@@ -86,53 +86,9 @@ def fix(built: Built, messages: list[Stored]) -> tuple[list[Stored], list[Droppe
     dropped: list[Dropped] = []
     for message in messages:
         if message.role == "assistant":
-            merged: list[dict[str, Any]] = []
-            for item in message.content:
-                if item.get("type") == "text" and merged and merged[-1].get("type") == "text":
-                    merged[-1] = {**merged[-1], "text": str(merged[-1].get("text", "")) + str(item.get("text", ""))}
-                    changed["texts merged in an assistant message"] += 1
-                else:
-                    merged.append(item)
-            trimmed = []
-            for item in merged:
-                if item.get("type") == "text" and isinstance(item.get("text"), str) and item["text"] != item["text"].rstrip():
-                    item = {**item, "text": item["text"].rstrip()}
-                    changed["trailing whitespace trimmed from an assistant text"] += 1
-                trimmed.append(item)
-            message.content = trimmed
+            message.content = _trimmed(_merged(message.content, changed), changed)
     messages = _drop_empty(dropped, messages)
-    pending: set[str] = set()
-    for message in messages:
-        kept = []
-        for item in message.content:
-            kind = item.get("type")
-            drop = None
-            if message.role == "user":
-                if kind in ("toolRequest", "toolConfirmationRequest", "thinking", "redactedThinking"):
-                    drop = f"{kind} in a user message"
-                elif kind == "toolResponse":
-                    if item.get("id") in pending:
-                        pending.discard(item.get("id"))
-                    else:
-                        drop = "tool response to no earlier request"
-            elif kind in ("toolResponse", "frontendToolRequest"):
-                drop = f"{kind} in an assistant message"
-            elif kind == "toolRequest":
-                pending.add(str(item.get("id")))
-            if drop is None:
-                kept.append(item)
-            else:
-                dropped.append(Dropped(message.pos, drop, message.ptr, {"item": item}))
-        message.content = kept
-    for message in messages:
-        if message.role == "assistant":
-            kept = []
-            for item in message.content:
-                if item.get("type") == "toolRequest" and item.get("id") in pending:
-                    dropped.append(Dropped(message.pos, "unanswered tool request", message.ptr, {"item": item}))
-                else:
-                    kept.append(item)
-            message.content = kept
+    _fix_tool_calling(messages, dropped)
     messages = _drop_empty(dropped, messages)
     out: list[Stored] = []
     for message in messages:
@@ -152,6 +108,75 @@ def fix(built: Built, messages: list[Stored]) -> tuple[list[Stored], list[Droppe
         said = "; ".join(f"{k} x{n}" for k, n in sorted(changed.items()))
         built.notes.append(f"as Goose repairs the conversation before it sends ({FIX}): {said}")
     return out, sorted(dropped, key=lambda d: d.pos)
+
+
+def _merged(content: list[dict[str, Any]], changed: Counter[str]) -> list[dict[str, Any]]:
+    """``merge_text_content_items``: consecutive texts of an assistant message become one."""
+    merged: list[dict[str, Any]] = []
+    for item in content:
+        if item.get("type") == "text" and merged and merged[-1].get("type") == "text":
+            merged[-1] = {**merged[-1], "text": str(merged[-1].get("text", "")) + str(item.get("text", ""))}
+            changed["texts merged in an assistant message"] += 1
+        else:
+            merged.append(item)
+    return merged
+
+
+def _trimmed(content: list[dict[str, Any]], changed: Counter[str]) -> list[dict[str, Any]]:
+    """``trim_assistant_text_whitespace``: trailing whitespace cut from assistant texts."""
+    out = []
+    for item in content:
+        body = item.get("text")
+        if item.get("type") == "text" and isinstance(body, str) and body != body.rstrip():
+            out.append({**item, "text": body.rstrip()})
+            changed["trailing whitespace trimmed from an assistant text"] += 1
+        else:
+            out.append(item)
+    return out
+
+
+def _fix_tool_calling(messages: list[Stored], dropped: list[Dropped]) -> None:
+    """``fix_tool_calling``: misplaced items, orphaned responses and unanswered requests removed."""
+    pending: set[str] = set()
+    for message in messages:
+        kept = []
+        for item in message.content:
+            drop = _misplaced(message.role, item, pending)
+            if drop is None:
+                kept.append(item)
+            else:
+                dropped.append(Dropped(message.pos, drop, message.ptr, {"item": item}))
+        message.content = kept
+    for message in messages:
+        if message.role == "assistant":
+            kept = []
+            for item in message.content:
+                if item.get("type") == "toolRequest" and item.get("id") in pending:
+                    dropped.append(
+                        Dropped(message.pos, "unanswered tool request", message.ptr, {"item": item})
+                    )
+                else:
+                    kept.append(item)
+            message.content = kept
+
+
+def _misplaced(role: str, item: dict[str, Any], pending: set[str]) -> str | None:
+    """Why ``fix_tool_calling`` removes ``item`` from a message of ``role`` (None: kept)."""
+    kind = item.get("type")
+    if role == "user":
+        if kind in ("toolRequest", "toolConfirmationRequest", "thinking", "redactedThinking"):
+            return f"{kind} in a user message"
+        if kind == "toolResponse":
+            if item.get("id") in pending:
+                pending.discard(str(item.get("id")))
+                return None
+            return "tool response to no earlier request"
+        return None
+    if kind in ("toolResponse", "frontendToolRequest"):
+        return f"{kind} in an assistant message"
+    if kind == "toolRequest":
+        pending.add(str(item.get("id")))
+    return None
 
 
 def _drop_empty(dropped: list[Dropped], messages: list[Stored]) -> list[Stored]:

@@ -1,8 +1,8 @@
-"""Where Goose keeps its sessions, and what says where one ran.
+r"""Where Goose keeps its sessions, and what says where one ran.
 
 - Places: Goose's data folder is ``$GOOSE_PATH_ROOT/data`` when that variable is an absolute path,
   else etcetera's ``choose_app_strategy`` for ``Block``/``goose``: XDG on Linux and macOS
-  (``$XDG_DATA_HOME/goose`` or ``~/.local/share/goose``), ``%APPDATA%\\Block\\goose\\data`` on Windows
+  (``$XDG_DATA_HOME/goose`` or ``~/.local/share/goose``), ``%APPDATA%\Block\goose\data`` on Windows
   (block/goose ``crates/goose/src/config/paths.rs`` at 0780e228ca96f8b7171d9a76f62b6d2c11ed901e,
   whose comment also names ``~/Library/Application Support/Block/goose``, looked in too). Sessions
   are in its ``sessions`` folder: ``sessions.db`` (``SESSIONS_FOLDER``, ``DB_NAME``,

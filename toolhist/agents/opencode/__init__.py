@@ -1,6 +1,8 @@
-"""OpenCode (anomalyco/opencode, formerly sst/opencode): its sessions (`reader`: ``opencode.db``, the older
-``storage/`` tree, ``opencode export``), what it sends of them (`send`), its folders and what says
-where a session ran (`sessions`).
+"""OpenCode (anomalyco/opencode, formerly sst/opencode): its sessions, what it sends of them, where.
+
+`reader` reads ``opencode.db``, the older ``storage/`` tree and ``opencode export`` output;
+`send` turns them into what OpenCode sends; `sessions` says where OpenCode keeps them and what
+says where a session ran.
 """
 
 from toolhist.agents.opencode import sessions

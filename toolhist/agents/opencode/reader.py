@@ -26,6 +26,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Final
 
+from pydantic import JsonValue
+
 from toolhist.agents.opencode.send import Entry, Sender, next_target
 from toolhist.agents.stores import StoredSession, StoreReader, row_ptr
 from toolhist.errors import LoadError
@@ -40,7 +42,10 @@ class OpenCodeReader(StoreReader):
     """``opencode``: ``opencode.db``, a ``storage/`` session file, or ``opencode export`` output."""
 
     id = "opencode"
-    description = "OpenCode session: opencode.db (PATH#ses_… picks one), storage/session/…/ses_….json, or opencode export"
+    description = (
+        "OpenCode session: opencode.db (PATH#ses_… picks one), storage/session/…/ses_….json, "
+        "or opencode export"
+    )
 
     def recognise(self, value: Any) -> int:
         """Certain on an export (``info`` + ``messages`` of ``{info, parts}``) or a session info file."""
@@ -63,7 +68,9 @@ class OpenCodeReader(StoreReader):
             return _session(built, entries, info, "export")
         if _is_session_info(value):
             if doc.path is None:
-                raise ShapeError((), "an OpenCode session info file: open the file itself, its messages are beside it")
+                raise ShapeError(
+                    (), "an OpenCode session info file: open the file itself, its messages are beside it"
+                )
             entries = _tree_entries(Path(doc.path), str(value["id"]))
             return _session(built, entries, value, "storage")
         raise ShapeError((), "neither an opencode export nor a storage session file")
@@ -221,7 +228,7 @@ def _session(built: Built, entries: list[Entry], info: dict[str, Any], form: str
     Sender(built, built.skips, target).send(entries)
     built.notes.extend(built.skips.note())
     request: dict[str, Any] = {"model": target.model} if target.model else {}
-    meta = {
+    meta: dict[str, JsonValue] = {
         "opencode_form": form,
         "opencode_session": {
             k: v for k, v in info.items() if isinstance(v, str | int | float | bool) or v is None

@@ -98,14 +98,17 @@ class Target:
 
     @property
     def anthropic_sdk(self) -> bool:
+        """Whether the provider sends through ``@ai-sdk/anthropic`` (inferred from its id)."""
         return self.provider in {"anthropic", "google-vertex-anthropic"}
 
     @property
     def claude(self) -> bool:
+        """Whether the model is a Claude model (``model.api.id.includes("claude")``)."""
         return "claude" in (self.model or "")
 
     @property
     def mistral(self) -> bool:
+        """Whether the provider or model is Mistral's (``ProviderTransform``'s Mistral branch)."""
         return self.provider == "mistral" or "mistral" in (self.model or "").lower()
 
 
@@ -198,7 +201,9 @@ class Sender:
             elif role == "assistant":
                 self._assistant(entry)
             else:
-                self.skips.add(f"message role {role!r}" if isinstance(role, str) else "message without a role")
+                self.skips.add(
+                    f"message role {role!r}" if isinstance(role, str) else "message without a role"
+                )
         if self.kept:
             kinds = ", ".join(f"{k} x{n}" for k, n in sorted(self.kept.items()))
             self.built.notes.append(f"parts OpenCode keeps for itself and never sends: {kinds}")
@@ -227,7 +232,9 @@ class Sender:
                     continue
                 blocks.append(_media(part, ptr, mime))
             elif kind == "compaction":
-                blocks.append(TextBlock(text=COMPACTION_PROMPT, provider_data={"opencode_part": "compaction"}))
+                blocks.append(
+                    TextBlock(text=COMPACTION_PROMPT, provider_data={"opencode_part": "compaction"})
+                )
             elif kind == "subtask":
                 blocks.append(TextBlock(text=SUBTASK_PROMPT, provider_data={"opencode_part": "subtask"}))
             else:
@@ -309,7 +316,9 @@ class Sender:
             blocks = self._ids(blocks, _mistral_id, "call id cut to Mistral's 9 alphanumerics")
             if speaker == "human" and self.built.messages and self.built.messages[-1].speaker == "tool":
                 done = MessageMetadata(synthetic=True, reason="OpenCode's Mistral transform (transform.ts)")
-                self.built.add(Message(speaker="ai", blocks=(TextBlock(text=DONE),), metadata=done), None, entry.ptr)
+                self.built.add(
+                    Message(speaker="ai", blocks=(TextBlock(text=DONE),), metadata=done), None, entry.ptr
+                )
                 self.changed['assistant "Done." added between tool results and a user turn (Mistral)'] += 1
         self.built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), None, entry.ptr)
 
@@ -317,11 +326,12 @@ class Sender:
         out: list[Block] = []
         for block in blocks:
             if isinstance(block, ToolCallBlock) and fix(block.id) != block.id:
-                block = block.model_copy(update={"id": fix(block.id)})
+                out.append(block.model_copy(update={"id": fix(block.id)}))
                 self.changed[change] += 1
             elif isinstance(block, ToolResponseBlock) and fix(block.call_id) != block.call_id:
-                block = block.model_copy(update={"call_id": fix(block.call_id)})
-            out.append(block)
+                out.append(block.model_copy(update={"call_id": fix(block.call_id)}))
+            else:
+                out.append(block)
         return out
 
 
@@ -362,13 +372,19 @@ def _reasoning(part: dict[str, Any], ptr: Pointer, same: bool) -> ThinkingBlock:
     redacted = anthropic.get("redactedData") if isinstance(anthropic, dict) else None
     openai = meta.get("openai")
     encrypted = openai.get("reasoningEncryptedContent") if isinstance(openai, dict) else None
-    data: str | None = redacted if isinstance(redacted, str) else encrypted if isinstance(encrypted, str) else None
+    data: str | None = (
+        redacted if isinstance(redacted, str) else encrypted if isinstance(encrypted, str) else None
+    )
     return ThinkingBlock(
         text=body,
         signature=signature if isinstance(signature, str) else None,
         redacted=isinstance(redacted, str),
         data=data,
-        source_provider="anthropic" if isinstance(anthropic, dict) else "openai-responses" if openai else None,
+        source_provider="anthropic"
+        if isinstance(anthropic, dict)
+        else "openai-responses"
+        if openai
+        else None,
         provider_data={"providerMetadata": meta},
     )
 
@@ -401,7 +417,11 @@ def _tool(part: dict[str, Any], ptr: Pointer, same: bool) -> tuple[ToolCallBlock
             result = [{"type": "text", "text": result}, *media]
     elif status == "error":
         meta_state = state.get("metadata")
-        kept = meta_state.get("output") if isinstance(meta_state, dict) and meta_state.get("interrupted") else None
+        kept = (
+            meta_state.get("output")
+            if isinstance(meta_state, dict) and meta_state.get("interrupted")
+            else None
+        )
         if isinstance(kept, str):
             result = kept
         else:

@@ -1,5 +1,7 @@
-"""Zed's agent panel: its ``threads.db`` of zstd-compressed JSON threads (`reader`, `zstd`), where it keeps
-it and what says where a thread ran (`sessions`).
+"""Zed's agent panel: its ``threads.db`` of zstd-compressed JSON threads, read as Zed sends them.
+
+`reader` and `zstd` read the store; `sessions` says where Zed keeps it and what says where a
+thread ran.
 """
 
 from toolhist.agents.spec import Agent

@@ -56,7 +56,8 @@ VERSION: Final = "0.3.0"
 EMPTY_RESULT: Final = "<Tool returned an empty string>"
 RESUME: Final = "Continue where you left off"
 OPEN_CONTEXT: Final = (
-    "<context>\nThe following items were attached by the user. They are up-to-date and don't need to be re-read.\n\n"
+    "<context>\nThe following items were attached by the user. "
+    "They are up-to-date and don't need to be re-read.\n\n"
 )
 NO_RESULT: Final = "a tool use without a result: AgentMessage::to_request sends only the uses in tool_results"
 
@@ -86,13 +87,14 @@ class ZedReader(StoreReader):
         folders = "folder_paths" if "folder_paths" in columns else "NULL"
         out = []
         for tid, summary, updated, kind, data, folder in conn.execute(
-            f"SELECT id, summary, updated_at, data_type, data, {folders} FROM threads ORDER BY updated_at DESC, id DESC"
+            f"SELECT id, summary, updated_at, data_type, data, {folders} FROM threads "
+            "ORDER BY updated_at DESC, id DESC"
         ):
             try:
                 thread = _thread(kind, data, row_ptr("threads", tid, "data"))
             except (ShapeError, LoadError):
                 thread = {}
-            model = thread.get("model") if isinstance(thread.get("model"), dict) else {}
+            model = _dict(thread.get("model"))
             messages = thread.get("messages")
             out.append(
                 StoredSession(
@@ -101,8 +103,8 @@ class ZedReader(StoreReader):
                     title=summary,
                     project=folder.split("\n")[0] if isinstance(folder, str) and folder else None,
                     messages=len(messages) if isinstance(messages, list) else None,
-                    provider=model.get("provider") if isinstance(model.get("provider"), str) else None,
-                    model=model.get("model") if isinstance(model.get("model"), str) else None,
+                    provider=_str(model.get("provider")),
+                    model=_str(model.get("model")),
                 )
             )
         return out
@@ -139,11 +141,13 @@ def _thread(kind: Any, data: Any, ptr: Pointer) -> dict[str, Any]:
 def _upgrade(thread: dict[str, Any], ptr: Pointer) -> dict[str, Any]:
     """A first-agent thread as ``DbThread::upgrade_from_agent_1`` makes it."""
     messages: list[Any] = []
-    for i, old in enumerate(arr(thread.get("messages", []), (*ptr, "messages"))):
-        old = obj(old, (*ptr, "messages", i))
+    for i, raw in enumerate(arr(thread.get("messages", []), (*ptr, "messages"))):
+        old = obj(raw, (*ptr, "messages", i))
         segments = [s for s in old.get("segments", []) if isinstance(s, dict)]
         if old.get("role") == "user":
-            content: list[Any] = [{"Text": s.get("text", "")} for s in segments if s.get("type") in ("text", "thinking")]
+            content: list[Any] = [
+                {"Text": s.get("text", "")} for s in segments if s.get("type") in ("text", "thinking")
+            ]
             if not content and old.get("context"):
                 content = [{"Text": old["context"]}]
             messages.append({"User": {"id": str(old.get("id", i)), "content": content}})
@@ -160,7 +164,17 @@ def _upgrade(thread: dict[str, Any], ptr: Pointer) -> dict[str, Any]:
             for use in old.get("tool_uses", []):
                 if isinstance(use, dict):
                     names[use.get("id")] = use.get("name")
-                    agent.append({"ToolUse": {"id": use.get("id"), "name": use.get("name"), "input": use.get("input"), "raw_input": json.dumps(use.get("input")), "is_input_complete": True}})
+                    agent.append(
+                        {
+                            "ToolUse": {
+                                "id": use.get("id"),
+                                "name": use.get("name"),
+                                "input": use.get("input"),
+                                "raw_input": json.dumps(use.get("input")),
+                                "is_input_complete": True,
+                            }
+                        }
+                    )
             results = {
                 r.get("tool_use_id"): {**r, "tool_name": names.get(r.get("tool_use_id"), "unknown")}
                 for r in old.get("tool_results", [])
@@ -170,43 +184,58 @@ def _upgrade(thread: dict[str, Any], ptr: Pointer) -> dict[str, Any]:
     return {**thread, "messages": messages, "upgraded_from": thread.get("version")}
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _result_text(content: Any) -> JsonValue:
     """``LanguageModelToolResultContent``: a string, ``{"Text": …}``, ``{"type": "text", …}`` or an image."""
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
-        if isinstance(content.get("Text"), str):
-            return content["Text"]
-        if isinstance(content.get("text"), str):
-            return content["text"]
-        return content
+        found = _str(content.get("Text")) or _str(content.get("text"))
+        return found if found is not None else {str(k): v for k, v in content.items()}
     if isinstance(content, list):
         return [_result_text(c) for c in content]
     return None
 
 
 def _session(built: Built, thread: dict[str, Any], ptr: Pointer) -> Session:
-    model = thread.get("model") if isinstance(thread.get("model"), dict) else {}
-    provider = model.get("provider") if isinstance(model.get("provider"), str) else None
-    name = model.get("model") if isinstance(model.get("model"), str) else None
-    for i, message in enumerate(arr(thread.get("messages", []), (*ptr, "messages"))):
+    model = _dict(thread.get("model"))
+    provider = _str(model.get("provider"))
+    name = _str(model.get("model"))
+    for i, raw in enumerate(arr(thread.get("messages", []), (*ptr, "messages"))):
         mptr = (*ptr, "messages", i)
-        if message == "Resume":
-            resume = MessageMetadata(source_role="Resume", synthetic=True, reason="Zed's Message::Resume (thread.rs)")
+        if raw == "Resume":
+            resume = MessageMetadata(
+                source_role="Resume", synthetic=True, reason="Zed's Message::Resume (thread.rs)"
+            )
             built.add(Message(speaker="human", blocks=(TextBlock(text=RESUME),), metadata=resume), None, mptr)
             continue
-        message = obj(message, mptr)
+        message = obj(raw, mptr)
         if "User" in message:
             blocks = _user(obj(message["User"], (*mptr, "User")), (*mptr, "User"))
             if blocks:
-                built.add(Message(speaker="human", blocks=tuple(blocks), metadata=MessageMetadata(source_role="User")), None, mptr)
+                built.add(
+                    Message(
+                        speaker="human", blocks=tuple(blocks), metadata=MessageMetadata(source_role="User")
+                    ),
+                    None,
+                    mptr,
+                )
         elif "Agent" in message:
             _agent(built, obj(message["Agent"], (*mptr, "Agent")), (*mptr, "Agent"), provider, name)
         else:
             built.skips.add(f"message kind {next(iter(message), '')!r}")
     built.notes.extend(built.skips.note())
     meta: dict[str, JsonValue] = {
-        "zed_thread": {k: v for k, v in thread.items() if isinstance(v, str | int | float | bool) or v is None},
+        "zed_thread": {
+            k: v for k, v in thread.items() if isinstance(v, str | int | float | bool) or v is None
+        },
         "zed_model": model,
     }
     return built.session("zed", tools=None, request={"model": name} if name else {}, metadata=meta)
@@ -215,29 +244,39 @@ def _session(built: Built, thread: dict[str, Any], ptr: Pointer) -> Session:
 def _user(user: dict[str, Any], ptr: Pointer) -> list[Block]:
     blocks: list[Block] = []
     context: list[str] = []
-    for j, item in enumerate(arr(user.get("content", []), (*ptr, "content"))):
-        item = obj(item, (*ptr, "content", j))
+    for j, raw in enumerate(arr(user.get("content", []), (*ptr, "content"))):
+        item = obj(raw, (*ptr, "content", j))
         if isinstance(item.get("Text"), str):
             blocks.append(TextBlock(text=item["Text"]))
         elif isinstance(item.get("Mention"), dict):
             mention = item["Mention"]
-            blocks.append(TextBlock(text=_link(mention.get("uri")), provider_data={"zed_mention": mention.get("uri")}))
+            blocks.append(
+                TextBlock(text=_link(mention.get("uri")), provider_data={"zed_mention": mention.get("uri")})
+            )
             if mention.get("content"):
                 context.append(str(mention["content"]))
         elif isinstance(item.get("Image"), dict):
             image = item["Image"]
-            blocks.append(MediaBlock(mime_type="image/png", data=image.get("source"), provider_data={"size": image.get("size")}))
+            blocks.append(
+                MediaBlock(
+                    mime_type="image/png", data=image.get("source"), provider_data={"size": image.get("size")}
+                )
+            )
         else:
             raise ShapeError((*ptr, "content", j), f"unknown user content {next(iter(item), '')!r}")
     if context:
-        blocks.append(TextBlock(text=OPEN_CONTEXT + "\n".join(context) + "\n</context>", provider_data={"zed_context": True}))
+        blocks.append(
+            TextBlock(
+                text=OPEN_CONTEXT + "\n".join(context) + "\n</context>", provider_data={"zed_context": True}
+            )
+        )
     return blocks
 
 
 def _link(uri: Any) -> str:
     """``MentionUri::as_link`` for a mention of a path (``[@name](file://path)``); others as their JSON."""
     if isinstance(uri, dict) and len(uri) == 1:
-        (kind, fields), = uri.items()
+        ((kind, fields),) = uri.items()
         path = fields.get("abs_path") if isinstance(fields, dict) else None
         if isinstance(path, str):
             return f"[@{path.rstrip('/').rsplit('/', 1)[-1]}](file://{path})"
@@ -245,35 +284,47 @@ def _link(uri: Any) -> str:
     return json.dumps(uri)
 
 
-def _agent(built: Built, agent: dict[str, Any], ptr: Pointer, provider: str | None, model: str | None) -> None:
-    results = agent.get("tool_results") if isinstance(agent.get("tool_results"), dict) else {}
+def _agent(
+    built: Built, agent: dict[str, Any], ptr: Pointer, provider: str | None, model: str | None
+) -> None:
+    results = _dict(agent.get("tool_results"))
     blocks: list[Block] = []
-    for j, item in enumerate(arr(agent.get("content", []), (*ptr, "content"))):
+    for j, raw in enumerate(arr(agent.get("content", []), (*ptr, "content"))):
         iptr = (*ptr, "content", j)
-        item = obj(item, iptr)
+        item = obj(raw, iptr)
         if isinstance(item.get("Text"), str):
             blocks.append(TextBlock(text=item["Text"]))
         elif isinstance(item.get("Thinking"), dict):
             thinking = item["Thinking"]
             signature = thinking.get("signature")
-            blocks.append(ThinkingBlock(text=str(thinking.get("text", "")), signature=signature if isinstance(signature, str) else None, source_provider="anthropic"))
+            blocks.append(
+                ThinkingBlock(
+                    text=str(thinking.get("text", "")),
+                    signature=signature if isinstance(signature, str) else None,
+                    source_provider="anthropic",
+                )
+            )
         elif "RedactedThinking" in item:
-            blocks.append(ThinkingBlock(redacted=True, data=str(item["RedactedThinking"]), source_provider="anthropic"))
+            blocks.append(
+                ThinkingBlock(redacted=True, data=str(item["RedactedThinking"]), source_provider="anthropic")
+            )
         elif isinstance(item.get("ToolUse"), dict):
             use = item["ToolUse"]
             use_id = text(use.get("id"), (*iptr, "ToolUse", "id"))
             if use_id not in results:
                 built.keep_unsent("tool use without a result", NO_RESULT, iptr, data={"tool_use": use})
                 continue
-            raw = use.get("raw_input")
-            data: dict[str, JsonValue] = {"thoughtSignature": use["thought_signature"]} if use.get("thought_signature") else {}
+            raw_input = use.get("raw_input")
+            data: dict[str, JsonValue] = (
+                {"thoughtSignature": use["thought_signature"]} if use.get("thought_signature") else {}
+            )
             blocks.append(
                 ToolCallBlock(
                     id=use_id,
                     name=text(use.get("name"), (*iptr, "ToolUse", "name")),
                     parameters=use.get("input"),
                     raw_id=use_id,
-                    raw_arguments=raw if isinstance(raw, str) and raw else None,
+                    raw_arguments=raw_input if isinstance(raw_input, str) and raw_input else None,
                     provider_data=data,
                 )
             )
@@ -283,8 +334,8 @@ def _agent(built: Built, agent: dict[str, Any], ptr: Pointer, provider: str | No
     if blocks:
         built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=meta), None, ptr)
     answers: list[Block] = []
-    for key, result in results.items():
-        result = obj(result, (*ptr, "tool_results", key))
+    for key, raw in results.items():
+        result = obj(raw, (*ptr, "tool_results", key))
         content = _result_text(result.get("content"))
         if content in ("", [], None):
             content = EMPTY_RESULT
@@ -300,4 +351,8 @@ def _agent(built: Built, agent: dict[str, Any], ptr: Pointer, provider: str | No
             )
         )
     if answers:
-        built.add(Message(speaker="tool", blocks=tuple(answers), metadata=MessageMetadata(source_role="User")), None, (*ptr, "tool_results"))
+        built.add(
+            Message(speaker="tool", blocks=tuple(answers), metadata=MessageMetadata(source_role="User")),
+            None,
+            (*ptr, "tool_results"),
+        )

@@ -1,9 +1,9 @@
-"""Where Zed keeps its agent threads, and what says where one ran.
+r"""Where Zed keeps its agent threads, and what says where one ran.
 
 - Places: ``threads/threads.db`` in Zed's data folder (``ThreadsDatabase::new``,
   zed-industries/zed ``crates/agent/src/db.rs`` at 0642ec7e49e2d2c06f55db8c5bb2d4eca0f5223b): on
   Linux ``$FLATPAK_XDG_DATA_HOME``, else ``$XDG_DATA_HOME`` or ``~/.local/share``, then ``zed``; on
-  macOS ``~/Library/Application Support/Zed``; on Windows ``%LOCALAPPDATA%\\Zed``
+  macOS ``~/Library/Application Support/Zed``; on Windows ``%LOCALAPPDATA%\Zed``
   (``crates/paths/src/paths.rs`` at 010c9b6fa6d6efbf90a3b8d5ee64cb30297ba275, ``support_dir``, which
   later versions call ``data_dir``).
 - Where it ran: a thread's ``model.provider`` is Zed's provider id. ``anthropic`` speaks Anthropic
