@@ -197,8 +197,11 @@ def _result_text(content: Any) -> JsonValue:
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
-        found = _str(content.get("Text")) or _str(content.get("text"))
-        return found if found is not None else {str(k): v for k, v in content.items()}
+        for key in ("Text", "text"):
+            found = _str(content.get(key))
+            if found is not None:
+                return found
+        return {str(k): v for k, v in content.items()}
     if isinstance(content, list):
         return [_result_text(c) for c in content]
     return None
