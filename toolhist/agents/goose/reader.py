@@ -1,4 +1,4 @@
-"""Goose sessions: ``sessions.db`` (Goose 1.10+) and the JSONL files before it, read as Goose sends them.
+"""Goose sessions: ``sessions.db`` and the JSONL files before it, read as Goose sends them.
 
 - **``sessions.db``** (SQLite, WAL): ``sessions`` (``id``, ``name``, ``working_dir``,
   ``updated_at``, ``provider_name``, ``model_config_json``…) and ``messages`` (``session_id``,
@@ -81,7 +81,7 @@ class GooseReader(StoreReader):
     """``goose``: a Goose ``sessions.db``, or a Goose session ``.jsonl`` from before it."""
 
     id = "goose"
-    description = "Goose session store sessions.db (PATH#SESSION_ID picks one), or a pre-1.10 session .jsonl"
+    description = "Goose session store sessions.db (PATH#SESSION_ID picks one), or a session .jsonl from before it"
 
     def recognise(self, value: Any) -> int:
         """Certain on JSON Lines of Goose messages (``toolRequest``… items), after a metadata line."""
