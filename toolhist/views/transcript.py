@@ -168,10 +168,11 @@ def block_searchable(block: Block, fld: SearchField) -> str:
         if isinstance(block, ToolCallBlock):
             return block.name
         return (block.tool_name or "") if isinstance(block, ToolResponseBlock) else ""
+    # the id as written first, then toolhist's when it differs
     if isinstance(block, ToolCallBlock):
-        return "\n".join(x for x in (block.id, block.raw_id) if x)
+        return "\n".join(dict.fromkeys(x for x in (block.raw_id, block.id) if x))
     if isinstance(block, ToolResponseBlock):
-        return "\n".join(x for x in (block.call_id, block.raw_call_id) if x)
+        return "\n".join(dict.fromkeys(x for x in (block.raw_call_id, block.call_id) if x))
     return ""
 
 
@@ -272,10 +273,13 @@ def threads(session: Session, path: str | None = None) -> list[Thread]:
     """
     if session.source.format != "claude-code":
         return [MAIN]
-    label = "this subagent's thread" if session.metadata.get("thread") == "sidechain" else "main thread"
-    found = [Thread("main", label)]
+    subagent = session.metadata.get("thread") == "sidechain"
+    found = [Thread("main", "this subagent's thread" if subagent else "main thread")]
     chains = session.metadata.get("sidechains")
-    for chain in chains if isinstance(chains, list) else []:
+    chains = chains if isinstance(chains, list) else []
+    if subagent and len(chains) == 1:
+        chains = []  # a subagent file: its one sidechain is the thread shown
+    for chain in chains:
         if isinstance(chain, dict) and isinstance(chain.get("key"), str):
             lines = chain.get("lines")
             found.append(Thread(f"sidechain:{chain['key']}", f"sidechain {chain['key']} ({lines} lines)"))

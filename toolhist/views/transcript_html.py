@@ -139,7 +139,7 @@ def _result_body(block: ToolResponseBlock, where: str) -> str:
     )
     error = f'<pre class="th-pre">{esc(block.error)}</pre>' if block.error else ""
     text = result_text(block.result)
-    body = long_text(text, where=where) if text or not block.error else ""
+    body = long_text(text, where=f" ({where})") if text or not block.error else ""
     return f'<div class="{cls}"><div class="th-sub">result · {esc(where)}{badges}</div>{error}{body}</div>'
 
 
