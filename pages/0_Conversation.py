@@ -133,7 +133,7 @@ if len(choices) > 1:
     st.sidebar.selectbox("Thread", keys, format_func=labels.__getitem__, key="cv_thread")
 thread = str(st.session_state["cv_thread"])
 state.remember("thread", None if thread == MAIN.key else thread)
-st.session_state["cv_thread_link"] = linked_thread if thread == linked_thread else None
+st.session_state["cv_thread_link"] = None if thread == MAIN.key else thread  # the URL as now written
 if st.session_state.get("cv_thread_of") != (opened.key, thread):  # another session or thread: from the top
     st.session_state["cv_thread_of"] = (opened.key, thread)
     st.session_state.pop("cv_focus", None)

@@ -99,6 +99,9 @@ def test_a_sidechain_is_a_thread(tmp_path: Path) -> None:
     assert turns(at) == list(range(len(side.messages)))
     assert "toolu_01BWgwmyj8gGuqFNHMPqqtN2" in transcript(at)
     assert at.query_params["thread"] == "sidechain:b674eedd-0d9d-49e7-8116-1f092cd750ed"
+    at.selectbox(key="cv_thread").set_value("main").run()
+    assert turns(at) == list(range(len(main.messages)))
+    assert "thread" not in at.query_params
 
 
 def test_a_subagent_file_beside_the_session_is_a_thread(tmp_path: Path) -> None:
