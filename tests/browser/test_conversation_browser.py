@@ -27,7 +27,7 @@ ROOT = Path(__file__).parent.parent.parent
 SIDECHAIN_LOG = (
     ROOT / "tests" / "corpus" / "logs" / "claude-code" / "claude-code-log-sidechain-integrated.fixture.jsonl"
 )
-ARTIFACTS = ROOT / "tests" / "browser" / "artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 WAIT = 60_000  # ms: a functional wait (reading the session), not a performance bound
 
 

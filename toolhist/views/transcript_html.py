@@ -61,6 +61,8 @@ CSS: Final = """
   margin-left: 0.3rem; background: #eceff1; color: #37474f; }
 .th-badge.err { background: #fde0e0; color: #b71c1c; } .th-badge.warn { background: #fff3cd; color: #8a5a00; }
 .th-badge.wait { background: #e3f2fd; color: #0d47a1; }
+.th-md h1, .th-md h2 { font-size: 1.1rem; margin: 0.5rem 0 0.25rem; padding: 0; }
+.th-md h3, .th-md h4, .th-md h5, .th-md h6 { font-size: 0.95rem; margin: 0.4rem 0 0.2rem; padding: 0; }
 .th-md p { margin: 0.25rem 0; } .th-md pre { background: #f5f5f5; padding: 0.3rem; overflow: auto; }
 .th-md table { border-collapse: collapse; }
 .th-md td, .th-md th { border: 1px solid #ccc; padding: 0 0.3rem; }
