@@ -50,9 +50,8 @@ def conversation(**params: str) -> AppTest:
 
 def transcript(at: AppTest) -> str:
     """The transcript's HTML (the one ``st.html`` that holds turns)."""
-    return next(
-        h.proto.body for h in at.get("html") if "th-conv" in h.proto.body and "<style>" not in h.proto.body
-    )
+    bodies = [str(h.proto.body) for h in at.get("html")]
+    return next(b for b in bodies if "th-conv" in b and "<style>" not in b)
 
 
 def turns(at: AppTest) -> list[int]:

@@ -331,3 +331,17 @@ def test_any_session_text_makes_no_fetching_markup(said: str, name: str, output:
     markup = conversation_html(s, index_of(s), range(len(s.messages)))
     assert_fetches_nothing(markup)
     assert turns(markup) == [0, 1, 2, 3]
+
+
+def test_the_notebook_shows_the_same_conversation() -> None:
+    from toolhist import notebook as nb
+
+    s = toolhist.load(ROOT / "sample_logs" / "openai_chat_request.json")
+    view = nb.conversation(s, "openai-chat", query="call_Rk2Vb7nXc4LzA9qWe6tYu1Io", field="id")
+    hits, total = search(s, search_index(s), "call_Rk2Vb7nXc4LzA9qWe6tYu1Io", "id")
+    assert f"<p>{total:,} match(es) of call_Rk2Vb7nXc4LzA9qWe6tYu1Io</p>" in view.html
+    assert turns(view.html) == list(window_of(len(s.messages), hits[0].message, 50))
+    found = judged_verdict(judge(s), "openai-chat")
+    assert view.html.count('class="th-viol ') == len(found)
+    assert ".th-turn {" in view.html  # the stylesheet travels with the output
+    assert_fetches_nothing(view.html.rsplit("</style>", 1)[1])
