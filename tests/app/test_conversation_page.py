@@ -27,6 +27,8 @@ PAGE = "pages/0_Conversation.py"
 LOGS = ROOT / "tests" / "corpus" / "logs"
 SIDECHAIN_LOG = LOGS / "claude-code" / "claude-code-log-sidechain-integrated.fixture.jsonl"
 SUBAGENT_FILE = LOGS / "claude-code" / "marot-spotter-subagent-a2898e3.jsonl"
+SESSION_FILE = LOGS / "claude-code" / "marot-spotter-4d5611e5-main.jsonl"  # the same session's main file
+SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
 AGENT_LOGS = [
     LOGS / "claude-code" / "drmaciver-hello-world-script.jsonl",
     LOGS / "codex" / "masonc15-demo-v0155-apply-patch.fixture.jsonl",
@@ -104,9 +106,9 @@ def test_a_sidechain_is_a_thread(tmp_path: Path) -> None:
 
 
 def test_a_subagent_file_beside_the_session_is_a_thread(tmp_path: Path) -> None:
-    main = tmp_path / "4d5611e5.jsonl"
-    shutil.copy(SIDECHAIN_LOG, main)
-    agent = tmp_path / "4d5611e5" / "subagents" / "agent-a2898e3.jsonl"
+    main = tmp_path / f"{SESSION}.jsonl"  # the layout Claude Code writes, with the real files
+    shutil.copy(SESSION_FILE, main)
+    agent = tmp_path / SESSION / "subagents" / "agent-a2898e3.jsonl"
     agent.parent.mkdir(parents=True)
     shutil.copy(SUBAGENT_FILE, agent)
     at = conversation(path=str(main), thread=f"file:{agent}")

@@ -46,6 +46,8 @@ ROOT = Path(__file__).parent.parent.parent
 LOGS = ROOT / "tests" / "corpus" / "logs"
 SIDECHAIN_LOG = LOGS / "claude-code" / "claude-code-log-sidechain-integrated.fixture.jsonl"
 SUBAGENT_FILE = LOGS / "claude-code" / "marot-spotter-subagent-a2898e3.jsonl"
+SESSION_FILE = LOGS / "claude-code" / "marot-spotter-4d5611e5-main.jsonl"  # the same session's main file
+SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
 SAMPLES = sorted(p for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 REAL_LOGS = sorted(p for p in LOGS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 
@@ -178,14 +180,16 @@ def test_sidechains_are_threads_and_read_as_the_reader_reads_them() -> None:
 
 
 def test_subagent_files_beside_a_session_are_threads(tmp_path: Path) -> None:
-    main = tmp_path / "4d5611e5.jsonl"
-    shutil.copy(SIDECHAIN_LOG, main)
-    (tmp_path / "4d5611e5" / "subagents").mkdir(parents=True)
-    agent = tmp_path / "4d5611e5" / "subagents" / "agent-a2898e3.jsonl"
+    main = tmp_path / f"{SESSION}.jsonl"  # the layout Claude Code writes, with the real files
+    shutil.copy(SESSION_FILE, main)
+    (tmp_path / SESSION / "subagents").mkdir(parents=True)
+    agent = tmp_path / SESSION / "subagents" / "agent-a2898e3.jsonl"
     shutil.copy(SUBAGENT_FILE, agent)
     found = threads(toolhist.load(main), str(main))
-    assert found[-1].key == f"file:{agent}"
-    assert found[-1].label == "subagent file agent-a2898e3.jsonl"
+    assert [(t.key, t.label) for t in found] == [
+        ("main", "main thread"),
+        (f"file:{agent}", "subagent file agent-a2898e3.jsonl"),
+    ]
     # the subagent file opened on its own: its own thread, and the session's main file
     mine = threads(toolhist.load(agent), str(agent))
     assert [t.key for t in mine] == ["main", f"file:{main}"]
