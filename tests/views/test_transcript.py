@@ -236,6 +236,11 @@ def test_a_result_shows_in_its_call_card_and_the_tool_message_points_there() -> 
     assert "its call is in #1" in alone
 
 
+def test_an_empty_result_says_so() -> None:
+    s = session(ai(call("c1")), tool(result("c1", "")))
+    assert '<div class="th-none">(an empty result)</div>' in conversation_html(s, index_of(s), range(2))
+
+
 def test_error_unmatched_and_incomplete_results_are_marked() -> None:
     failed = ToolResponseBlock(call_id="c1", tool_name="run", result=None, error="exit 1: boom")
     cut = ToolResponseBlock(call_id="c2", tool_name="run", result="partial", is_complete=False)

@@ -42,6 +42,7 @@ SHOWN_CHARS: Final = 1500
 MAX_CHARS: Final = 200_000
 """Characters of one block sent to the browser at most; the rest is counted, not shown."""
 EMPTY: Final = '<div class="th-none">(no content)</div>'
+EMPTY_RESULT: Final = '<div class="th-none">(an empty result)</div>'
 SPEAKERS: Final = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 
 CSS: Final = """
@@ -141,7 +142,7 @@ def _result_body(block: ToolResponseBlock, where: str) -> str:
     )
     error = f'<pre class="th-pre">{esc(block.error)}</pre>' if block.error else ""
     text = result_text(block.result)
-    body = long_text(text, where=f" ({where})") if text or not block.error else ""
+    body = long_text(text, where=f" ({where})") if text else "" if block.error else EMPTY_RESULT
     return f'<div class="{cls}"><div class="th-sub">result · {esc(where)}{badges}</div>{error}{body}</div>'
 
 
