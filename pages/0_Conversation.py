@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
-import streamlit.components.v1 as components
 
 from toolhist.check import is_as_sent, verdict
 from toolhist.errors import ToolhistError
@@ -234,8 +233,8 @@ st.html(f"<style>{CSS}</style>")
 st.html(conversation_html(session, idx, shown, found, focus=focus if isinstance(focus, int) else None))
 if st.session_state.pop("cv_scroll", False) and isinstance(focus, int) and focus in shown:
     # our own script, no session content: bring the message jumped to into view
-    components.html(
+    st.iframe(
         f"<script>var m = window.parent.document.getElementById('th-msg-{int(focus)}');"
         "if (m) { m.scrollIntoView({block: 'start'}); }</script>",
-        height=0,
+        height=1,
     )

@@ -119,6 +119,9 @@ def test_a_search_hit_on_another_page_moves_the_window_to_it(
     expect(target).to_have_class(re.compile(r"\bfocus\b"), timeout=WAIT)
     expect(target).to_be_in_viewport()
     expect(page.locator(".th-turn")).to_have_count(50)
+    # scrolled to: the message jumped to stands at the top of the view, not below the search results
+    top = page.evaluate(f"document.getElementById('th-msg-{hits[0].message}').getBoundingClientRect().top")
+    assert 0 <= top < 100, top
     assert page.outside_requests == []  # type: ignore[attr-defined]
 
 
