@@ -40,6 +40,7 @@ from toolhist.views.transcript_html import CSS, conversation_html
 SIZES = (25, 50, 100, 200)  # messages per page
 CONTEXT = 1  # messages shown above the one jumped to
 HITS = 200  # search hits listed
+VIOLATION_ROWS = 1000  # violations listed to jump from
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the thread…")
@@ -71,6 +72,17 @@ def thread_verdict(
 ) -> list[Violation]:
     """A sidechain's or subagent file's verdict (the main thread's is `Opened.found`)."""
     return verdict(_doc, _session, provider)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def violation_rows(key: str, thread: str, provider: str, _found: list[Violation]) -> pd.DataFrame:
+    """The located violations as rows to jump from (message, block, rule, severity), cached."""
+    rows = [
+        {"message": v.message_index, "block": v.block_index, "rule": v.rule, "severity": v.severity}
+        for v in _found
+        if v.message_index is not None
+    ]
+    return pd.DataFrame(rows, columns=["message", "block", "rule", "severity"])
 
 
 def default_provider(opened: state.Opened) -> str:
@@ -159,7 +171,7 @@ judged = (
     "as sent (a request body)" if is_as_sent(session, provider) else "as the next request the agent sends"
 )
 st.caption(
-    f"{count:,} messages · {sum(1 for _ in idx.calls):,} tool calls · {len(session.unsent):,} records kept "
+    f"{count:,} messages · {idx.call_count:,} tool calls · {len(session.unsent):,} records kept "
     f"but not sent · {provider}: {errors} error(s), {len(found) - errors} warning(s), judged {judged}. "
     "Markdown is shown as text where it would fetch anything: images and links appear as their addresses."
 )
@@ -192,23 +204,19 @@ with st.expander("Search this conversation", expanded=bool(st.session_state.get(
         if hits:
             jump_table(pd.DataFrame(hits_rows(hits)), f"cv_hits:{thread}:{fld}:{query.strip()}")
 
-located = [v for v in found if v.message_index is not None]
 if found:
     with st.expander(f"{len(found):,} violation(s) of {provider}: select one to go to its message"):
-        frame = pd.DataFrame(
-            [
-                {"message": v.message_index, "block": v.block_index, "rule": v.rule, "severity": v.severity}
-                for v in located
-            ]
-        )
+        frame = violation_rows(opened.key, thread, provider, found)
+        if len(frame) > VIOLATION_ROWS:
+            st.caption(f"The first {VIOLATION_ROWS:,} of {len(frame):,}; the Violations page lists them all.")
         if len(frame):
-            jump_table(frame, f"cv_violations:{thread}:{provider}")
+            jump_table(frame.head(VIOLATION_ROWS), f"cv_violations:{thread}:{provider}")
         elsewhere = [v for v in found if v.message_index is None]
         if elsewhere:
             st.caption(
                 f"{len(elsewhere)} not in a logged message (a request field, or the next request's tail):"
             )
-            for v in elsewhere:
+            for v in elsewhere[:VIOLATION_ROWS]:
                 st.text(f"{v.rule} · {v.severity} · {v.path}")
                 st.code(v.error_text, language=None, wrap_lines=True)
 

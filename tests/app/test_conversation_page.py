@@ -172,3 +172,13 @@ def test_home_offers_a_claude_code_sessions_subagent_files(
     assert not at.exception
     assert at.text[0].value == f"Session: {home / SUBAGENT}"
     assert at.query_params["path"] == str(home / SUBAGENT)
+
+
+def test_the_violations_to_jump_from_are_the_checks() -> None:
+    at = conversation(sample="openai_chat_request.json", provider="openai-chat")
+    session = toolhist.load(ROOT / "sample_logs" / "openai_chat_request.json")
+    found = [v for v in judged_verdict(judge(session), "openai-chat") if v.message_index is not None]
+    table = at.dataframe[0].value
+    assert list(table["rule"]) == [v.rule for v in found]
+    assert list(table["message"]) == [v.message_index for v in found]
+    assert "openai-chat · oai.call_unanswered · error" in transcript(at)

@@ -109,6 +109,7 @@ def test_index_pairs_calls_results_and_places_unsent() -> None:
     assert idx.result_of("c1") == (Site(2, 0), Site(2, 2))
     assert idx.result_of("c3") == ()
     assert idx.unsent == {1: (0,)}
+    assert idx.call_count == 3
     # a request body ("toolhist" format: as sent) ending on a call: unanswered, not pending
     assert idx.call_status("c3") == "unanswered"
     assert idx.call_status("c1") == "answered"

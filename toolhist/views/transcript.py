@@ -66,6 +66,8 @@ class Index:
     unsent: dict[int, tuple[int, ...]]
     """For a message index, the `Session.unsent` records that stand just before it (positions in
     ``session.unsent``); ``len(messages)`` holds those after the last message."""
+    call_count: int = 0
+    """How many tool calls the session makes (ids repeated or not)."""
 
     def result_of(self, call_id: str) -> tuple[Site, ...]:
         """The results answering ``call_id`` (empty when none does)."""
@@ -83,6 +85,7 @@ def index_of(session: Session) -> Index:
     """The `Index` of ``session`` (one pass over every block)."""
     calls: dict[str, Site] = {}
     results: dict[str, list[Site]] = {}
+    made = 0
     last_ai: int | None = None
     for m, message in enumerate(session.messages):
         if message.speaker == "ai":
@@ -90,6 +93,7 @@ def index_of(session: Session) -> Index:
         for b, block in enumerate(message.blocks):
             if isinstance(block, ToolCallBlock):
                 calls.setdefault(block.id, Site(m, b))
+                made += 1
             elif isinstance(block, ToolResponseBlock):
                 results.setdefault(block.call_id, []).append(Site(m, b))
     pending: set[str] = set()
@@ -108,6 +112,7 @@ def index_of(session: Session) -> Index:
         results={k: tuple(v) for k, v in results.items()},
         pending=frozenset(pending),
         unsent={k: tuple(v) for k, v in unsent.items()},
+        call_count=made,
     )
 
 
