@@ -197,6 +197,15 @@ def test_subagent_files_beside_a_session_are_threads(tmp_path: Path) -> None:
     assert mine[0].label == "this subagent's thread"
 
 
+def test_a_task_result_names_its_subagent() -> None:
+    s = toolhist.load(SIDECHAIN_LOG)
+    markup = conversation_html(s, index_of(s), range(len(s.messages)))
+    card = markup.split('id="th-call-0-0"')[1].split('id="th-msg-1"')[0]
+    assert "answered by subagent <code>e1c84ba5</code>" in card
+    side = toolhist.load(SUBAGENT_FILE)  # a subagent's own thread names no subagent
+    assert "answered by subagent" not in conversation_html(side, index_of(side), range(len(side.messages)))
+
+
 def test_other_formats_have_one_thread() -> None:
     assert threads(toolhist.load(ROOT / "sample_logs" / "openai_chat_request.json")) == [MAIN]
 

@@ -116,6 +116,24 @@ def index_of(session: Session) -> Index:
     )
 
 
+def subagent_of(session: Session, m: int) -> str | None:
+    """The Claude Code subagent whose answer message ``m`` carries, when it carries one answer.
+
+    The Task tool's result line names the subagent: ``toolUseResult.agentId`` (Claude Code 2.1,
+    marot/spotter ``4d5611e5….jsonl`` @53a088d2 line 113) or a top-level ``agentId`` (2.0,
+    daaain/claude-code-log ``sidechain_integrated.jsonl`` @579edc0f line 2). Results of parallel
+    calls merged into one message share one line's fields, so only a lone result is named.
+    """
+    message = session.messages[m]
+    if session.source.format != "claude-code" or sum(1 for _ in message.tool_responses()) != 1:
+        return None
+    extra = message.metadata.extra
+    used = extra.get("toolUseResult")
+    named = used.get("agentId") if isinstance(used, dict) else None
+    named = named if isinstance(named, str) else extra.get("agentId")
+    return named if isinstance(named, str) and named else None
+
+
 def window_of(count: int, start: int, size: int) -> range:
     """The messages a page shows: ``size`` from ``start``, kept inside ``0..count``."""
     size = max(1, size)

@@ -35,7 +35,7 @@ from toolhist.model import (
 from toolhist.providers import Violation
 from toolhist.views.markup import esc
 from toolhist.views.safemd import markdown_html
-from toolhist.views.transcript import Index, Site, arguments_text, result_text
+from toolhist.views.transcript import Index, Site, arguments_text, result_text, subagent_of
 
 SHOWN_CHARS: Final = 1500
 """Characters of a long argument or result shown before the rest is folded."""
@@ -180,6 +180,12 @@ def _call_card(shown: Shown, at: Site, call: ToolCallBlock, found: Sequence[Viol
     for site, answer in zip(results, answers, strict=True):
         if isinstance(answer, ToolResponseBlock):
             body += _result_body(answer, f"message #{site.message}")
+            agent = subagent_of(session, site.message)
+            if agent is not None and session.metadata.get("thread") != "sidechain":
+                body += (
+                    f'<div class="th-ref">↳ answered by subagent <code>{esc(agent)}</code>: its own thread '
+                    "is under Thread (a sidechain in this file, or its subagent file)</div>"
+                )
     if not results:
         body += (
             '<div class="th-none">No result yet: the log ends on this call; the agent runs it and sends '
