@@ -202,6 +202,19 @@ def test_a_task_result_names_its_subagent() -> None:
     markup = conversation_html(s, index_of(s), range(len(s.messages)))
     card = markup.split('id="th-call-0-0"')[1].split('id="th-msg-1"')[0]
     assert "answered by subagent <code>e1c84ba5</code>" in card
+    # Claude Code 2.1 names it in toolUseResult (marot/spotter 4d5611e5 line 113, before its compaction)
+    answer = tool(result("toolu_1", "done", name="Task"))
+    answer = answer.model_copy(
+        update={
+            "metadata": MessageMetadata(
+                extra={"toolUseResult": {"status": "completed", "agentId": "a2898e3"}}
+            )
+        }
+    )
+    new = session(ai(call("toolu_1", "Task")), answer).model_copy(
+        update={"source": SessionSource(format="claude-code")}
+    )
+    assert "answered by subagent <code>a2898e3</code>" in conversation_html(new, index_of(new), range(2))
     side = toolhist.load(SUBAGENT_FILE)  # a subagent's own thread names no subagent
     assert "answered by subagent" not in conversation_html(side, index_of(side), range(len(side.messages)))
 
