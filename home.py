@@ -185,6 +185,7 @@ def machine_source(fmt: str | None) -> Input | None:
     if row.problem is not None:
         alert("error", "toolhist cannot read this session.", f"{row.path}: {row.problem}")
         return None
+    picked = subagent_pick(picked)
     try:
         opened = state.path_input(picked, fmt or row.read_format)
     except (OSError, ValueError) as exc:
@@ -192,6 +193,21 @@ def machine_source(fmt: str | None) -> Input | None:
         return None
     st.query_params["path"] = picked
     return opened
+
+
+def subagent_pick(path: str) -> str:
+    """A Claude Code session's own file, or one of its subagent files (``<session>/subagents/*.jsonl``)."""
+    files = sorted(str(p) for p in Path(path).with_suffix("").joinpath("subagents").glob("*.jsonl"))
+    if not files:
+        return path
+    return str(
+        st.selectbox(
+            f"This session has {len(files)} subagent file(s): open the session or one of them",
+            [path, *files],
+            format_func=lambda p: "the session" if p == path else f"subagent {Path(p).name}",
+            key="machine_subagent",
+        )
+    )
 
 
 def bundle_source(fmt: str | None) -> Input | None:
@@ -352,7 +368,8 @@ def show(key: str, session: Session, result: CheckResult) -> None:
                     help=f"{errors} error(s), {warnings} warning(s) for {provider}",
                     query_params={"provider": provider},
                 )
-    nav = st.columns(6)
+    nav = st.columns(7)
+    nav[6].page_link(PAGES["conversation"], label="Conversation", icon=":material/forum:")
     nav[0].page_link(PAGES["timeline"], label="Timeline", icon=":material/timeline:")
     nav[1].page_link(PAGES["violations"], label="Violations", icon=":material/rule:")
     nav[2].page_link(PAGES["curation"], label="Curation", icon=":material/difference:")

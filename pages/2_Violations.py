@@ -110,7 +110,7 @@ if row["call ids"]:
     st.text(f"Call ids: {row['call ids']}")
 message = row["message"]
 if message is not None and str(message) != "<NA>":
-    links = st.columns(3)
+    links = st.columns(4)
     params = {"provider": str(row["provider"]), "msg": str(int(message))}
     if opened.input.sample is not None:
         params["sample"] = opened.input.sample
@@ -119,5 +119,6 @@ if message is not None and str(message) != "<NA>":
     )
     links[1].page_link(PAGES["payloads"], label="The payload", query_params=params)
     links[2].page_link(PAGES["curation"], label="Repair it", query_params=params)
+    links[3].page_link(PAGES["conversation"], label="In the conversation", query_params=params)
 else:
     st.caption("This path maps to no message of the history (a request field outside it).")

@@ -25,6 +25,7 @@ ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
 SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 PAGES = [
+    "pages/0_Conversation.py",
     "pages/1_Timeline.py",
     "pages/2_Violations.py",
     "pages/3_Curation.py",

@@ -59,6 +59,7 @@ def test_four_providers_side_by_side_with_the_marked_lines(app_url: str, page: P
 
 PAGES = {
     "": "toolhist",
+    "Conversation": "Conversation",
     "Timeline": "Timeline",
     "Violations": "Violations",
     "Curation": "Curation",

@@ -17,6 +17,7 @@ from toolhist.providers import Violation
 
 PAGES = {
     "home": "home.py",
+    "conversation": "pages/0_Conversation.py",
     "timeline": "pages/1_Timeline.py",
     "violations": "pages/2_Violations.py",
     "curation": "pages/3_Curation.py",
