@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 import toolhist
-from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.formats import FORMATS, READERS
 from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.judgement import describe
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
-from toolhist.ran_on import ran_on, said
+from toolhist.providers import PROVIDERS
+from toolhist.ran_on import said
 from toolhist.summary import Summary
 from toolhist.views import state
 from toolhist.views.bundles import bundles_frame, captured, default_folder
 from toolhist.views.bundles import label as bundle_label
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
+from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
 from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
 from toolhist.views.widgets import PAGES
@@ -40,6 +42,12 @@ SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # not a string: Streamlit's magic would show a bare string on the page.
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
+SHORT_ID_LIST = 8  # more call ids than this are a table, not a line
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased and nothing else touched (ids stay as written)."""
+    return text[:1].upper() + text[1:]
 
 
 def cli_path() -> str | None:
@@ -288,14 +296,23 @@ def show_messages(key: str, session: Session) -> None:
         st.dataframe(pd.DataFrame(unsent_table(session)), hide_index=True, key="unsent")
 
 
+def show_ids(title: str, ids: Sequence[str], key: str) -> None:
+    """Call ids as written: a line for a few, a table (one id a row, searchable) for more."""
+    if len(ids) <= SHORT_ID_LIST:
+        st.text(f"{title}: " + ", ".join(ids))
+        return
+    st.text(f"{title}: {len(ids):,}")
+    st.dataframe(pd.DataFrame({"call id": list(ids)}), hide_index=True, key=key, height=220)
+
+
 def show_reader_notes(summary: Summary) -> None:
     """What the counts alone do not say: unanswered and unmatched ids, unsent and skipped records."""
     if summary.unanswered_calls:
-        st.text("Unanswered calls: " + ", ".join(summary.unanswered_calls))
+        show_ids("Unanswered calls", summary.unanswered_calls, "ids_unanswered")
     if summary.unmatched_results:
-        st.text("Results answering no earlier call: " + ", ".join(summary.unmatched_results))
+        show_ids("Results answering no earlier call", summary.unmatched_results, "ids_unmatched")
     if summary.duplicate_results:
-        st.text("Calls answered more than once: " + ", ".join(summary.duplicate_results))
+        show_ids("Calls answered more than once", summary.duplicate_results, "ids_duplicate")
     if summary.unsent:
         alert(
             "info",
@@ -312,9 +329,20 @@ def show_reader_notes(summary: Summary) -> None:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 
 
-def show(key: str, session: Session, result: CheckResult) -> None:
-    """Summary, provider verdicts and the message table."""
-    summary = toolhist.summarize(session)
+@st.cache_resource(max_entries=4, show_spinner=False)
+def summary_of(key: str, _session: Session) -> Summary:
+    """`toolhist.summarize`, cached per content key."""
+    return toolhist.summarize(_session)
+
+
+def show(opened: state.Opened) -> None:
+    """Summary, provider verdicts and the message table.
+
+    The summary shows as soon as the session is read; the verdicts are computed after it (with a
+    progress bar naming the provider being checked), so the counts are on screen meanwhile.
+    """
+    key, session = opened.key, opened.session
+    summary = summary_of(key, session)
     st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
     cols = st.columns(5)
     cols[0].metric("Messages", summary.messages)
@@ -325,10 +353,13 @@ def show(key: str, session: Session, result: CheckResult) -> None:
     show_reader_notes(summary)
 
     st.subheader("Would a provider accept it?")
-    st.text(describe(result.judged, result.appended).capitalize())  # literal: pending call ids are user data
-    ran = ran_on(session)
+    as_sent()
+    state.checked(opened, PROVIDERS)
+    result = opened.result
+    st.text(sentence(describe(result.judged, result.appended)))  # literal: pending call ids are user data
+    ran = ran_on_of(key, session)
     if ran is not None:
-        st.text(said(ran).capitalize())
+        st.text(sentence(said(ran)))
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
     matrix = violation_matrix(result.results)
     if len(matrix):
@@ -391,19 +422,19 @@ def main() -> None:
         return
     name = picked.name
     try:
-        opened = state.read(picked)
+        opened = state.read(picked, ())  # the verdicts come after the summary (`show`)
     except ToolhistError as exc:
-        alert("error", "This input cannot be read as a session.", str(exc))
+        state.load_failed("This input cannot be read as a session.", state.load_error(exc, fmt))
         return
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
-        alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
+        state.load_failed("Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
     row = machine_row(name) if st.session_state.get("source") == "This machine" else None
     if row is not None:
         st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
     show_captured(opened.session)
-    show(opened.key, opened.session, opened.result)
+    show(opened)
 
 
 main()

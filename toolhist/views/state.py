@@ -68,6 +68,7 @@ DEFAULT_SAMPLE = "openai_chat_request.json"
 MAX_UPLOAD_MB = 50
 _INPUT = "toolhist.input"
 _PREFS = "toolhist.prefs"
+_FAILED = "toolhist.failed"  # (title, detail) of the last input the home page could not read
 SESSIONS_KEPT: Final = 2
 """Sessions whose parse and derived results stay cached (the ones read last, process-wide)."""
 
@@ -142,8 +143,15 @@ class Opened:
     @cached_property
     def result(self) -> CheckResult:
         """Every provider's verdict: `toolhist.check`'s result (computes the providers not yet checked)."""
-        results = {p: self.found(p) for p in PROVIDERS}
-        return result_of(self.document.name, self.session, results, judge(self.session))
+        return _result(self.key, self)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _result(key: str, _opened: Opened) -> CheckResult:
+    """`Opened.result`, cached per content key: a rerun does not judge and gather it again."""
+    _record(key, "_result", key, None)
+    results = {p: _opened.found(p) for p in PROVIDERS}
+    return result_of(_opened.document.name, _opened.session, results, judge(_opened.session))
 
 
 def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
@@ -190,8 +198,11 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     bar = st.empty()
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
-    document, session = _load(digest, source.fmt, source.name, source.data)
-    bar.empty()
+    try:
+        document, session = _load(digest, source.fmt, source.name, source.data)
+    finally:  # a file that fails to read leaves its error, not a progress bar that never ends
+        bar.empty()
+    st.session_state.pop(_FAILED, None)
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
     _keep_recent(opened.key)
     checked(opened, providers, first=1)
@@ -211,13 +222,43 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     read_text = f"{len(session.messages):,} messages read ({session.source.format})"
     bar = st.empty()
     found: dict[str, list[Violation]] = {}
-    for done, provider in enumerate(providers):
-        bar.progress(
-            (first + done) / steps, text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…"
-        )
-        found[provider] = opened.found(provider)
-    bar.empty()
+    try:
+        for done, provider in enumerate(providers):
+            if _verdict_cached(opened.key, provider):
+                found[provider] = opened.found(provider)
+                continue
+            bar.progress(
+                (first + done) / steps,
+                text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…",
+            )
+            found[provider] = opened.found(provider)
+    finally:
+        bar.empty()
     return found
+
+
+def _verdict_cached(key: str, provider: str) -> bool:
+    """Whether ``provider``'s verdict on the session ``key`` is already computed (no bar to draw)."""
+    with _lock:
+        return ("_verdict", (key, provider, None, None)) in _entries.get(key, set())
+
+
+def load_failed(title: str, detail: str) -> None:
+    """Show why the input could not be read, and remember it: every page then says so, and only so.
+
+    Without this the other pages fell back on the session opened before (or the bundled sample)
+    and showed it as if it were the file that failed.
+    """
+    st.session_state[_FAILED] = (title, detail)
+    alert("error", title, detail)
+
+
+def load_error(exc: ToolhistError, forced: str | None) -> str:
+    """A read error's text, and where to go next when detection found no reader."""
+    text = str(exc)
+    if forced is None and ("unknown format" in text or "ambiguous format" in text):
+        text += "\nTo read it as one format, choose that reader in the Format box (sidebar of Home)."
+    return text
 
 
 def sample_names() -> list[str]:
@@ -255,6 +296,11 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
     wanted = st.query_params.get("sample")
     raw_path = st.query_params.get("path")
     held = current_input()
+    failure = st.session_state.get(_FAILED)
+    if failure is not None and wanted is None and not raw_path:
+        alert("error", f"{failure[0]} (opened on Home)", failure[1])
+        st.caption("Open another session on Home: this page shows the session that is open, and none is.")
+        st.stop()
     try:
         if wanted is not None and wanted in sample_names():
             source = held if held is not None and held.sample == wanted else sample_input(wanted)
@@ -271,7 +317,7 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
         alert("error", "Cannot read that path.", f"{raw_path}: {exc}")
         st.stop()
     except ToolhistError as exc:
-        alert("error", "This input cannot be read as a session.", str(exc))
+        alert("error", "This input cannot be read as a session.", load_error(exc, None))
         st.stop()
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
         alert("error", "Internal error (please report it).", f"{type(exc).__name__}: {exc}")
