@@ -21,6 +21,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
+from toolhist.views.sent import as_sent
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -35,6 +36,7 @@ st.set_page_config(page_title="toolhist · Compaction", layout="wide")
 st.title("Compaction")
 opened = state.open_session(())  # no provider's verdict is shown here
 session = opened.session
+as_sent("Tokens before count it; tokens after count its compaction.")
 st.caption(
     "RFC 026 tool-history compaction: the system prompt and original request (tier 1), the last N tool "
     "call/result pairs (tier 3) and the current turn (tier 4) stay verbatim; older pairs (tier 2) are "
@@ -59,7 +61,15 @@ result = compacted(opened.key, provider, keep, threshold, rendering, session)
 
 metrics = st.columns(5)
 metrics[0].metric("Tokens before", result.tokens_before)
-metrics[1].metric("Tokens after", result.tokens_after, delta=result.tokens_after - result.tokens_before)
+saved = result.tokens_before - result.tokens_after
+metrics[1].metric(
+    "Tokens after",
+    result.tokens_after,
+    # a saving is good news: shown as one (green, "saved"), not as a red negative delta
+    delta=-saved if saved else None,
+    delta_color="inverse",  # fewer tokens is the good direction: green, arrow down
+    delta_description="saved" if saved > 0 else "more" if saved < 0 else None,
+)
 metrics[2].metric("Tool pairs", result.pair_count)
 metrics[3].metric("Tool tokens", result.tool_tokens)
 metrics[4].metric("Pairs replaced", len(result.replacements))

@@ -39,18 +39,20 @@ def verdict_line(found: Sequence[Violation]) -> str:
     return f"accepts, with {len(found):,} warning{'s' if len(found) != 1 else ''}" if found else "accepts"
 
 
-def repaired_view(key: str, pick: Callable[..., str]) -> str:
+def repaired_view(key: str) -> str:
     """The sidebar switch between the session as sent (``none``) and a repair; returns the strategy.
 
-    Off unless the user turns it on or the URL names a strategy other than ``none`` (a deep link to a
-    repaired view reopens it). Turned off, the URL says ``strategy=none``: the address bar still
-    reopens what is on screen. ``pick`` is `toolhist.views.state.pick` (the strategy's select box,
-    shared with the other pages).
+    Off unless the user turns it on or the URL says ``?repair=STRATEGY`` (a link to a repaired view
+    reopens it). Its own parameter, not ``strategy``: the Curation page writes that one, and a page
+    reached after it must still open as sent. The URL follows the switch.
     """
-    linked = st.query_params.get("strategy")
-    toggle, seen = f"{key}_repaired", f"{key}_repaired__link"
+    repairs = [s for s in STRATEGIES if s != "none"]
+    linked = st.query_params.get("repair")
+    toggle, seen, chosen = f"{key}_repaired", f"{key}_repaired__link", f"{key}_strategy"
     if toggle not in st.session_state or (linked is not None and st.session_state.get(seen) != linked):
-        st.session_state[toggle] = linked not in (None, "none")
+        st.session_state[toggle] = linked in repairs
+        if linked in repairs:
+            st.session_state[chosen] = linked
         st.session_state[seen] = linked
     on = st.sidebar.toggle(
         REPAIRED_LABEL,
@@ -58,12 +60,14 @@ def repaired_view(key: str, pick: Callable[..., str]) -> str:
         help="Off: the session as sent. On: the history a curation strategy repairs for each provider.",
     )
     if not on:
-        st.query_params["strategy"] = "none"
-        st.session_state[seen] = "none"
+        if "repair" in st.query_params:
+            del st.query_params["repair"]
+        st.session_state[seen] = None
         return "none"
-    repairs = [s for s in STRATEGIES if s != "none"]
-    default = "toolhist" if "toolhist" in repairs else repairs[0]
-    strategy = pick("strategy", "Repair strategy", repairs, default, key=f"{key}_strategy")
+    if st.session_state.get(chosen) not in repairs:
+        st.session_state[chosen] = "toolhist" if "toolhist" in repairs else repairs[0]
+    strategy = str(st.sidebar.selectbox("Repair strategy", repairs, key=chosen))
+    st.query_params["repair"] = strategy
     st.session_state[seen] = strategy
     return strategy
 

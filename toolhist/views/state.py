@@ -224,7 +224,7 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     found: dict[str, list[Violation]] = {}
     try:
         for done, provider in enumerate(providers):
-            if _verdict_cached(opened.key, provider):
+            if verdict_ready(opened.key, provider):
                 found[provider] = opened.found(provider)
                 continue
             bar.progress(
@@ -237,7 +237,7 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     return found
 
 
-def _verdict_cached(key: str, provider: str) -> bool:
+def verdict_ready(key: str, provider: str) -> bool:
     """Whether ``provider``'s verdict on the session ``key`` is already computed (no bar to draw)."""
     with _lock:
         return ("_verdict", (key, provider, None, None)) in _entries.get(key, set())
