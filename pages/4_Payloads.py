@@ -24,7 +24,16 @@ from toolhist.errors import ToolhistError
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Payload, Violation, provider_for
 from toolhist.views import state
-from toolhist.views.body import Sections, field_marks, flagged, jumps, omitted_groups, sections, value_lines
+from toolhist.views.body import (
+    Sections,
+    field_marks,
+    flagged,
+    jumps,
+    omitted_by_message,
+    omitted_groups,
+    sections,
+    value_lines,
+)
 from toolhist.views.markup import CSS, json_code
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_request
@@ -214,13 +223,18 @@ if strategy == "none":
 end = min(count, start + size)
 st.caption(f"Messages {start:,} to {max(end - 1, start):,} of {count:,}")
 hit = {m for p in shown for v in found[p] if (m := v.message_index) is not None and start <= m < end}
+dropped = {p: omitted_by_message(payloads[p].omitted) for p in shown}
+open_all = st.toggle("Open every message of the window", key="pl_open_all")
 for m in range(start, end):
     broken = sorted({v.rule for p in shown for v in found[p] if v.message_index == m})
     what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
     title = f"Message {m} · " + (f"{session.messages[m].speaker} · {what}" if strategy == "none" else what)
     if broken:
         title += " · :red[marked: " + ", ".join(f"`{r}`" for r in broken) + "]"
-    with st.expander(title, expanded=m in hit or m == st.session_state.get("pl_focus")):
+    losing = [p for p in shown if m in dropped[p]]
+    if losing:
+        title += " · :orange[not carried by " + ", ".join(losing) + "]"
+    with st.expander(title, expanded=open_all or m in hit or m == st.session_state.get("pl_focus")):
         columns = st.columns(len(shown))
         for column, provider in zip(columns, shown, strict=True):
             with column:
@@ -239,9 +253,8 @@ for m in range(start, end):
                         if merged is not None
                         else "nothing sent for this message"
                     )
-                mine = [o for o in payloads[provider].omitted if o.startswith(f"message {m} ")]
-                if mine:
-                    st.caption("not carried: " + "; ".join(mine))
+                if m in dropped[provider]:
+                    st.caption("not carried: " + "; ".join(dropped[provider][m]))
 
 # --- small bodies whole, and the SDK's view ---------------------------------------------------------
 if len(session.messages) <= WHOLE_TREE_MESSAGES:
@@ -250,11 +263,14 @@ if len(session.messages) <= WHOLE_TREE_MESSAGES:
         for column, provider in zip(trees, shown, strict=True):
             column.caption(provider)
             column.json(payloads[provider].body, expanded=1)
-with st.expander("As the SDK sends it"):
-    sdk_for = st.selectbox("Provider", shown, key="pl_sdk_provider")
-    long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
-    if not long or st.toggle("Build it (the SDK checks every message)", key="pl_sdk_build"):
-        sent = sdk_view(opened.key, sdk_for, strategy, payloads[sdk_for])
+long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
+sdk_columns = st.columns(len(shown))
+for column, provider in zip(sdk_columns, shown, strict=True):
+    with column, st.expander("As the SDK sends it"):
+        st.caption(provider)
+        if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
+            continue
+        sent = sdk_view(opened.key, provider, strategy, payloads[provider])
         st.caption(f"{sent.label}: {sent.status}")
         if sent.status == "unavailable":
             st.info(sent.text)

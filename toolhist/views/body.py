@@ -31,6 +31,7 @@ LIST_KEYS: Final = ("messages", "input", "contents")
 _TOP = re.compile(r"^([A-Za-z_]+)(?:\[(\d+)\]|\.(\d+))")
 _NUMBER = re.compile(r"\d+")
 _MESSAGE = re.compile(r"\bmessage (\d+)")
+_LEADING = re.compile(r"^message (\d+)\b")
 NO_MODEL: Final = "model: the source named none"
 
 
@@ -137,6 +138,16 @@ def omitted_groups(omitted: Sequence[str], model: str | None = None) -> pd.DataF
         rows.append({"kind": kind, "count": len(lines), "messages": shown, "example": lines[0]})
     frame = pd.DataFrame(rows, columns=["kind", "count", "messages", "example"])
     return frame.sort_values("count", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def omitted_by_message(omitted: Sequence[str]) -> dict[int, list[str]]:
+    """The lines of ``omitted`` that name a message (``message 12 block 0: …``), by that message."""
+    out: dict[int, list[str]] = {}
+    for line in omitted:
+        hit = _LEADING.match(line)
+        if hit is not None:
+            out.setdefault(int(hit.group(1)), []).append(line)
+    return out
 
 
 def jumps(found: Mapping[str, Sequence[Violation]]) -> list[tuple[str, int]]:
