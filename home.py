@@ -42,6 +42,7 @@ SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # not a string: Streamlit's magic would show a bare string on the page.
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
+PASTED = "<pasted text>"
 SHORT_ID_LIST = 8  # more call ids than this are a table, not a line
 
 
@@ -81,6 +82,8 @@ def pick_source(fmt: str | None) -> Input | None:
     linked_path = st.query_params.get("path") or cli_path()
     if linked_path and "sample" not in st.query_params and "source" not in st.session_state:
         st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
+    elif "source" not in st.session_state and held is not None and held.sample is None and held.path is None:
+        st.session_state["source"] = "Paste" if held.name == PASTED else "Upload"  # back from another page
     source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
     # the URL names the input only when a link can reopen it: a sample or a path, never an upload
     for param in ("sample", "path"):
@@ -93,10 +96,14 @@ def pick_source(fmt: str | None) -> Input | None:
             key="upload",
             max_upload_size=MAX_UPLOAD_MB,
         )
-        return Input(name=upload.name, data=upload.getvalue(), fmt=fmt) if upload is not None else None
+        if upload is not None:
+            return Input(name=upload.name, data=upload.getvalue(), fmt=fmt)
+        return kept(held, fmt, pasted=False)
     if source == "Paste":
         text = st.text_area("Paste a request body, a message list or a session log", key="paste", height=200)
-        return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
+        if text.strip():
+            return Input(name=PASTED, data=text.encode("utf-8"), fmt=fmt)
+        return kept(held, fmt, pasted=True)
     if source == "This machine":
         return machine_source(fmt)
     if source == "Bundles":
@@ -125,6 +132,23 @@ def pick_source(fmt: str | None) -> Input | None:
         return None
     st.query_params["sample"] = choice
     return state.sample_input(choice, fmt)
+
+
+def kept(held: Input | None, fmt: str | None, *, pasted: bool) -> Input | None:
+    """The file uploaded (or text pasted) before, when the user comes back to Home from another page.
+
+    Streamlit forgets a widget's value once a page without it has run, so the uploader is empty
+    again; the session it opened is still the open one (every other page shows it), and Home shows
+    it too, saying where it came from, until another is uploaded or pasted.
+    """
+    if held is None or held.sample is not None or held.path is not None:
+        return None
+    if (held.name == PASTED) != pasted:
+        return None
+    st.caption(
+        "Showing the session opened earlier; " + ("paste" if pasted else "upload") + " another to replace it."
+    )
+    return Input(name=held.name, data=held.data, fmt=fmt)
 
 
 @st.cache_data(ttl=60, show_spinner="Looking for the sessions agents keep on this machine…")

@@ -208,3 +208,17 @@ def test_the_model_the_log_names_is_named() -> None:
     assert omitted_groups(["message 2 block 0: x", "message 4 block 0: x", "message 4 block 1: x"]).to_dict(
         "records"
     ) == [{"kind": "message N block N: x", "count": 3, "messages": "2, 4", "example": "message 2 block 0: x"}]
+
+
+def test_home_keeps_a_pasted_session_after_another_page() -> None:
+    body = (ROOT / "sample_logs" / SAMPLE).read_text()
+    at = app()
+    at.segmented_control(key="source").set_value("Paste").run()
+    at.text_area(key="paste").input(body).run()
+    assert "Session: <pasted text>" in texts(at)
+    to(at, "pages/2_Violations.py")
+    at.switch_page("app.py").run()
+    assert not at.exception
+    assert at.segmented_control(key="source").value == "Paste"
+    assert "Session: <pasted text>" in texts(at)
+    assert "Showing the session opened earlier; paste another to replace it." in captions(at)
