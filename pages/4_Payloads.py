@@ -44,6 +44,7 @@ LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built 
 WINDOWS = (10, 25, 50)  # source messages shown at once
 WHOLE_TREE_MESSAGES = 60  # a body this short also shows as a JSON tree
 CONTEXT = 2  # messages shown before the one jumped to
+NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -68,7 +69,7 @@ def block_kinds(session: Session, index: int) -> str:
 
 
 st.set_page_config(page_title="toolhist · Payloads", layout="wide")
-use_full_width(CSS)  # four bodies side by side need the width
+use_full_width(CSS + NARROW_EXPANDERS)  # four bodies side by side need the width
 st.title("Payloads")
 opened = state.open_session(())  # only the providers shown are checked (below)
 strategy = repaired_view("pl")
@@ -235,7 +236,7 @@ for m in range(start, end):
     if losing:
         title += " · :orange[not carried by " + ", ".join(losing) + "]"
     with st.expander(title, expanded=open_all or m in hit or m == st.session_state.get("pl_focus")):
-        columns = st.columns(len(shown))
+        columns = st.columns(len(shown), gap="xsmall")  # four bodies: every pixel to the JSON
         for column, provider in zip(columns, shown, strict=True):
             with column:
                 st.caption(provider)

@@ -20,7 +20,7 @@ WAIT = 30_000
 
 def test_four_providers_side_by_side_with_the_marked_lines(app_url: str, page: Page) -> None:
     """As sent; message 2 (Mistral's first error) open with four readable columns, its id line marked."""
-    page.goto(f"{app_url}/Payloads?sample={SAMPLE}")
+    page.goto(f"{app_url}/Payloads?sample={SAMPLE}&provider=openai-chat")  # Mistral is added below
     expect(page.get_by_role("heading", name="Payloads", exact=True)).to_be_visible(timeout=WAIT)
     expect(page.get_by_text("As sent", exact=True)).to_be_visible(timeout=WAIT)
     page.locator('[data-testid="stSidebar"]').get_by_label("Providers (two to four)").click()
