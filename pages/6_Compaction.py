@@ -21,7 +21,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
-from toolhist.views.sent import as_sent
+from toolhist.views.sent import as_sent, ran_on_of
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -43,7 +43,14 @@ st.caption(
     "replaced by summaries that keep paths, line ranges, commands, exit codes and every error in full."
 )
 
-native = session.source.format if session.source.format in PROVIDERS else "openai-chat"
+ran = ran_on_of(opened.key, session)  # the provider it ran on, else its own format: no check needed here
+native = (
+    ran.provider
+    if ran is not None and ran.provider in PROVIDERS
+    else session.source.format
+    if session.source.format in PROVIDERS
+    else "openai-chat"
+)
 provider = state.pick("provider", "Provider", list(PROVIDERS), native, key="co_provider")
 cols = st.columns(3)
 keep = int(
