@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -27,15 +26,16 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.ran_on import said
 from toolhist.summary import Summary
-from toolhist.views import state
+from toolhist.views import failure, state
 from toolhist.views.bundles import bundles_frame, captured, default_folder
 from toolhist.views.bundles import label as bundle_label
+from toolhist.views.failure import alert
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
-from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
+from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
 from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
-from toolhist.views.widgets import PAGES
+from toolhist.views.widgets import PAGES, sentence, show_ids
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
@@ -43,12 +43,6 @@ SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
 PASTED = "<pasted text>"
-SHORT_ID_LIST = 8  # more call ids than this are a table, not a line
-
-
-def sentence(text: str) -> str:
-    """``text`` with its first letter upper-cased and nothing else touched (ids stay as written)."""
-    return text[:1].upper() + text[1:]
 
 
 def cli_path() -> str | None:
@@ -320,15 +314,6 @@ def show_messages(key: str, session: Session) -> None:
         st.dataframe(pd.DataFrame(unsent_table(session)), hide_index=True, key="unsent")
 
 
-def show_ids(title: str, ids: Sequence[str], key: str) -> None:
-    """Call ids as written: a line for a few, a table (one id a row, searchable) for more."""
-    if len(ids) <= SHORT_ID_LIST:
-        st.text(f"{title}: " + ", ".join(ids))
-        return
-    st.text(f"{title}: {len(ids):,}")
-    st.dataframe(pd.DataFrame({"call id": list(ids)}), hide_index=True, key=key, height=220)
-
-
 def show_reader_notes(summary: Summary) -> None:
     """What the counts alone do not say: unanswered and unmatched ids, unsent and skipped records."""
     if summary.unanswered_calls:
@@ -448,10 +433,10 @@ def main() -> None:
     try:
         opened = state.read(picked, ())  # the verdicts come after the summary (`show`)
     except ToolhistError as exc:
-        state.load_failed("This input cannot be read as a session.", state.load_error(exc, fmt))
+        failure.load_failed("This input cannot be read as a session.", failure.load_error(exc, fmt))
         return
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
-        state.load_failed("Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
+        failure.load_failed("Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
     row = machine_row(name) if st.session_state.get("source") == "This machine" else None

@@ -217,8 +217,8 @@ start = int(
     )
 )
 if strategy == "none":
-    focus = st.session_state.get("pl_focus")
-    linked_now = focus if isinstance(focus, int) and start <= focus < start + size else start
+    held = st.session_state.get("pl_focus")
+    linked_now = held if isinstance(held, int) and start <= held < start + size else start
     state.remember("msg", str(linked_now))
     st.session_state["pl_from_link"] = linked_now  # the URL now says this: not a new link next run
 end = min(count, start + size)

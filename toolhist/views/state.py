@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
@@ -57,7 +57,9 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
+from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
+from toolhist.views.failure import alert
 from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
@@ -68,7 +70,6 @@ DEFAULT_SAMPLE = "openai_chat_request.json"
 MAX_UPLOAD_MB = 50
 _INPUT = "toolhist.input"
 _PREFS = "toolhist.prefs"
-_FAILED = "toolhist.failed"  # (title, detail) of the last input the home page could not read
 SESSIONS_KEPT: Final = 2
 """Sessions whose parse and derived results stay cached (the ones read last, process-wide)."""
 
@@ -154,20 +155,6 @@ def _result(key: str, _opened: Opened) -> CheckResult:
     return result_of(_opened.document.name, _opened.session, results, judge(_opened.session))
 
 
-def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
-    """A message box whose title is ours and whose detail (user-derived text) is shown literally.
-
-    Streamlit renders alert bodies as Markdown; a file name or a value from the session could
-    otherwise inject links or images (and make the browser fetch a URL). ``st.code`` is literal.
-    """
-    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
-    box(
-        title,
-        icon={"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}[kind],
-    )
-    st.code(detail, language=None, wrap_lines=True)
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
@@ -202,7 +189,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
         document, session = _load(digest, source.fmt, source.name, source.data)
     finally:  # a file that fails to read leaves its error, not a progress bar that never ends
         bar.empty()
-    st.session_state.pop(_FAILED, None)
+    failure.clear()
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
     _keep_recent(opened.key)
     checked(opened, providers, first=1)
@@ -243,24 +230,6 @@ def verdict_ready(key: str, provider: str) -> bool:
         return ("_verdict", (key, provider, None, None)) in _entries.get(key, set())
 
 
-def load_failed(title: str, detail: str) -> None:
-    """Show why the input could not be read, and remember it: every page then says so, and only so.
-
-    Without this the other pages fell back on the session opened before (or the bundled sample)
-    and showed it as if it were the file that failed.
-    """
-    st.session_state[_FAILED] = (title, detail)
-    alert("error", title, detail)
-
-
-def load_error(exc: ToolhistError, forced: str | None) -> str:
-    """A read error's text, and where to go next when detection found no reader."""
-    text = str(exc)
-    if forced is None and ("unknown format" in text or "ambiguous format" in text):
-        text += "\nTo read it as one format, choose that reader in the Format box (sidebar of Home)."
-    return text
-
-
 def sample_names() -> list[str]:
     """The bundled samples' file names."""
     return [p.name for p in list_samples(SAMPLES_DIR)]
@@ -296,11 +265,8 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
     wanted = st.query_params.get("sample")
     raw_path = st.query_params.get("path")
     held = current_input()
-    failure = st.session_state.get(_FAILED)
-    if failure is not None and wanted is None and not raw_path:
-        alert("error", f"{failure[0]} (opened on Home)", failure[1])
-        st.caption("Open another session on Home: this page shows the session that is open, and none is.")
-        st.stop()
+    if wanted is None and not raw_path:
+        failure.stop_if_failed()
     try:
         if wanted is not None and wanted in sample_names():
             source = held if held is not None and held.sample == wanted else sample_input(wanted)
@@ -317,7 +283,7 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
         alert("error", "Cannot read that path.", f"{raw_path}: {exc}")
         st.stop()
     except ToolhistError as exc:
-        alert("error", "This input cannot be read as a session.", load_error(exc, None))
+        alert("error", "This input cannot be read as a session.", failure.load_error(exc, None))
         st.stop()
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
         alert("error", "Internal error (please report it).", f"{type(exc).__name__}: {exc}")
