@@ -29,7 +29,7 @@ from toolhist.views.payloads import LINE_COLUMNS, json_lines
 LIST_KEYS: Final = ("messages", "input", "contents")
 """The message list of each wire format (Chat, Anthropic, Bedrock, Mistral, Kimi; Responses; Gemini)."""
 _TOP = re.compile(r"^([A-Za-z_]+)(?:\[(\d+)\]|\.(\d+))")
-_NUMBER = re.compile(r"\d+")
+_NUMBER = re.compile(r"(?<![\w.-])\d+(?![\w.-])")  # a count or an index, not a digit of a name
 _MESSAGE = re.compile(r"\bmessage (\d+)")
 _LEADING = re.compile(r"^message (\d+)\b")
 NO_MODEL: Final = "model: the source named none"
@@ -122,7 +122,7 @@ def omitted_groups(omitted: Sequence[str], model: str | None = None) -> pd.DataF
     """What a format cannot carry, one row per kind: ``kind``, ``count``, ``messages``, ``example``.
 
     The kind is the line with its numbers replaced by ``N`` (150 "message 12 block 0: thinking … has
-    no place in openai-chat" lines are one kind). ``model``: the model the source names elsewhere
+    no place in openai-chat" lines are one kind); digits inside a name (``claude-sonnet-4-5``) stay. ``model``: the model the source names elsewhere
     (a Codex ``turn_context``, a message's metadata); the renderer, which reads only the request's
     own ``model``, says "the source named none", which is not so: the line then says what it named.
     """
