@@ -7,6 +7,7 @@ the tables. Session content is shown only through escaping elements (tables, ``s
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from toolhist.compaction import (
@@ -23,6 +24,8 @@ from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
 from toolhist.views.sent import as_sent, ran_on_of
 
+PAGE_ROWS = 1000  # message rows per table page
+
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def compacted(
@@ -30,6 +33,14 @@ def compacted(
 ) -> Compaction:
     """`toolhist.compaction.compact`, cached per session key and settings."""
     return compact(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def message_frames(
+    key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _result: Compaction
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tokens per message before and after, cached like the compaction (a rerun rebuilt 2 x 100,000 rows)."""
+    return messages_frame(_result), messages_frame(_result, after=True)
 
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")
@@ -106,8 +117,16 @@ if result.notes:
     st.code("\n".join(result.notes), language=None, wrap_lines=True)
 
 st.subheader("Tokens per message")
+before, after = message_frames(opened.key, provider, keep, threshold, rendering, result)
+longest = max(len(before), len(after))
+first = 0
+if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser (twice)
+    pages = -(-longest // PAGE_ROWS)
+    page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="co_page"))
+    first = (page - 1) * PAGE_ROWS
+    st.caption(f"Rows {first:,} to {min(first + PAGE_ROWS, longest) - 1:,} of {longest:,}")
 left, right = st.columns(2)
 left.caption("Before")
-left.dataframe(messages_frame(result), hide_index=True, key="co_messages_before")
+left.dataframe(before.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_before")
 right.caption("After")
-right.dataframe(messages_frame(result, after=True), hide_index=True, key="co_messages_after")
+right.dataframe(after.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_after")
