@@ -78,7 +78,9 @@ def pick_source(fmt: str | None) -> Input | None:
         st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
     elif "source" not in st.session_state and held is not None and held.sample is None and held.path is None:
         st.session_state["source"] = "Paste" if held.name == PASTED else "Upload"  # back from another page
-    source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
+    if "source" not in st.session_state:  # a default beside a value set in session state: Streamlit warns
+        st.session_state["source"] = "Sample"
+    source = st.segmented_control("Load from", SOURCES, key="source", required=True)
     # the URL names the input only when a link can reopen it: a sample or a path, never an upload
     for param in ("sample", "path"):
         if param in st.query_params and param != LINKED.get(str(source)):
