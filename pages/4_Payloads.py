@@ -121,7 +121,7 @@ which = "as sent" if strategy == "none" else f"repaired by {strategy}"
 heads = st.columns(len(chosen))
 for column, provider in zip(heads, chosen, strict=True):
     with column:
-        st.markdown(f"#### {provider}")
+        st.subheader(provider)
         if provider in failed:
             st.error(failed[provider])
             continue
