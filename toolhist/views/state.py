@@ -62,7 +62,6 @@ from toolhist.providers.base import violations as violations_of
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
-from toolhist.views.payloads import numbered_lines
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -429,15 +428,3 @@ def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.Da
     """
     _record(key, "compared", key, provider, strategy, None)
     return compare_strategies(_session, provider, [strategy])
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def lines(
-    key: str, provider: str, strategy: str, full_up_to: int, _payload: Payload, _found: Sequence[Violation]
-) -> tuple[int, pd.DataFrame]:
-    """`toolhist.views.payloads.numbered_lines` of a payload, cached per session key, provider and strategy.
-
-    The line count, and every line up to ``full_up_to`` lines, else only the marked ones with context.
-    """
-    _record(key, "lines", key, provider, strategy, full_up_to, None, None)
-    return numbered_lines(_payload.body, provider_for(provider).path_format, _found, full_up_to=full_up_to)
