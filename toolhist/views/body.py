@@ -122,9 +122,10 @@ def omitted_groups(omitted: Sequence[str], model: str | None = None) -> pd.DataF
     """What a format cannot carry, one row per kind: ``kind``, ``count``, ``messages``, ``example``.
 
     The kind is the line with its numbers replaced by ``N`` (150 "message 12 block 0: thinking … has
-    no place in openai-chat" lines are one kind); digits inside a name (``claude-sonnet-4-5``) stay. ``model``: the model the source names elsewhere
-    (a Codex ``turn_context``, a message's metadata); the renderer, which reads only the request's
-    own ``model``, says "the source named none", which is not so: the line then says what it named.
+    no place in openai-chat" lines are one kind); digits inside a name (``claude-sonnet-4-5``) stay.
+    ``model``: the model the source names elsewhere (a Codex ``turn_context``, a message's metadata);
+    the renderer, which reads only the request's own ``model``, says "the source named none", which
+    is not so: the line then says what it named.
     """
     groups: dict[str, list[str]] = {}
     named = f"model: the source names {model} in its log, not in a request field; set one before sending"
