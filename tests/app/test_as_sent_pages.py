@@ -99,13 +99,17 @@ def test_a_failed_read_is_all_every_page_shows(tmp_path: Path) -> None:
     detail = at.code[0].value
     assert "unknown format" in detail
     assert detail.endswith("choose that reader in the Format box (sidebar of Home).")
-    assert not at.metric and not at.get("progress")
+    assert not at.metric
+    assert not at.get("progress")
     del at.query_params["path"]  # as a page reached from the sidebar: no link, the session held
     for page in ("pages/1_Timeline.py", "pages/2_Violations.py", "pages/4_Payloads.py", "pages/5_Explain.py"):
         to(at, page)
         assert [e.value for e in at.error] == ["This input cannot be read as a session. (opened on Home)"]
         assert "unknown format" in at.code[0].value
-        assert not at.metric and not at.dataframe and not at.text and not at.get("progress")
+        assert not at.metric
+        assert not at.dataframe
+        assert not at.text
+        assert not at.get("progress")
 
 
 def test_explain_says_an_id_is_not_in_this_session() -> None:
