@@ -323,3 +323,11 @@ def id_map_frame(id_map: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame(
         {"original": list(id_map), "sent": list(id_map.values())}, columns=["original", "sent"]
     )
+
+
+def verdict(found: Sequence[Violation]) -> str:
+    """One line: rejects / accepts with warnings / accepts."""
+    errors = sum(v.severity == "error" for v in found)
+    if errors:
+        return f"rejects (HTTP 400): {errors} error{'s' if errors != 1 else ''}"
+    return f"accepts, with {len(found)} warning{'s' if len(found) != 1 else ''}" if found else "accepts"
