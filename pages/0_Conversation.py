@@ -21,7 +21,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
 from toolhist.ran_on import ran_on
 from toolhist.readers import load_document
-from toolhist.views import state
+from toolhist.views import failure, state
 from toolhist.views.transcript import (
     MAIN,
     SEARCH_FIELDS,
@@ -153,7 +153,7 @@ if st.session_state.get("cv_thread_of") != (opened.key, thread):  # another sess
 try:
     document, session = thread_of(opened.key, thread, opened)
 except (OSError, ToolhistError) as exc:
-    state.alert("error", "This thread cannot be read.", f"{thread}: {exc}")
+    failure.alert("error", "This thread cannot be read.", f"{thread}: {exc}")
     st.stop()
 count = len(session.messages)
 idx = index(opened.key, thread, session)

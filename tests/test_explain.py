@@ -416,6 +416,28 @@ def test_session_locates_by_call_id_when_the_text_has_no_path() -> None:
     assert (got.message_index, got.block_index) == (3, 0)
 
 
+def test_an_id_not_in_the_session_names_no_culprit_even_with_a_path() -> None:
+    """A 400 from another run: its path lands on a message here, but its id is nowhere in this session."""
+    session = load(ORPHAN_BODY)
+    text = (
+        "Error code: 400 - {'error': {'message': \"Invalid parameter: 'tool_call_id' of "
+        "'call_NotInThisSession0000000000' not found in 'tool_calls' of previous message.\", "
+        "'type': 'invalid_request_error', 'param': 'messages.[3].role', 'code': None}}"
+    )
+    got = explain(text, session=session)
+    assert (got.rule, got.call_ids, got.indices) == (
+        "oai.tool_id_unknown",
+        ("call_NotInThisSession0000000000",),
+        (3,),
+    )
+    assert (got.message_index, got.block_index) == (None, None)
+    # the same text with the id this session holds names message 3
+    found = explain(
+        text.replace("call_NotInThisSession0000000000", "call_Q8mZ3vX1nB7kL2pR5tY9wC4e"), session=session
+    )
+    assert (found.message_index, found.block_index) == (3, 0)
+
+
 # Every registered provider rule's own text, filled with real-looking values, explains to that provider
 # and rule, so `check` and `explain` agree. Rules that share another rule's text say which one explains it.
 FILL: dict[str, Any] = {
