@@ -46,7 +46,7 @@ CARRIERS = frozenset(
 REJECTS: dict[str, tuple[str, str]] = {
     "anthropic": ("ant.thinking_signature", "{path}: Invalid `signature` in `thinking` block"),
     "gemini": ("gem.thought_sig_invalid", "Corrupted thought signature."),
-    "openai-responses": ("resp.encrypted_foreign", "The encrypted content {short} could not be verified."),
+    "openai-responses": ("resp.encrypted_foreign", "The encrypted content {id} could not be verified."),
 }
 """What a provider answers to a reasoning token another provider made: the rule and its text."""
 
@@ -119,6 +119,6 @@ def foreign_tokens(body: Mapping[str, Any], target: str, tokens: Mapping[str, To
             continue
         rule, template = rule_text
         short = f"{value[:4]}...{value[-4:]}" if len(value) > 12 else value
-        text = template.format(path=_block_path(path), short=short)
+        text = template.format(path=_block_path(path), id=short)
         out.append(Foreign(dotted, token.kind, token.made_by, token.message, "rejected", rule, text))
     return out
