@@ -23,7 +23,7 @@ NO_RETURN = "(stay)"
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def what_if(  # noqa: PLR0913, PLR0917 - the cache key is every setting
+def what_if(  # noqa: PLR0917 - the cache key is every setting
     key: str,
     at: int,
     to: str,
@@ -64,15 +64,23 @@ if count < 1:
 origin, evidence = origin_of(session)
 others = [p for p in PROVIDERS if p != origin] or list(PROVIDERS)
 cols = st.columns(4)
-at = int(cols[0].number_input("Switch at message", min_value=1, max_value=count, value=max(1, count // 2), key="sw_at"))
+at = int(
+    cols[0].number_input(
+        "Switch at message", min_value=1, max_value=count, value=max(1, count // 2), key="sw_at"
+    )
+)
 to = state.pick("to", "Switch to", list(PROVIDERS), others[0], key="sw_to", sidebar=False)
-to_model = cols[1].text_input("Model there", value="", key="sw_model", placeholder="e.g. gemini-3-pro-preview")
+to_model = cols[1].text_input(
+    "Model there", value="", key="sw_model", placeholder="e.g. gemini-3-pro-preview"
+)
 back_options = [NO_RETURN, *PROVIDERS]
 back_to = state.pick("back", "Back to", back_options, origin or NO_RETURN, key="sw_back", sidebar=False)
 back_at = count
 if back_to != NO_RETURN and at < count:
     back_at = int(
-        cols[2].number_input("Back at message", min_value=at + 1, max_value=count, value=count, key="sw_back_at")
+        cols[2].number_input(
+            "Back at message", min_value=at + 1, max_value=count, value=count, key="sw_back_at"
+        )
     )
 elif back_to != NO_RETURN:
     st.caption("The switch is at the end of the session: there is nothing after it to return with.")

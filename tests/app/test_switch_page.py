@@ -45,12 +45,19 @@ def test_seed_000_switch_and_back_on_the_page() -> None:
     heads = [h.value for h in at.subheader]
     assert heads == ["Switch to gemini at message 5", "Back to anthropic at message 7"]
     texts = [t.value for t in at.text]
-    assert "Before the switch the messages were made on anthropic (a request body in its own format)." in texts
+    assert (
+        "Before the switch the messages were made on anthropic (a request body in its own format)." in texts
+    )
     assert "messages 0-4 anthropic, 5-6 gemini" in texts
     assert texts.count("Accepted by: toolhist") == 1
     verdicts = frames(at, "foreign tokens")
     expected = switch(
-        toolhist.load(ROOT / "sample_logs" / SAMPLE), 5, "gemini", back_to="anthropic", back_at=7, strategies=OURS
+        toolhist.load(ROOT / "sample_logs" / SAMPLE),
+        5,
+        "gemini",
+        back_to="anthropic",
+        back_at=7,
+        strategies=OURS,
     )
     back = expected.legs[1]
     assert verdicts[3:] == [

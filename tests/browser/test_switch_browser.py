@@ -30,9 +30,9 @@ def test_switch_then_back_shows_the_400_and_the_strategy_that_avoids_it(app_url:
     expect(page.get_by_text("messages 0-4 anthropic, 5-6 gemini")).to_be_visible(timeout=WAIT)
     expect(page.get_by_text("Accepted by: toolhist", exact=True)).to_be_visible(timeout=WAIT)
     # the return leg's body of the first strategy ("none"), with Anthropic's own words
-    expect(page.get_by_text("Expected `thinking` or `redacted_thinking`, but found `tool_use`").first).to_be_visible(
-        timeout=WAIT
-    )
+    expect(
+        page.get_by_text("Expected `thinking` or `redacted_thinking`, but found `tool_use`").first
+    ).to_be_visible(timeout=WAIT)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(int(height), 6000)})
     page.wait_for_timeout(800)

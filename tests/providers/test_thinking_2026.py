@@ -48,7 +48,7 @@ def rules(b: dict[str, Any]) -> list[str]:
     return [v.rule for v in toolhist.validate_payload(b, "anthropic") if v.severity == "error"]
 
 
-TURNS = [
+TURNS: list[dict[str, Any]] = [
     {"role": "user", "content": "list the files"},
     {"role": "assistant", "content": [use("toolu_a")]},  # the model chose not to think
     {"role": "user", "content": [res("toolu_a")]},
@@ -64,7 +64,7 @@ def test_budgeted_thinking_still_needs_the_open_turn_to_start_with_thinking() ->
 
 
 def test_adaptive_still_puts_thinking_first_in_a_message_that_has_it() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "list the files"},
         {"role": "assistant", "content": [{"type": "text", "text": "ok"}, think(), use("toolu_a")]},
         {"role": "user", "content": [res("toolu_a")]},
@@ -74,7 +74,7 @@ def test_adaptive_still_puts_thinking_first_in_a_message_that_has_it() -> None:
 
 @pytest.mark.parametrize("thinking", [ENABLED, ADAPTIVE])
 def test_later_steps_of_a_turn_need_no_thinking_block(thinking: dict[str, Any]) -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "total revenue?"},
         {"role": "assistant", "content": [think(), use("toolu_a")]},
         {"role": "user", "content": [res("toolu_a")]},
@@ -85,18 +85,24 @@ def test_later_steps_of_a_turn_need_no_thinking_block(thinking: dict[str, Any]) 
 
 
 def test_a_closed_turn_is_not_held_to_it() -> None:
-    messages = [*TURNS, {"role": "assistant", "content": "done"}, {"role": "user", "content": "thanks"}]
+    messages: list[dict[str, Any]] = [
+        *TURNS,
+        {"role": "assistant", "content": "done"},
+        {"role": "user", "content": "thanks"},
+    ]
     assert rules(body(*messages, thinking=ENABLED)) == []
 
 
-def test_the_toolhist_strategy_keeps_adaptive_thinking_and_drops_budgeted_thinking_only_when_it_must() -> None:
+def test_the_toolhist_strategy_keeps_adaptive_thinking_and_drops_budgeted_thinking_only_when_it_must() -> (
+    None
+):
     adaptive = toolhist.load(body(*TURNS, thinking=ADAPTIVE))
     curation = toolhist.curate(adaptive, "anthropic")
     assert [c.pass_ for c in curation.changes if c.pass_ == "disable_thinking"] == []
     enabled = toolhist.load(body(*TURNS, thinking=ENABLED))
-    assert [c.pass_ for c in toolhist.curate(enabled, "anthropic").changes if c.pass_ == "disable_thinking"] == [
-        "disable_thinking"
-    ]
+    assert [
+        c.pass_ for c in toolhist.curate(enabled, "anthropic").changes if c.pass_ == "disable_thinking"
+    ] == ["disable_thinking"]
     assert toolhist.validate(enabled, "anthropic", strategy="toolhist") == []
 
 

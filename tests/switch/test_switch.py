@@ -38,11 +38,22 @@ def test_seed_000_switch_then_back_to_anthropic_shows_the_400_and_the_strategy_t
     SDK port sends Gemini's thought as an Anthropic thinking block, and its signature is Gemini's.
     """
     report = switch(
-        toolhist.load(SAMPLE), 5, "gemini", back_to="anthropic", back_at=7, to_model="gemini-3-pro-preview", strategies=OURS
+        toolhist.load(SAMPLE),
+        5,
+        "gemini",
+        back_to="anthropic",
+        back_at=7,
+        to_model="gemini-3-pro-preview",
+        strategies=OURS,
     )
     there, back = report.legs
     assert report.origin == "anthropic"
-    assert (there.kind, there.provider, there.at, there.made) == ("switch", "gemini", 5, (("anthropic", 0, 4),))
+    assert (there.kind, there.provider, there.at, there.made) == (
+        "switch",
+        "gemini",
+        5,
+        (("anthropic", 0, 4),),
+    )
     assert there.avoiding() == OURS
     assert (back.kind, back.provider, back.at) == ("return", "anthropic", 7)
     assert back.made == (("anthropic", 0, 4), ("gemini", 5, 6))
@@ -110,7 +121,9 @@ def test_minted_ids_match_each_provider_s_own_pattern() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    provider=st.sampled_from(["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "mistral", "kimi"]),
+    provider=st.sampled_from(
+        ["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "mistral", "kimi"]
+    ),
     rounds=st.integers(min_value=1, max_value=4),
     start=st.integers(min_value=0, max_value=12),
 )
@@ -119,7 +132,11 @@ def test_made_by_keeps_texts_and_arguments_and_every_result_follows_its_call(
 ) -> None:
     messages = [human("go")]
     for n in range(rounds):
-        messages += [ai(f"step {n}", call(f"c{n}", path=f"f{n}")), tool(result(f"c{n}", f"r{n}")), human("next")]
+        messages += [
+            ai(f"step {n}", call(f"c{n}", path=f"f{n}")),
+            tool(result(f"c{n}", f"r{n}")),
+            human("next"),
+        ]
     start = min(start, len(messages))
     made, ids = as_made_by(messages, start, provider)
     assert len(made) == len(messages)
@@ -140,7 +157,10 @@ def test_a_gateway_carrier_holding_another_provider_s_signature_is_found_by_valu
     tokens = {t.value: t for t in (gem, own)}
     body = {
         "messages": [
-            {"role": "assistant", "reasoning_details": [{"type": "reasoning.text", "signature": "CiQBgemini"}]},
+            {
+                "role": "assistant",
+                "reasoning_details": [{"type": "reasoning.text", "signature": "CiQBgemini"}],
+            },
             {"role": "assistant", "reasoning_opaque": "EuClaude"},
         ]
     }
@@ -163,7 +183,10 @@ def test_responses_encrypted_reasoning_made_elsewhere_is_the_encrypted_content_4
     assert foreign_tokens(body, "openai-responses", tokens) == []
     moved = {"gAAAAAx": Token("gAAAAAx", "encrypted_content", "anthropic", 2)}
     (found,) = foreign_tokens(body, "openai-responses", moved)
-    assert (found.rule, found.error_text) == ("resp.encrypted_foreign", "The encrypted content gAAAAAx could not be verified.")
+    assert (found.rule, found.error_text) == (
+        "resp.encrypted_foreign",
+        "The encrypted content gAAAAAx could not be verified.",
+    )
 
 
 def test_ledger_keeps_each_value_s_first_maker() -> None:
@@ -205,13 +228,19 @@ def test_cli_json_carries_bodies_and_verdicts() -> None:
     assert [leg["kind"] for leg in data["legs"]] == ["switch"]
     none = data["legs"][0]["strategies"]["none"]
     assert none["verdict"] == "accepted"
-    assert none["body"]["messages"][0] == {"role": "user", "content": "Read package.json and tell me the test command."}
+    assert none["body"]["messages"][0] == {
+        "role": "user",
+        "content": "Read package.json and tell me the test command.",
+    }
 
 
 def test_cli_bad_arguments_are_one_line_and_exit_2() -> None:
     for args, text in (
         (["--at", "0", "--to", "gemini"], "--at 0: the switch must come after message 0"),
-        (["--at", "5", "--to", "gemini", "--back-to", "anthropic", "--at", "4"], "--at 4: the return must come after the switch (5)"),
+        (
+            ["--at", "5", "--to", "gemini", "--back-to", "anthropic", "--at", "4"],
+            "--at 4: the return must come after the switch (5)",
+        ),
         (["--at", "5", "--to", "gemini", "--at", "7"], "a second --at needs --back-to"),
         (["--at", "5", "--to", "nope"], "unknown provider 'nope'"),
     ):

@@ -23,7 +23,7 @@ from toolhist.formats import load
     type=int,
     multiple=True,
     required=True,
-    help="Message index of the switch; given twice (after --back-to), the second is the return (default: the end).",
+    help="Message index of the switch; again (with --back-to) the return's (default: the end).",
 )
 @click.option("--to", "to", required=True, help="The provider the session switches to.")
 @click.option("--back-to", "back_to", default=None, help="The provider the session returns to.")
@@ -43,7 +43,7 @@ def switch_cmd(  # noqa: PLR0917 - click passes every option as an argument
     fmt: str | None,
     as_json: bool,
 ) -> None:
-    """What FILE's history does when the session switches provider at message N, and comes back.
+    r"""What FILE's history does when the session switches provider at message N, and comes back.
 
     \b
     toolhist switch FILE --at N --to B [--back-to A --at M]

@@ -37,7 +37,9 @@ def open_round_unsigned(messages: tuple[Message, ...]) -> bool:
     system message; its first assistant message must open with a signed Anthropic thinking block
     when any assistant message of the turn made calls.
     """
-    start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].speaker in ("human", "system")), 0)
+    start = next(
+        (i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].speaker in ("human", "system")), 0
+    )
     turn = [m for m in messages[start:] if m.speaker == "ai"]
     if not turn or not any(any(True for _ in m.tool_calls()) for m in turn):
         return False

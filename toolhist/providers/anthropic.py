@@ -246,7 +246,9 @@ def check_messages(body: dict[str, Any], messages: list[Any]) -> Iterator[Findin
 def _turn_start(messages: list[Any]) -> int:
     """The index after the last user message that says something besides tool results (0: none)."""
     for i in range(len(messages) - 1, -1, -1):
-        if _role(messages[i]) == "user" and any(b.get("type") != "tool_result" for _, b in _blocks(messages[i])):
+        if _role(messages[i]) == "user" and any(
+            b.get("type") != "tool_result" for _, b in _blocks(messages[i])
+        ):
             return i + 1
     return 0
 

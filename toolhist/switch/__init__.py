@@ -185,7 +185,7 @@ def _hand_over(
     )
 
 
-def _leg(
+def _leg(  # noqa: PLR0917 - one call site, every argument named by its position there
     kind: str,
     session: Session,
     provider: str,
@@ -226,7 +226,9 @@ def switch(
         back_to = provider_for(back_to).name
         back_at = count if back_at is None else back_at
         if not at < back_at <= count:
-            raise UsageError(f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}")
+            raise UsageError(
+                f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}"
+            )
     elif back_at is not None:
         raise UsageError("a second --at needs --back-to")
     said, evidence = (provider_for(origin).name, "--from") if origin else origin_of(session)

@@ -111,7 +111,9 @@ def foreign_tokens(body: Mapping[str, Any], target: str, tokens: Mapping[str, To
             continue
         if token.made_by == "unknown":
             continue
-        same_family = FAMILY.get(token.made_by) is not None and FAMILY.get(token.made_by) == FAMILY.get(target)
+        same_family = FAMILY.get(token.made_by) is not None and FAMILY.get(token.made_by) == FAMILY.get(
+            target
+        )
         rule_text = None if same_family else REJECTS.get(target)
         dotted = ".".join(str(p) for p in path)
         if rule_text is None:

@@ -168,7 +168,9 @@ def as_made_by(
                 if provider == "openai-responses":
                     data["_id"] = mint(seed, provider, "item_id", "function_call")
                 first_call = False
-                blocks.append(block.model_copy(update={"id": new_id, "raw_id": new_id, "provider_data": data}))
+                blocks.append(
+                    block.model_copy(update={"id": new_id, "raw_id": new_id, "provider_data": data})
+                )
             elif isinstance(block, ToolResponseBlock) and block.call_id in ids:
                 new_id = ids[block.call_id]
                 blocks.append(block.model_copy(update={"call_id": new_id, "raw_call_id": new_id}))

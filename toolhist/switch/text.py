@@ -12,7 +12,7 @@ def made_words(leg: Leg) -> str:
 
 
 def verdict_words(result: StrategyLeg) -> str:
-    """``ok``, ``400 rule ×n, …`` or ``no answer: why``."""
+    """``ok``, ``400 rule xN, …`` or ``no answer: why``."""
     if result.error is not None:
         return f"no answer: {result.error}"
     if result.accepted:
