@@ -30,6 +30,7 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     to_model: str,
     back_to: str,
     back_at: int,
+    back_model: str,
     strategies: tuple[str, ...],
     _session: Session,
 ) -> SwitchReport:
@@ -42,6 +43,7 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
         back_to=back,
         back_at=back_at if back else None,
         to_model=to_model or None,
+        back_model=back_model or None,
         strategies=list(strategies),
     )
 
@@ -76,11 +78,15 @@ to_model = cols[1].text_input(
 back_options = [NO_RETURN, *PROVIDERS]
 back_to = state.pick("back", "Back to", back_options, origin or NO_RETURN, key="sw_back", sidebar=False)
 back_at = count
+back_model = ""
 if back_to != NO_RETURN and at < count:
     back_at = int(
         cols[2].number_input(
             "Back at message", min_value=at + 1, max_value=count, value=count, key="sw_back_at"
         )
+    )
+    back_model = cols[2].text_input(
+        "Model back there", value="", key="sw_back_model", placeholder="e.g. claude-opus-5-5"
     )
 elif back_to != NO_RETURN:
     st.caption("The switch is at the end of the session: there is nothing after it to return with.")
@@ -90,7 +96,7 @@ if not chosen:
     st.info("Pick at least one strategy.")
     st.stop()
 
-report = what_if(opened.key, at, to, to_model, back_to, back_at, tuple(chosen), session)
+report = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
 st.text(f"Before the switch the messages were made on {report.origin} ({report.origin_evidence}).")
 
 for n, leg in enumerate(report.legs):
@@ -104,6 +110,13 @@ for n, leg in enumerate(report.legs):
     if not foreign.empty:
         st.caption("Reasoning tokens another provider made, found in the body by their value")
         st.dataframe(foreign, hide_index=True, key=f"sw_foreign_{n}")
+    for name, result in leg.strategies.items():
+        if result.rebound is not None:
+            r = result.rebound
+            st.text(
+                f"{name}: the prefix of {r.path} changed ({r.changed}); on accounts created on or after "
+                f"2026-08-31 Claude Fable 5.1 and Opus 5.5 answer: {r.error_text}"
+            )
     names = [name for name, s in leg.strategies.items() if s.body is not None]
     if names:
         shown = st.selectbox("Body of", names, key=f"sw_body_{n}")

@@ -61,9 +61,9 @@ def test_seed_000_switch_and_back_on_the_page() -> None:
     )
     back = expected.legs[1]
     assert verdicts[3:] == [
-        ["none", "400", "400 ant.thinking_first", back.strategies["none"].changes, 0],
-        ["toolhist", "accepted", "", back.strategies["toolhist"].changes, 0],
-        ["vercel-ai", "400", "400 ant.thinking_signature", back.strategies["vercel-ai"].changes, 1],
+        ["none", "400", "400 ant.thinking_first", back.strategies["none"].changes, 0, ""],
+        ["toolhist", "accepted", "", back.strategies["toolhist"].changes, 0, ""],
+        ["vercel-ai", "400", "400 ant.thinking_signature", back.strategies["vercel-ai"].changes, 1, ""],
     ]
     (foreign,) = frames(at, "made by")
     assert foreign == [
@@ -83,3 +83,20 @@ def test_stay_shows_one_leg_and_every_body_is_code() -> None:
     assert [h.value for h in at.subheader] == ["Switch to openai-chat at message 4"]
     assert at.code[0].language == "json"
     assert '"role": "user"' in at.code[0].value
+
+
+def test_a_prefix_edited_before_anthropic_thinking_is_named_for_fable_and_opus_5_5() -> None:
+    at = open_switch(sample=SAMPLE, to="gemini", back="anthropic")
+    at.number_input(key="sw_at").set_value(5).run()
+    at.text_input(key="sw_back_model").input("claude-opus-5-5").run()
+    at.multiselect(key="sw_strategies").set_value(["none", "toolhist"]).run()
+    assert not at.exception, at.exception
+    rows = frames(at, "prefix changed")
+    assert [(r[0], r[-1]) for r in rows[2:]] == [
+        ("none", ""),
+        ("toolhist", "messages.3.content.0 (messages.1)"),
+    ]
+    assert any(
+        t.value.startswith("toolhist: the prefix of messages.3.content.0 changed (messages.1)")
+        for t in at.text
+    )

@@ -264,3 +264,29 @@ def test_call_blocks_made_by_b_keep_b_fields_out_of_a_s_body() -> None:
         {"type": "tool_use", "id": new_call.id, "name": "run_shell_command", "input": {"command": "npm test"}}
     ]
     assert isinstance(made[6].blocks[0], ToolResponseBlock)
+
+
+def test_a_strategy_that_edits_the_prefix_of_anthropic_thinking_is_named_for_the_models_that_check_it() -> (
+    None
+):
+    """Claude Fable 5.1 and Opus 5.5 check a replayed thinking block's prefix (preserved-thinking docs)."""
+    sample = toolhist.load(SAMPLE)
+    checked = switch(
+        sample,
+        5,
+        "gemini",
+        back_to="anthropic",
+        back_model="claude-opus-5-5",
+        strategies=["none", "toolhist"],
+    )
+    back = checked.legs[1]
+    assert back.strategies["none"].rebound is None
+    rebound = back.strategies["toolhist"].rebound
+    assert rebound is not None
+    assert (rebound.path, rebound.changed) == ("messages.3.content.0", "messages.1")
+    assert rebound.error_text.startswith(
+        "messages.3.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation."
+    )
+    assert toolhist.explain(rebound.error_text).rule == "ant.thinking_signature"
+    older = switch(sample, 5, "gemini", back_to="anthropic", strategies=["toolhist"])  # claude-sonnet-4-5
+    assert older.legs[1].strategies["toolhist"].rebound is None

@@ -29,6 +29,7 @@ from toolhist.formats import load
 @click.option("--back-to", "back_to", default=None, help="The provider the session returns to.")
 @click.option("--from", "origin", default=None, help="The provider that made the messages before the switch.")
 @click.option("--to-model", "to_model", default=None, help="The model on the provider switched to.")
+@click.option("--back-model", "back_model", default=None, help="The model on the provider returned to.")
 @strategies_option("Strategies to compare (repeatable; default: all of them).")
 @format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object, the bodies included.")
@@ -39,6 +40,7 @@ def switch_cmd(  # noqa: PLR0917 - click passes every option as an argument
     back_to: str | None,
     origin: str | None,
     to_model: str | None,
+    back_model: str | None,
     strategies: tuple[str, ...],
     fmt: str | None,
     as_json: bool,
@@ -67,6 +69,7 @@ def switch_cmd(  # noqa: PLR0917 - click passes every option as an argument
         back_at=back_at,
         origin=origin,
         to_model=to_model,
+        back_model=back_model,
         strategies=list(strategies) or None,
         name=file,
     )

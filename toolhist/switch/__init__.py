@@ -30,9 +30,10 @@ from toolhist.errors import ToolhistError, UsageError
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import next_request
 from toolhist.model import Session
-from toolhist.providers import provider_for, render_curation
+from toolhist.providers import provider_for, render, render_curation
 from toolhist.providers.base import Violation, violations
 from toolhist.ran_on import ran_on
+from toolhist.switch.binding import Rebound, rebound
 from toolhist.switch.foreign import Foreign, foreign_tokens
 from toolhist.switch.made_by import Token, as_made_by, ledger
 
@@ -56,6 +57,9 @@ class StrategyLeg:
     """Why the strategy gave no answer (a peer library not installed, no route to the provider)."""
     library: str | None = None
     """``name version`` of the real library it ran, when it runs one."""
+    rebound: Rebound | None = None
+    """An Anthropic thinking block whose prefix the strategy changed (Claude Fable 5.1 and Opus 5.5
+    reject it on accounts created on or after 2026-08-31: `toolhist.switch.binding`)."""
 
     @property
     def errors(self) -> dict[str, int]:
@@ -80,6 +84,7 @@ class StrategyLeg:
             "foreign": [f.to_json() for f in self.foreign],
             "error": self.error,
             "library": self.library,
+            "rebound": None if self.rebound is None else self.rebound.to_json(),
             "body": self.body,
         }
 
@@ -165,8 +170,13 @@ def _runs(makers: list[str]) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
-def _hand_over(
-    session: Session, provider: str, strategy: str, tokens: dict[str, Token], model: str | None
+def _hand_over(  # noqa: PLR0917 - one call site
+    session: Session,
+    provider: str,
+    strategy: str,
+    tokens: dict[str, Token],
+    model: str | None,
+    reference: dict[str, Any],
 ) -> StrategyLeg:
     target = provider_for(provider)
     try:
@@ -175,6 +185,7 @@ def _hand_over(
         return StrategyLeg(strategy, None, error=str(exc))
     payload = render_curation(curation)
     judged = {**payload.body, "model": model} if model else payload.body
+    named = judged.get("model")
     return StrategyLeg(
         strategy,
         payload.body,
@@ -182,6 +193,9 @@ def _hand_over(
         violations=tuple(violations(target, judged, payload.source_map)),
         foreign=tuple(foreign_tokens(payload.body, target.name, tokens)),
         library=curation.library,
+        rebound=rebound(payload.body, reference, tokens, named if isinstance(named, str) else None)
+        if target.name == "anthropic"
+        else None,
     )
 
 
@@ -195,7 +209,8 @@ def _leg(  # noqa: PLR0917 - one call site, every argument named by its position
 ) -> Leg:
     tokens = ledger(session.messages, makers)
     judged = next_request(session)
-    legs = {name: _hand_over(judged.session, provider, name, tokens, model) for name in strategies}
+    reference = render(judged.session, provider).body  # the history as it stood, unrepaired
+    legs = {name: _hand_over(judged.session, provider, name, tokens, model, reference) for name in strategies}
     return Leg(provider, len(session.messages), kind, _runs(makers), judged.appended, model, legs)
 
 
@@ -209,6 +224,7 @@ def switch(
     back_at: int | None = None,
     origin: str | None = None,
     to_model: str | None = None,
+    back_model: str | None = None,
     strategies: list[str] | None = None,
     name: str | None = None,
 ) -> SwitchReport:
@@ -244,7 +260,7 @@ def switch(
         messages, _ = as_made_by(session.messages[:back_at], at, to, to_model)
         back = session.model_copy(update={"messages": messages})
         makers = [made_by] * at + [to] * (back_at - at)
-        legs.append(_leg("return", back, back_to, makers, names, None))
+        legs.append(_leg("return", back, back_to, makers, names, back_model))
     return SwitchReport(
         name or session.source.path or "<session>",
         session.source.format,

@@ -41,6 +41,14 @@ def leg_lines(leg: Leg) -> list[str]:
                 f"  {name}: {f.path} is a {f.kind} {f.made_by} made (message {f.message}); {said} "
                 "(the body alone cannot show who made it)"
             )
+    for name, result in leg.strategies.items():
+        if result.rebound is not None:
+            r = result.rebound
+            lines.append(
+                f"  {name}: {r.path} is an Anthropic thinking block whose prefix changed ({r.changed}); "
+                "Claude Fable 5.1 and Opus 5.5 answer, on accounts created on or after 2026-08-31: "
+                f"{r.error_text}"
+            )
     avoiding = leg.avoiding()
     lines.append(f"  accepted by: {', '.join(avoiding) if avoiding else 'no strategy'}")
     return lines

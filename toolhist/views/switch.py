@@ -15,7 +15,11 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 def verdicts_frame(leg: Leg) -> pd.DataFrame:
-    """One row per strategy: its verdict, the rules, changes, foreign tokens in the body."""
+    """One row per strategy: its verdict, the rules, changes, foreign tokens, a thinking block off its prefix.
+
+    ``prefix changed`` names the first Anthropic thinking block whose prefix the strategy edited:
+    Claude Fable 5.1 and Opus 5.5 reject it on accounts created on or after 2026-08-31.
+    """
     import pandas as pd
 
     rows = [
@@ -25,10 +29,12 @@ def verdicts_frame(leg: Leg) -> pd.DataFrame:
             "rules": verdict_words(s) if s.error is None and not s.accepted else "",
             "changes": s.changes,
             "foreign tokens": len(s.foreign),
+            "prefix changed": "" if s.rebound is None else f"{s.rebound.path} ({s.rebound.changed})",
         }
         for name, s in leg.strategies.items()
     ]
-    return pd.DataFrame(rows, columns=["strategy", "verdict", "rules", "changes", "foreign tokens"])
+    columns = ["strategy", "verdict", "rules", "changes", "foreign tokens", "prefix changed"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def foreign_frame(leg: Leg) -> pd.DataFrame:
