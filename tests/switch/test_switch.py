@@ -290,3 +290,30 @@ def test_a_strategy_that_edits_the_prefix_of_anthropic_thinking_is_named_for_the
     assert toolhist.explain(rebound.error_text).rule == "ant.thinking_signature"
     older = switch(sample, 5, "gemini", back_to="anthropic", strategies=["toolhist"])  # claude-sonnet-4-5
     assert older.legs[1].strategies["toolhist"].rebound is None
+
+
+def test_a_gateway_carrier_in_the_session_is_in_the_ledger_and_followed_across_the_switch() -> None:
+    """An OpenRouter chat body: Claude's signature rides in reasoning_details on the assistant message."""
+    body = {
+        "model": "anthropic/claude-sonnet-4.5",
+        "messages": [
+            {"role": "user", "content": "list the files"},
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_details": [{"type": "reasoning.text", "text": "plan", "signature": "EuRouterSig"}],
+                "tool_calls": [
+                    {"id": "toolu_01A", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "toolu_01A", "content": "a.txt"},
+            {"role": "user", "content": "thanks"},
+        ],
+    }
+    report = switch(toolhist.load(body), 4, "openai-chat", origin="anthropic", strategies=["none"])
+    (found,) = report.legs[0].strategies["none"].foreign
+    assert (found.path, found.made_by, found.verdict) == (
+        "messages.1.reasoning_details.0.signature",
+        "anthropic",
+        "unverified",
+    )

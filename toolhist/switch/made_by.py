@@ -88,8 +88,31 @@ def mint(seed: str, provider: str, kind: TokenKind, name: str = "") -> str:
     return "Eu" + b64  # an Anthropic / Bedrock thinking signature
 
 
+CARRIER_KEYS = frozenset(
+    {"signature", "thoughtSignature", "thought_signature", "encrypted_content", "reasoning_opaque"}
+)
+"""Keys under which gateways carry a reasoning token in fields toolhist keeps verbatim (OpenRouter's
+``reasoning_details``, Copilot's ``reasoning_opaque``, LiteLLM's ``thinking_blocks`` and
+``provider_specific_fields``)."""
+
+
+def _carried(value: JsonValue) -> Iterator[str]:
+    """Reasoning tokens anywhere inside a kept field, under a carrier key."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in CARRIER_KEYS and isinstance(inner, str) and inner:
+                yield inner
+            else:
+                yield from _carried(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _carried(inner)
+
+
 def tokens_of(message: Message, index: int, made_by: str) -> Iterator[Token]:
-    """The opaque values ``message`` carries, as made by ``made_by``."""
+    """The opaque values ``message`` carries, as made by ``made_by`` (gateways' carriers included)."""
+    for carried in _carried(dict(message.metadata.extra)):
+        yield Token(carried, "signature", made_by, index)
     for block in message.blocks:
         if isinstance(block, ThinkingBlock):
             if block.signature:
