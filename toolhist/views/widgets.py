@@ -26,6 +26,7 @@ PAGES = {
     "explain": "pages/5_Explain.py",
     "compaction": "pages/6_Compaction.py",
     "fleet": "pages/7_Fleet.py",
+    "switch": "pages/8_Switch.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
