@@ -12,7 +12,7 @@ import click
 
 from toolhist.cli.options import format_option, strategies_option
 from toolhist.errors import UsageError
-from toolhist.formats import load
+from toolhist.readers import load
 
 
 @click.command("switch")
