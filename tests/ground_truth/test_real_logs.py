@@ -53,6 +53,10 @@ FORMAT_OF_DIR = {
     "llxprt-debug": "llxprt-debug",
     "llxprt-checkpoint": "llxprt-checkpoint",
     "icontent": "icontent",
+    "opencode": "opencode",
+    "crush": "crush",
+    "goose": "goose",
+    "zed": "zed",
     "copilot-cli": "copilot-cli",
     "vscode-jsonl": "vscode-jsonl",
     "continue": "continue",
@@ -87,6 +91,11 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "claude-code/drmaciver-stop-hook-fast-path-clean.jsonl": (4, 1, 1, 0),
     "claude-code/drmaciver-stop-hook-uncommitted-changes.jsonl": (8, 2, 2, 0),
     "claude-code/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
+    # A subagent file on its own: its thread; the Read call is pending (the judgement appends its result).
+    "claude-code/marot-spotter-subagent-a2898e3.jsonl": (2, 1, 0, 0),
+    # Hook progress lines sit on the parentUuid chain (the prompt and the second tool_use hang on
+    # them); both calls of the one response are pending at the cut.
+    "claude-code/marot-spotter-4d5611e5-main.jsonl": (2, 2, 0, 0),
     "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl": (4, 1, 1, 1),
     # tool_search_call/_output and web_search_call are kept whole inside message 3 (not calls).
     "codex/agent-sessions-v0146-small.fixture.jsonl": (6, 2, 2, 0),
@@ -115,6 +124,20 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "vscode/dealenx-parse-export-chat.json": (2, 0, 0, 0),
     "vscode/dealenx-user-canceled-chat.json": (3, 0, 0, 0),
     "vscode/dealenx-user-in-progress-chat.json": (4, 0, 0, 0),
+    # Stores hold two sessions each; read without a locator, the newest is read.
+    # OpenCode: two steps of one assistant message are two assistant/tool pairs; the APIError message is
+    # unsent; the aborted message is sent with its running call answered "[Tool execution was interrupted]".
+    "opencode/opencode-message-v2-shapes.fixture.db": (7, 3, 3, 1),
+    "opencode/opencode-export-message-v2-shapes.fixture.json": (4, 1, 1, 0),
+    # Crush: its todo reminder first; the cancelled call gets Crush's synthetic result; the empty cancelled
+    # assistant message and the orphaned result are unsent.
+    "crush/crush-migrations.fixture.db": (5, 1, 1, 2),
+    # Goose: the hidden user message and the never-answered request are unsent; the agent-only summary and
+    # the next user message are merged (fix_conversation).
+    "goose/goose-session-manager-v9.fixture.db": (3, 0, 0, 2),
+    "goose/goose-legacy-message-tests.fixture.jsonl": (4, 1, 1, 0),
+    # Zed: the read_file use has no result, so Zed does not send it; Resume is a user message.
+    "zed/zed-threads-db.fixture.db": (4, 1, 1, 1),
     # system, user, 3 assistant turns (1 + 2 calls), 2 tool messages; unsent: the first turn's reasoning,
     # 2 detailedContent display copies that differ from the content sent, the explore sub-agent.
     "copilot-cli/qiaolei81-session-demo-v1.0.55.jsonl": (7, 3, 3, 4),

@@ -1,0 +1,60 @@
+r"""Where Crush keeps its sessions, and what says where one ran.
+
+- Places: each project has its own store, ``<project>/.crush/crush.db`` (``defaultDataDirectory``,
+  charmbracelet/crush ``internal/config/config.go`` at 37f36e93824e5c4f892e4a817f7f628e2682fe14;
+  ``internal/db/connect.go`` names ``crush.db``). Crush lists the projects it has opened in
+  ``projects.json`` (``path``, ``data_dir``; ``internal/projects/projects.go``) in its global data
+  folder: ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else ``%LOCALAPPDATA%\crush`` on
+  Windows and ``~/.local/share/crush`` elsewhere (``GlobalConfigData``, ``internal/config/load.go``).
+  The stores are found through that list; a store outside the home given is still read (the list
+  names absolute folders).
+- Where it ran: each assistant row names its ``provider`` (catwalk's ids). Crush builds
+  ``openai`` with ``openai.WithUseResponsesAPI()`` (the Responses API), ``anthropic`` with
+  Anthropic's SDK and ``gemini`` with Google's (``internal/agent/coordinator.go``); other providers
+  (OpenRouter, Copilot, Azure, Bedrock, OpenAI-compatible ones) are reported by name only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from toolhist.agents import stores
+from toolhist.agents.crush.reader import CrushReader
+from toolhist.agents.folders import Found, Home, unique
+from toolhist.agents.headers import small_json
+
+READER: Final = CrushReader()
+
+WIRE: Final = {"openai": "openai-responses", "anthropic": "anthropic", "gemini": "gemini"}
+"""Crush provider ids whose wire format Crush's own code fixes → toolhist provider."""
+
+
+def places(home: Home) -> tuple[Path, ...]:
+    """Crush's global data folder on each OS (where ``projects.json`` lists the project stores)."""
+    named = home.dir("CRUSH_GLOBAL_DATA")
+    xdg = home.dir("XDG_DATA_HOME")
+    return unique(
+        [
+            *([named] if named else []),
+            (xdg or home.path / ".local" / "share") / "crush",
+            home.local / "crush",
+        ]
+    )
+
+
+def sessions(folder: Path) -> Iterator[Found]:
+    """Every session of each project store ``projects.json`` lists (its project as the row's project)."""
+    listing = small_json(str(folder / "projects.json"))
+    projects = listing.get("projects") if isinstance(listing, dict) else None
+    for project in projects if isinstance(projects, list) else []:
+        if not isinstance(project, dict) or not isinstance(project.get("data_dir"), str):
+            continue
+        store = Path(project["data_dir"]) / "crush.db"
+        if not store.is_file():
+            continue
+        for found in stores.found_in(READER, store):
+            path = project.get("path")
+            extra = {**found.extra, "project": path if isinstance(path, str) else None}
+            yield Found(found.path, found.header, extra=extra, problem=found.problem, modified=found.modified)
