@@ -51,6 +51,8 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "zed",
         "copilot-cli",
         "continue",
+        "cursor",
+        "cursor-transcript",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -76,6 +78,7 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
             "zed",
             "copilot-cli",
             "continue",
+            "cursor",
         )
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
@@ -101,7 +104,13 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "zed": "zed",
         "copilot-cli": "copilot-cli",
         "continue": "continue",
+        "cursor": "cursor",
     }
+    cursor = BY_ID["cursor"]
+    assert [cursor.read_format(Path(p)) for p in ("g/state.vscdb#c1", "t/a/a.jsonl")] == [
+        "cursor",
+        "cursor-transcript",
+    ]
     assert [BY_ID["vscode"].read_format(Path(p)) for p in ("s/a.json", "s/b.jsonl")] == [
         "vscode",
         "vscode-jsonl",
@@ -140,6 +149,8 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "goose": {"anthropic": "anthropic", "google": "gemini"},
         "zed": {"anthropic": "anthropic", "google": "gemini", "mistral": "mistral", "bedrock": "bedrock"},
         "copilot-cli": {p: p for p in ("anthropic", "gemini", "openai-chat", "openai-responses")},
+        "cursor": {p: p for p in ("anthropic", "gemini", "openai-chat")},
+        "cursor-transcript": {p: p for p in ("anthropic", "gemini", "openai-chat")},
     }
 
 

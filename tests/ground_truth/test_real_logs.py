@@ -60,6 +60,8 @@ FORMAT_OF_DIR = {
     "copilot-cli": "copilot-cli",
     "vscode-jsonl": "vscode-jsonl",
     "continue": "continue",
+    "cursor": "cursor",
+    "cursor-transcript": "cursor-transcript",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -147,6 +149,11 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     # constructMessages: the system, tool and empty items are skipped (unsent); the thinking item goes into
     # the next answer; each call gets one tool message ("No tool output" and the cancel text included).
     "continue/continue-constructmessages-test-items.fixture.json": (10, 4, 4, 3),
+    # Cursor's newest composer: the thinking and text bubbles open the answer that ends with the first tool
+    # bubble's call; each result closes its answer; the empty placeholder bubble is unsent.
+    "cursor/cursor-state-vscdb.fixture.db": (6, 2, 2, 1),
+    # The transcript keeps no tool result: the Bash call gets a synthetic one (5th message).
+    "cursor-transcript/agent-sessions-small.fixture.jsonl": (5, 1, 1, 0),
 }
 
 

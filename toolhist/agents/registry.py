@@ -42,6 +42,7 @@ from toolhist.agents import (
     continuedev,
     copilot_cli,
     crush,
+    cursor,
     gemini_cli,
     goose,
     llxprt,
@@ -67,6 +68,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     zed.AGENT,
     copilot_cli.AGENT,
     continuedev.AGENT,
+    cursor.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
