@@ -148,9 +148,14 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "crush": {"openai": "openai-responses", "anthropic": "anthropic", "gemini": "gemini"},
         "goose": {"anthropic": "anthropic", "google": "gemini"},
         "zed": {"anthropic": "anthropic", "google": "gemini", "mistral": "mistral", "bedrock": "bedrock"},
-        "copilot-cli": {p: p for p in ("anthropic", "gemini", "openai-chat", "openai-responses")},
-        "cursor": {p: p for p in ("anthropic", "gemini", "openai-chat")},
-        "cursor-transcript": {p: p for p in ("anthropic", "gemini", "openai-chat")},
+        "copilot-cli": {
+            "anthropic": "anthropic",
+            "gemini": "gemini",
+            "openai-chat": "openai-chat",
+            "openai-responses": "openai-responses",
+        },
+        "cursor": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
+        "cursor-transcript": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
     }
 
 

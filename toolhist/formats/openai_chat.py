@@ -229,8 +229,10 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
 
 
 def _is_chat_message(m: Any) -> bool:
-    """A role-tagged object that is not another format's entry (``type``: agents' log lines;
-    ``parts``: Gemini; ``message``: a Cursor transcript line wrapping its content)."""
+    """A role-tagged object that is not another format's entry.
+
+    ``type`` marks agents' log lines, ``parts`` Gemini, ``message`` a Cursor transcript line.
+    """
     return (
         isinstance(m, dict)
         and tag(m.get("role")) in ROLES

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import unquote, urlparse
 
 from toolhist.agents.folders import RAN_ON, Found, Home, files, unique
 from toolhist.agents.headers import Head
@@ -36,12 +37,20 @@ def places(home: Home) -> tuple[Path, ...]:
     return unique([(home.dir("CONTINUE_GLOBAL_DIR") or home.path / ".continue") / "sessions"])
 
 
+def _folder(uri: str | None) -> str | None:
+    """A ``file://`` workspace URI as its path (other URIs as they are)."""
+    if uri is None or not uri.startswith("file://"):
+        return uri
+    path = unquote(urlparse(uri).path)
+    return path[1:] if len(path) > 2 and path[0] == "/" and path[2] == ":" else path  # /c:/x → c:/x
+
+
 def header(head: Head) -> dict[str, Any]:
     """``workspaceDirectory``, the chat model's title, the first ``modelProvider``; messages counted."""
     model = head.string("chatModelTitle") or head.string("modelTitle")
     messages, counted = head.count("role", ("user", "assistant"))
     return {
-        "project": head.string("workspaceDirectory"),
+        "project": _folder(head.string("workspaceDirectory")),
         "model": model,
         RAN_ON: (head.string("modelProvider"), model),
         "messages": messages,
