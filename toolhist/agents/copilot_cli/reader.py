@@ -112,6 +112,7 @@ class CopilotCliReader(StreamReader):
 
     def recognise(self, value: Any) -> int:
         """Certain on a first ``session.start`` event naming its producer; plausible on known events."""
+        value = [value] if isinstance(value, dict) else value
         if not isinstance(value, list) or not value or not isinstance(value[0], dict):
             return 0
         first = value[0]
@@ -410,6 +411,7 @@ class _Replay:
         users = [s for s in self.timeline.slots[:at] if s.live and s.speaker == "human"]
         said = "".join(f"<user_message>\n{s.data.get('said', '')}\n</user_message>\n" for s in users)
         dropped = self.timeline.drop_all("compacted", ev.COMPACTED_REASON, until=at)
+        self._forget_dropped_calls()
         meta = MessageMetadata(
             source_role="user", synthetic=True, timestamp=_at(event), reason="the CLI's compaction summary"
         )
@@ -421,11 +423,17 @@ class _Replay:
             f"line {line}: compaction replaced {len(dropped)} message(s) with its summary (kept unsent)"
         )
 
+    def _forget_dropped_calls(self) -> None:
+        """Calls whose message was dropped are no longer in the history: a later result is an orphan."""
+        live = {b.id for s in self.timeline.live() for b in s.blocks if isinstance(b, ToolCallBlock)}
+        self.pending = {k: v for k, v in self.pending.items() if k in live}
+        self.requested = {k: v for k, v in self.requested.items() if k in live}
+
     def _session_context_cleared(
         self, line: int | None, index: int, event: dict[str, Any], data: dict[str, Any]
     ) -> None:
         dropped = self.timeline.drop_all("cleared", ev.CLEARED_REASON)
-        self.pending.clear()
+        self._forget_dropped_calls()
         self.built.notes.append(f"line {line}: /clear dropped {len(dropped)} message(s) (kept unsent)")
 
     def _session_snapshot_rewind(

@@ -49,12 +49,11 @@ class CursorTranscriptReader(StreamReader):
     description = "Cursor agent transcript (~/.cursor/projects/<p>/agent-transcripts/**.jsonl)"
 
     def recognise(self, value: Any) -> int:
-        """Certain on lines of ``{role, message: {content: [...]}}`` and nothing else."""
+        """Certain on ``{role, message: {content: [...]}}`` lines; other lines must be typed objects."""
         lines = value if isinstance(value, list) else [value]
         messages = [v for v in lines if isinstance(v, dict) and "role" in v]
-        if not messages or len(lines) - len(messages) > sum(
-            isinstance(v, dict) and v.get("type") in QUIET for v in lines
-        ):
+        others = [v for v in lines if not (isinstance(v, dict) and "role" in v)]
+        if not messages or not all(isinstance(v, dict) and isinstance(v.get("type"), str) for v in others):
             return 0
         shaped = all(
             v.get("role") in ("user", "assistant")
