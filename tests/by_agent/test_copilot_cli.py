@@ -47,7 +47,7 @@ def done(call: str, content: str = "ok", **result: Any) -> tuple[str, dict[str, 
 
 
 def shape(session: Session) -> list[tuple[str, list[str]]]:
-    out = []
+    out: list[tuple[str, list[str]]] = []
     for m in session.messages:
         parts = []
         for b in m.blocks:
