@@ -10,7 +10,6 @@ a tool result is text. Deep link: ``?sample=…&provider=…&strategy=…``.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import streamlit as st
@@ -18,8 +17,9 @@ import streamlit as st
 from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS, Payload
+from toolhist.redact import shareable_json
 from toolhist.views import state
-from toolhist.views.markup import CSS, json_code
+from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame, offending_lines, verdict
 from toolhist.views.sdk import SdkRequestView, sdk_request
 from toolhist.views.widgets import use_full_width
@@ -96,7 +96,7 @@ for column, provider in zip(columns, chosen, strict=True):
         if payload.id_map:
             st.caption("Id map (original → sent)")
             st.dataframe(id_map_frame(payload.id_map), hide_index=True, key=f"pl_ids_{provider}")
-        dump = partial(json.dumps, payload.body, indent=2, ensure_ascii=False)
+        dump = partial(shareable_json, payload.body)  # a download leaves the machine: redacted
         st.download_button(
             "Download JSON",
             # A long history's body is tens of MB of JSON: made on click (in its own thread) only then.
@@ -148,12 +148,12 @@ for column, provider in zip(columns, chosen, strict=True):
             if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
                 continue
             sent = sdk_view(opened.key, provider, strategy, payload)
-            st.caption(f"{sent.label}: {sent.status}")
+            st.caption(md_literal(f"{sent.label}: {sent.status}"))
             if sent.status == "unavailable":
-                st.info(sent.text)
+                st.info(md_literal(sent.text))
             else:
                 st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
             for note in sent.notes:
-                st.caption(note)
+                st.caption(md_literal(note))
             if sent.violations:
                 st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))

@@ -10,6 +10,7 @@ import streamlit as st
 from toolhist.explain import explain
 from toolhist.views import state
 from toolhist.views.bundles import captured
+from toolhist.views.markup import md_literal
 from toolhist.views.widgets import PAGES, show_message
 
 st.set_page_config(page_title="toolhist · Explain a 400", layout="wide")
@@ -22,7 +23,7 @@ if recorded is not None and recorded.error and st.session_state.get("ex_bundle_u
     st.session_state["ex_text"] = recorded.error  # a bundle's answer: the 400 this session really got
     st.session_state["ex_bundle_used"] = opened.key
 if recorded is not None:
-    st.caption(f"Opened from a guard bundle: {recorded.headline}")
+    st.caption(md_literal(f"Opened from a guard bundle: {recorded.headline}"))
 
 examples = {
     f"{v.provider} · {v.rule} · message {v.message_index}": v.error_text

@@ -10,7 +10,8 @@ one JSON object per file, ``*.toolhist.json``:
   guard's);
 - ``request``: ``body`` (the JSON body exactly as sent: after a ``repair``, the repaired one) and
   ``headers`` (credentials removed: ``authorization``, ``x-api-key``, ``api-key``,
-  ``x-goog-api-key``, ``cookie``, AWS signatures);
+  ``x-goog-api-key``, ``cookie``, AWS signatures; the value of any header outside `KEPT_HEADERS`
+  replaced by ``[REDACTED:header]``: a custom header is where gateways put their tokens);
 - ``response``: ``status``, ``body`` (parsed JSON when it is JSON, else text), ``stream_error``
   (true when the error arrived inside a 2xx event stream);
 - ``violations``: what toolhist predicted for the body as given, before it was sent;
@@ -50,6 +51,28 @@ SECRET_HEADERS = frozenset(
     }
 )
 """Headers never written: credentials and request signatures."""
+KEPT_HEADERS = frozenset(
+    {
+        "accept",
+        "accept-encoding",
+        "anthropic-beta",
+        "anthropic-version",
+        "content-encoding",
+        "content-length",
+        "content-type",
+        "host",
+        "openai-beta",
+        "user-agent",
+        "x-goog-api-client",
+        "x-amz-date",
+        "x-amz-user-agent",
+        "amz-sdk-invocation-id",
+        "amz-sdk-request",
+    }
+)
+"""Headers whose values say how the SDK sent the request and carry no secret: kept as they were.
+The ``x-stainless-*`` headers of the openai and anthropic SDKs (language, OS, package version,
+retry count) are kept too; every other header keeps its name and loses its value."""
 
 
 def is_bundle(value: Any) -> bool:
@@ -58,8 +81,19 @@ def is_bundle(value: Any) -> bool:
 
 
 def clean_headers(headers: dict[str, str]) -> dict[str, str]:
-    """Headers worth keeping in a bundle: lower-cased names, no credentials or signatures."""
-    return {k.lower(): v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+    """Headers as a bundle keeps them: lower-cased names, no credentials or signatures.
+
+    Only the values of `KEPT_HEADERS` (and ``x-stainless-*``) are kept; any other is
+    ``[REDACTED:header]``.
+    """
+    out: dict[str, str] = {}
+    for key, value in headers.items():
+        name = key.lower()
+        if name in SECRET_HEADERS:
+            continue
+        kept = name in KEPT_HEADERS or name.startswith("x-stainless-")
+        out[name] = value if kept else "[REDACTED:header]"
+    return out
 
 
 def parse_body(raw: bytes) -> Any:
