@@ -23,7 +23,7 @@ import orjson
 from pydantic import JsonValue
 
 from toolhist.errors import LoadError
-from toolhist.files import regular_file
+from toolhist.files import regular_file, why_not_regular
 from toolhist.formats.base import Pointer, Reader, ShapeError, Skips, fill_tool_names
 from toolhist.formats.document import Document, json_path
 from toolhist.model import Location, Message, Session, SessionSource, ToolSpec, Unsent
@@ -105,9 +105,11 @@ def head_of_path(path: str) -> list[Any] | None:
     """
     values: list[Any] = []
     read = 0
+    if why_not_regular(path) is not None:  # a FIFO would block, /dev/zero never ends a line
+        return None
     try:
         with open(path, "rb") as fh:
-            for raw in fh:
+            while raw := fh.readline(max(HEAD_BYTES - read, 1)):  # bounded even on one endless line
                 read += len(raw)
                 if raw.strip():
                     try:
