@@ -100,7 +100,7 @@ def pick_source(fmt: str | None) -> Input | None:
         try:  # only where sessions live or the user allows (toolhist.views.paths); regular files only
             opened = state.path_input(raw, fmt)
         except (OSError, ValueError, ToolhistError) as exc:
-            alert("error", "Cannot open that path.", str(exc))
+            alert("error", "Cannot read that path.", str(exc))
             return None
         st.query_params["path"] = raw.strip()
         return opened

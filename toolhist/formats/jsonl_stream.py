@@ -24,7 +24,7 @@ from pydantic import JsonValue
 
 from toolhist.errors import LoadError
 from toolhist.files import regular_file, why_not_regular
-from toolhist.formats.base import Pointer, Reader, ShapeError, Skips, fill_tool_names
+from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError, Skips, fill_tool_names, malformed
 from toolhist.formats.document import Document, json_path
 from toolhist.model import Location, Message, Session, SessionSource, ToolSpec, Unsent
 
@@ -246,6 +246,8 @@ class StreamReader(Reader):
             raise LoadError(
                 f"not a valid {self.id} log: {exc.reason}", file=name, json_path=json_path(exc.pointer)
             ) from None
+        except MALFORMED as exc:
+            raise malformed(self, exc, name, None) from None
 
 
 def at_line(line: int | None, pointer: Pointer, reason: str) -> LineError:
