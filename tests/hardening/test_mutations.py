@@ -21,5 +21,7 @@ REPORT_EVERY = 25
 
 @pytest.mark.parametrize("file", corpus(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_mutant_crashes(file: Path) -> None:
-    crashes = [c.line() for n, m in enumerate(mutants(file)) if (c := run(m, n, report=n % REPORT_EVERY == 0))]
+    crashes = [
+        c.line() for n, m in enumerate(mutants(file)) if (c := run(m, n, report=n % REPORT_EVERY == 0))
+    ]
     assert crashes == []
