@@ -33,6 +33,8 @@ def why_not_regular(path: str) -> str | None:
         )
     except PermissionError:
         return "permission denied"
+    except ValueError:  # os.stat refuses a path with a NUL character in it
+        return "the path holds a NUL character"
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a symbolic link loop"
