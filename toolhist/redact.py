@@ -157,7 +157,7 @@ KINDS: tuple[Kind, ...] = (
         rb"(?:[^<]{0,20000}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
         rb"|(?:[A-Za-z0-9+/=:\- ]|\s|\\[nrt])*)",
     ),
-    Kind("url-password", "://", rb"://[^\s:/@'\"\\<>]{1,256}:(?P<s>[^\s@/'\"\\<>]{1,256})@", _password),
+    Kind("url-password", "://", rb"://[^\s:/@'\"\\<>]{0,256}:(?P<s>[^\s@/'\"\\<>]{1,256})@", _password),
     _named(
         "aws-secret-key",
         "secret.?access.?key",
@@ -165,11 +165,11 @@ KINDS: tuple[Kind, ...] = (
         rb"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
         _not_reference,
     ),
-    _named(
+    Kind(
         "password",
         "passw|passphrase",
-        rb"(?i:password|passwd|passphrase)",
-        rb"[^\s\"'\\&,;()\[\]{}<>]{3,256}",
+        rb"(?:" + _Q + rb"(?i:password|passwd|passphrase)" + _SEP + rb"|--(?i:password|passwd)[ \t]+)"
+        rb"(?P<s>[^\s\"'\\&,;()\[\]{}<>]{3,256})",
         _password,
     ),
     Kind("basic-auth", "basic", rb"\b(?i:basic)\s+(?P<s>[A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])", _basic),
