@@ -60,18 +60,28 @@ def lines_of_path(path: str, *, progress: Progress | None = None) -> Iterator[tu
     reported = 0
     if progress is not None:
         progress(0, total)
-    with open(path, "rb") as fh:
-        for number, chunk in enumerate(fh, start=1):
-            done += len(chunk)
-            if progress is not None and done - reported >= PROGRESS_EVERY:
-                progress(done, total)
-                reported = done
-            raw = chunk[3:] if number == 1 and chunk.startswith(b"\xef\xbb\xbf") else chunk
-            if not raw.strip():
-                continue
-            yield number, _parse_line(raw, path, number)
+    for number, chunk in _chunks(path):
+        done += len(chunk)
+        if progress is not None and done - reported >= PROGRESS_EVERY:
+            progress(done, total)
+            reported = done
+        raw = chunk[3:] if number == 1 and chunk.startswith(b"\xef\xbb\xbf") else chunk
+        if not raw.strip():
+            continue
+        yield number, _parse_line(raw, path, number)
     if progress is not None:
         progress(total, total)
+
+
+def _chunks(path: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line bytes)``; a read the system refuses half-way is a LoadError on that line."""
+    number = 0
+    try:
+        with open(path, "rb") as fh:
+            for number, chunk in enumerate(fh, start=1):
+                yield number, chunk
+    except OSError as exc:
+        raise LoadError(exc.strerror or str(exc), file=path, line=number + 1) from None
 
 
 def _size(path: str) -> int:
