@@ -23,7 +23,20 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["", "Timeline", "Violations", "Curation", "Payloads", "Explain", "Compaction"]
+PAGES = {
+    "": "toolhist",
+    "Timeline": "Timeline",
+    "Violations": "Violations",
+    "Curation": "Curation",
+    "Payloads": "Payloads",
+    "Explain": "Explain a 400",
+    "Compaction": "Compaction",
+}
+"""Page path -> its title, seen once the page has drawn."""
+IDLE = (
+    "() => document.querySelector('[data-test-script-state]')"
+    "?.getAttribute('data-test-script-state') === 'notRunning'"
+)
 
 
 @pytest.fixture(scope="module")
@@ -120,9 +133,13 @@ def test_nothing_a_hostile_file_names_is_fetched(
     name: str, kind: str, files: dict[str, Path], canary: tuple[str, list[str]], app_url: str, page: Page
 ) -> None:
     _, seen = canary
+    seen.clear()  # each case answers for its own page (a late fetch of the previous one was already blamed)
     page.goto(f"{app_url}/{name}?path={quote(str(files[kind]))}")
     main = page.locator('[data-testid="stMain"]')
-    expect(main).to_be_visible(timeout=60_000)
+    expect(page.get_by_role("heading", name=PAGES[name], exact=True)).to_be_visible(timeout=60_000)
+    page.wait_for_function(IDLE, timeout=120_000)  # the script ran to its end: every element is drawn
+    if kind == "bundle" and name == "Explain":  # the bundle's header is on the page, its image not fetched
+        expect(main.get_by_text("Opened from a guard bundle", exact=False)).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(1500)  # let lazy images and prefetches have their chance
     assert "Traceback" not in page.content()
