@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from toolhist.extras import message, missing
 from toolhist.model import Session
 from toolhist.providers import Violation
 
@@ -36,6 +37,19 @@ def use_full_width(css: str = "") -> None:
     A style-only ``st.html`` adds no element to the page (Streamlit puts it in the event container).
     """
     st.html(f"<style>{FULL_WIDTH}{css}</style>")
+
+
+def needs_extra(what: str, extra: str, modules: Sequence[str] | None = None) -> bool:
+    """Where a part of a page needs ``extra`` and it is not installed here, say so and which: True then.
+
+    The one notice every page gives for a missing extra (``… needs distributed, not installed here:
+    pip install 'toolhist[fleet]'``), so the rest of the page goes on. Whether a module is there is
+    asked without importing it (`toolhist.extras.missing`): nothing is added to a rerun.
+    """
+    gone = missing(extra, modules)
+    if gone:
+        st.info(message(what, extra, gone))
+    return bool(gone)
 
 
 def block_title(index: int, block: object) -> str:

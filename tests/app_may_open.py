@@ -1,4 +1,4 @@
-"""Settings every test shares."""
+"""A pytest plugin every test run loads (`-p app_may_open` in pyproject): the app may open the test files."""
 
 from __future__ import annotations
 
