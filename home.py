@@ -19,12 +19,12 @@ import streamlit as st
 import toolhist
 from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
-from toolhist.formats import FORMATS, READERS
 from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.judgement import describe
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
 from toolhist.ran_on import ran_on, said
+from toolhist.readers import FORMATS, READERS
 from toolhist.summary import Summary
 from toolhist.views import state
 from toolhist.views.bundles import bundles_frame, captured, default_folder

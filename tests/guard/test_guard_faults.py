@@ -28,7 +28,7 @@ from guard_calls import CHAT
 from guard_clients import CLIENTS, broken, observe, sound
 
 import toolhist.curation
-import toolhist.formats
+import toolhist.readers
 from toolhist.errors import LoadError
 from toolhist.guard import bundle as bundles
 from toolhist.guard import core
@@ -111,7 +111,7 @@ def _arrange(
         return locked / "bundles", unprivileged()
     if name.startswith("unreadable-body"):
         refused = LoadError("not a valid session: a shape this reader does not know", json_path="messages[1]")
-        monkeypatch.setattr(toolhist.formats, "load", _raise(refused))
+        monkeypatch.setattr(toolhist.readers, "load", _raise(refused))
     elif name == "bug-in-check":
         monkeypatch.setattr(core, "validate_payload", _raise(RuntimeError("a bug in the check")))
     elif name == "bug-in-repair":

@@ -19,8 +19,8 @@ import click
 from toolhist import __version__
 from toolhist.cli.options import format_option, strategies_option, strategy_option
 from toolhist.errors import LoadError, ToolhistError, UsageError
-from toolhist.formats import READERS, load
 from toolhist.model import json_schema
+from toolhist.readers import READERS, load
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ import click
 
 from toolhist.cli.options import format_option
 from toolhist.extras import require
-from toolhist.formats import load
+from toolhist.readers import load
 
 
 @click.command("report")

@@ -21,9 +21,9 @@ from toolhist.check import judged_verdict
 from toolhist.errors import ToolhistError
 from toolhist.files import why_not_regular
 from toolhist.fleet.inputs import StorageOptions, is_url, local_copy
-from toolhist.formats import load
 from toolhist.judgement import judge
 from toolhist.machine import AGENTS
+from toolhist.readers import load
 
 SESSION_COLUMNS = (
     "file",

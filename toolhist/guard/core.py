@@ -218,7 +218,7 @@ class Guard:
         A body its reader refuses is a shape toolhist does not know: the provider may well accept
         it, so ``raise`` lets it go (and says so) rather than stop a request on a guess.
         """
-        from toolhist.formats import load
+        from toolhist.readers import load
 
         try:
             load(body, format=own_reader(provider))
@@ -235,8 +235,8 @@ def repair_body(body: dict[str, Any], provider: str) -> tuple[dict[str, Any], li
     render; every other key keeps the caller's value object, so it serialises exactly as it came.
     """
     from toolhist.curation import curate
-    from toolhist.formats import load
     from toolhist.providers import render_curation
+    from toolhist.readers import load
 
     session = load(body, format=own_reader(provider))
     curation = curate(session, provider)

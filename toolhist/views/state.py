@@ -44,7 +44,6 @@ from toolhist.check import CheckResult, result_of, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
-from toolhist.formats import load_document
 from toolhist.formats.document import Document
 from toolhist.judgement import judge
 from toolhist.model import Session
@@ -57,6 +56,7 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
+from toolhist.readers import load_document
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.paths import openable
 from toolhist.views.payloads import numbered_lines

@@ -24,9 +24,9 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist.agents.claude_code.thread import keep_sidechains, with_sibling_results
 from toolhist.formats.anthropic import read_content
 from toolhist.formats.base import ShapeError, Skips
-from toolhist.formats.claude_code_thread import keep_sidechains, with_sibling_results
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -204,7 +204,7 @@ class ClaudeCodeReader(StreamReader):
         if chains and not self._selected_sidechain(order):
             built.notes.append(
                 f"{len(chains)} sidechain(s) (subagents) kept apart: metadata['sidechains']; load one with "
-                "toolhist.formats.claude_code.read_sidechain(path, agent_id)"
+                "toolhist.agents.claude_code.reader.read_sidechain(path, agent_id)"
             )
             keep_sidechains(built, chains)
         if other:

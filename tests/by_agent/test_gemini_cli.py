@@ -139,7 +139,7 @@ def test_checkpoint_history_reads_as_gemini_contents() -> None:
 
 
 def test_llxprt_checkpoint_with_context_is_not_claimed() -> None:
-    from toolhist.formats.gemini_cli import GeminiCliReader
+    from toolhist.agents.gemini_cli.reader import GeminiCliReader
 
     value = {"history": [{"role": "user", "parts": [{"text": "x"}]}], "context": []}
     assert GeminiCliReader().recognise(value) == 0

@@ -21,8 +21,8 @@ Follows the agent's own code (openai/codex, read at the commits named):
 
 The legacy rollout (mid-2025 Codex, before the envelope) is read too: a bare ``SessionMeta`` header,
 bare ``ResponseItem`` lines and ``{"record_type": "state"}`` snapshots (``_legacy_line``). Before a
-request Codex normalizes the history (``codex_normalize``), and a rollout's compactions and
-rollbacks are replayed (``codex_history``).
+request Codex normalizes the history (`normalize`), and a rollout's compactions and
+rollbacks are replayed (`history`).
 
 Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
 0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
@@ -64,15 +64,15 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Built, ShapeError, Skips
-from toolhist.formats.codex_history import (
+from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
     compaction_event,
     is_user_message,
     rollback_event,
 )
-from toolhist.formats.codex_normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.formats.base import Built, ShapeError, Skips
 from toolhist.formats.document import Document, json_path
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
@@ -404,7 +404,7 @@ def _partition(
 def _normalized(
     sent: list[dict[str, Any]], lines: list[int | None], kept: list[Unsent], notes: list[str]
 ) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent], list[str]]:
-    """The sent items as Codex normalizes them before a request (``codex_normalize``), with notes."""
+    """The sent items as Codex normalizes them before a request (`normalize`), with notes."""
     sent, lines, orphans = split_orphans(sent, lines)
     for before, item, line in orphans:
         kept.append(

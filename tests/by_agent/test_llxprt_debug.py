@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhist
+from toolhist.agents.llxprt.debug import NOT_LOGGED, requests
 from toolhist.errors import LoadError
-from toolhist.formats.llxprt_debug import NOT_LOGGED, requests
 from toolhist.model import TextBlock, ToolCallBlock, ToolResponseBlock
 
 

@@ -498,7 +498,7 @@ class LlxprtDebugReader(StreamReader):
         if index:
             built.notes.append(
                 f"{len(index)} provider request snapshot(s) captured ({cut} with previews cut short); "
-                "toolhist.formats.llxprt_debug.requests(path) yields their bodies"
+                "toolhist.agents.llxprt.debug.requests(path) yields their bodies"
             )
         if error_count > len(errors):
             built.notes.append(

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import toolhist
-from toolhist.formats import READERS, detect
 from toolhist.formats.document import read_input
+from toolhist.readers import READERS, detect
 
 SAMPLES = Path(__file__).parent.parent.parent / "sample_logs"
 
@@ -70,7 +70,7 @@ CASES: dict[str, tuple[str, int, int, int, dict[str, tuple[set[str], set[str]]]]
         },
     ),
     # The interrupted call is answered "aborted" as Codex does before sending
-    # (ensure_call_outputs_present, toolhist/formats/codex_normalize.py): no provider is refused it.
+    # (ensure_call_outputs_present, toolhist/agents/codex/normalize.py): no provider is refused it.
     "codex_rollout_interrupted.jsonl": (
         "codex",
         9,
@@ -133,7 +133,7 @@ def test_claude_code_sample_orphan_points_at_the_line_after_the_compaction() -> 
 
 
 def test_llxprt_debug_sample_lists_both_snapshots_as_incomplete_requests() -> None:
-    from toolhist.formats.llxprt_debug import requests
+    from toolhist.agents.llxprt.debug import requests
 
     found = list(requests(str(SAMPLES / "llxprt_debug_provider_switch.jsonl")))
     assert [(r.line, r.provider, r.complete) for r in found] == [

@@ -16,8 +16,8 @@ from typing import Any
 from test_cli import run
 
 import toolhist
+from toolhist.agents.cline.send_path import INSERTED, RESULT_MISSING, cline_send_path
 from toolhist.check import check
-from toolhist.formats.cline import INSERTED, RESULT_MISSING, cline_send_path
 from toolhist.migrate import migrate
 from toolhist.model import MessageMetadata, TextBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS, render

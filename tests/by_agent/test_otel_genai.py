@@ -143,7 +143,7 @@ def test_unknown_role_names_the_message() -> None:
 
 
 def test_spans_without_gen_ai_are_not_claimed() -> None:
-    from toolhist.formats.otel_genai import OtelGenAIReader
+    from toolhist.agents.otel_genai.reader import OtelGenAIReader
 
     assert OtelGenAIReader().recognise([{"name": "GET /", "attributes": {"http.method": "GET"}}]) == 0
 

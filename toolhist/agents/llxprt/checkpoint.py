@@ -19,10 +19,10 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist.agents.llxprt.icontent import SPEAKERS, read_block, read_metadata
 from toolhist.formats.base import Built, ShapeError, rest
 from toolhist.formats.document import Document
 from toolhist.formats.gemini import looks_gemini, read_contents
-from toolhist.formats.icontent import SPEAKERS, read_block, read_metadata
 from toolhist.formats.jsonl_stream import Collector, Lines, StreamReader, at_line, shape_on_line
 from toolhist.model import Message, Session
 

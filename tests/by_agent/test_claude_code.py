@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.agents.claude_code.reader import read_sidechain
 from toolhist.errors import LoadError
-from toolhist.formats import READERS
-from toolhist.formats.claude_code import read_sidechain
 from toolhist.formats.document import read_input
+from toolhist.readers import READERS
 
 
 def line(kind: str, uuid: str, parent: str | None, content: Any, **extra: Any) -> dict[str, Any]:

@@ -18,11 +18,11 @@ Accepted files: an OTLP/JSON export (``resourceSpans`` → ``scopeSpans`` → ``
 ``[{key, value: {stringValue…}}]``), or spans with plain ``attributes`` objects (the Python console
 exporter, span JSONL), one span or a list. Every inference span carries the whole history up to
 its call, so the last one is read; how many others there were is said in a note. ``execute_tool``
-spans add the calls and results the chat spans' messages lack (`toolhist.formats.otel_tools`).
+spans add the calls and results the chat spans' messages lack (`toolhist.agents.otel_genai.tools`).
 
 Conventions followed: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-spans.md`` (commit
 a064dcca28053f4406d5dc65895e89c523171ca4: inference and execute_tool spans). Traces seen: the
-shapes in tests/formats/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
+shapes in tests/by_agent/test_otel_genai.py only; the real-log corpus has no OTel trace yet.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist.agents.otel_genai.tools import is_tool_span, join
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, parse_arguments, rest
 from toolhist.formats.document import Document, json_path
-from toolhist.formats.otel_tools import is_tool_span, join
 from toolhist.model import (
     Block,
     MediaBlock,
@@ -160,7 +160,7 @@ def _one(span: Any, ptr: Pointer) -> _Span:
 
 
 def _timeline(spans: list[_Span]) -> list[_Span]:
-    """The chat and tool spans in start order (file order without times), for `otel_tools.join`."""
+    """The chat and tool spans in start order (file order without times), for `tools.join`."""
     order = sorted(range(len(spans)), key=lambda i: (spans[i].start is None, spans[i].start or 0, i))
     return [
         spans[i]

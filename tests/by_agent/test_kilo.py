@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.agents.cline.xml_calls import XmlCall, find_calls, not_executed, result_marker
 from toolhist.errors import LoadError
-from toolhist.formats.kilo_xml import XmlCall, find_calls, not_executed, result_marker
 from toolhist.model import TextBlock, ToolCallBlock, ToolResponseBlock
 
 ENV = {"type": "text", "text": "<environment_details>\n# Current Mode\ncode\n</environment_details>"}

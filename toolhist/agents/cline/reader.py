@@ -17,7 +17,7 @@ failure), with the message indices of each kind of call.
 
 A Cline file (``metadata["agent"] == "cline"``) is read as Cline sends it: native calls that only a
 ``[name for '…'] Result:`` text answers get the ``result missing`` tool_result Cline's send path
-inserts (`toolhist.formats.cline`). Cline's ``modelInfo`` gives each message its provider and model.
+inserts (`toolhist.agents.cline.send_path`). Cline's ``modelInfo`` gives each message its provider and model.
 
 The shape is Anthropic's, so this reader only claims a file with an agent marker (``ts``,
 ``isSummary``, ``<environment_details>``, a result marker, toolhist's migration mark) and then
@@ -30,11 +30,11 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
+from toolhist.agents.cline.send_path import cline_send_path, is_cline
+from toolhist.agents.cline.xml_calls import ENV_DETAILS, find_calls, result_marker
 from toolhist.formats.anthropic import BLOCK_TYPES, read_message
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, rest
-from toolhist.formats.cline import cline_send_path, is_cline
 from toolhist.formats.document import Document
-from toolhist.formats.kilo_xml import ENV_DETAILS, find_calls, result_marker
 from toolhist.model import (
     Message,
     MessageMetadata,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolhist.formats.kilo_xml import result_marker
+from toolhist.agents.cline.xml_calls import result_marker
 from toolhist.model import Block, Message, TextBlock, ToolCallBlock, ToolResponseBlock
 
 RESULT_MISSING: Final = "result missing"

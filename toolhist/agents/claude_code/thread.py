@@ -1,6 +1,6 @@
 """Claude Code threads: what the parentUuid chain misses, and what is kept apart.
 
-Helpers of `toolhist.formats.claude_code`, kept here so that module stays small:
+Helpers of `toolhist.agents.claude_code.reader`, kept here so that module stays small:
 
 - `_with_sibling_results`: parallel tool calls' results that sit on a side branch go back in;
 - `_keep_sidechains`: each subagent thread is listed in ``Session.unsent``.

@@ -10,7 +10,7 @@ import pytest
 
 import toolhist
 from toolhist.errors import LoadError
-from toolhist.formats import READERS
+from toolhist.readers import READERS
 
 HISTORY = [
     {"role": "user", "parts": [{"text": "list files"}]},
