@@ -339,6 +339,7 @@ REQUIREMENT_OF = {
     "pandas": "pandas",
     "plotly": "plotly",
     "pyarrow": "pyarrow",
+    "markdown_it": "markdown-it-py",
     "distributed": "dask",  # dask[distributed]
     "fsspec": "fsspec",
     "openai": "openai",

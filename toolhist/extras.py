@@ -4,9 +4,9 @@ The core (``pip install toolhist``) is the library and the CLI: load, validate, 
 explain, compact, migrate, the rules and the guard's checks. The rest is an extra of
 ``pyproject.toml`` (``[project.optional-dependencies]``), imported only where it is used:
 
-- ``app``: the Streamlit inspector (streamlit, pandas, plotly, pyarrow);
+- ``app``: the Streamlit inspector (streamlit, pandas, plotly, pyarrow, markdown-it-py);
 - ``notebook``: the same tables and figures outside Streamlit, for ``toolhist report`` and
-  ``toolhist.notebook`` (pandas, plotly);
+  ``toolhist.notebook`` (pandas, plotly, markdown-it-py);
 - ``fleet``: ``toolhist scan`` and the Fleet page's scans (dask's distributed, fsspec, pandas, pyarrow);
 - ``sdk``: the official SDKs ``toolhist.sdk`` and ``render --sdk`` hold bodies against;
 - ``guard``: the HTTP client ``toolhist.guard.http_client`` returns (httpx2);
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from toolhist.errors import ToolhistError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "app": ("streamlit", "pandas", "plotly", "pyarrow"),
-    "notebook": ("pandas", "plotly"),
+    "app": ("streamlit", "pandas", "plotly", "pyarrow", "markdown_it"),
+    "notebook": ("pandas", "plotly", "markdown_it"),
     "fleet": ("distributed", "fsspec", "pandas", "pyarrow"),
     "sdk": ("openai", "anthropic", "google.genai", "mistralai", "botocore", "httpx2"),
     "guard": ("httpx2",),

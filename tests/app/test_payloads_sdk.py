@@ -22,7 +22,8 @@ def payloads(sample: str, strategy: str, providers: list[str]) -> AppTest:
     st.cache_resource.clear()  # the page caches SDK views per session key: start from nothing
     at = AppTest.from_file(APP, default_timeout=90)
     at.query_params["sample"] = sample
-    at.query_params["strategy"] = strategy
+    if strategy != "none":  # the page opens as sent; a repaired view is its own link parameter
+        at.query_params["repair"] = strategy
     at.run()
     at.switch_page("pages/4_Payloads.py").run()
     at.multiselect(key="pl_providers").set_value(providers).run()

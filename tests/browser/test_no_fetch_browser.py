@@ -31,6 +31,8 @@ PAGES = {
     "Payloads": "Payloads",
     "Explain": "Explain a 400",
     "Compaction": "Compaction",
+    "Conversation": "Conversation",
+    "Switch": "Switch what-if",
 }
 """Page path -> its title, seen once the page has drawn."""
 IDLE = (

@@ -119,6 +119,15 @@ def test_legacy_json_conversation_record() -> None:
     assert len(s.messages) == 3
 
 
+def test_legacy_json_with_an_unknown_record_kind_is_detected_and_skips_it() -> None:
+    """It read with Format = gemini-cli, but detection called it an unknown format: one kind too new."""
+    tool_group = {"id": "m5", "timestamp": "t", "type": "tool_group", "content": ""}
+    s = toolhist.load({**META, "messages": [USER, tool_group, GEMINI]})
+    assert s.source.format == "gemini-cli"
+    assert [m.speaker for m in s.messages] == ["human", "ai", "tool"]
+    assert s.source.skipped == {"record type 'tool_group'": 1}
+
+
 def test_checkpoint_history_reads_as_gemini_contents() -> None:
     checkpoint = {
         "history": [

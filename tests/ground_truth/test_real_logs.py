@@ -84,6 +84,11 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "claude-code/drmaciver-stop-hook-fast-path-clean.jsonl": (4, 1, 1, 0),
     "claude-code/drmaciver-stop-hook-uncommitted-changes.jsonl": (8, 2, 2, 0),
     "claude-code/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
+    # A subagent file on its own: its thread; the Read call is pending (the judgement appends its result).
+    "claude-code/marot-spotter-subagent-a2898e3.jsonl": (2, 1, 0, 0),
+    # Hook progress lines sit on the parentUuid chain (the prompt and the second tool_use hang on
+    # them); both calls of the one response are pending at the cut.
+    "claude-code/marot-spotter-4d5611e5-main.jsonl": (2, 2, 0, 0),
     "codex/acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl": (4, 1, 1, 1),
     # tool_search_call/_output and web_search_call are kept whole inside message 3 (not calls).
     "codex/agent-sessions-v0146-small.fixture.jsonl": (6, 2, 2, 0),

@@ -487,6 +487,7 @@ cli.add_command(_command("scan", "scan_cmd"))
 cli.add_command(_command("report", "report_cmd"))
 cli.add_command(_command("sessions", "sessions_cmd"))
 cli.add_command(_command("peers", "peers_cmd"))
+cli.add_command(_command("switch", "switch_cmd"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,10 @@ line with ``parentUuid: null`` and ``logicalParentUuid`` pointing back). So the 
 - keeps sidechains (subagents, ``isSidechain: true``) apart: listed in ``Session.metadata
   ["sidechains"]``, each loadable with `read_sidechain` (a subagent file on its own loads as its
   thread);
+- follows the chain through the bookkeeping lines on it: Claude Code 2.1 writes each hook run as a
+  ``progress`` line with a ``uuid`` and parents the next message on it (marot/spotter
+  ``test/fixtures/transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl`` @53a088d2, lines 11-15:
+  one response's second ``tool_use`` parented on its first call's PreToolUse hook lines);
 - says what it left out: entries before a compaction, abandoned branches, ``summary`` lines and
   bookkeeping lines are counted in the notes and metadata, never silently dropped.
 """
@@ -147,7 +151,8 @@ class _Index:
             self.other[f"system:{entry.get('subtype', '?')}"] += 1
         elif kind in KNOWN_TYPES:
             self.other[kind] += 1
-            return
+            if not isinstance(uuid, str):
+                return  # a line no other line can name as its parent
         else:  # a line type newer than this reader: Claude Code's own kinds grow release by release
             self.skips.add(f"line type {kind!r}", line)
             return
@@ -326,8 +331,9 @@ class ClaudeCodeReader(StreamReader):
             entry = node.entry
             kind = entry["type"]
             if kind not in MESSAGE_TYPES:
-                last_id = None
-                continue
+                if kind == "system":
+                    last_id = None
+                continue  # a hook's progress line between two parts of one response does not split it
             message = entry["message"]
             try:
                 blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)

@@ -106,7 +106,15 @@ class GeminiCliReader(Reader):
                 if key in value and looks_gemini(value[key]):
                     return 2
             if "sessionId" in value and isinstance(value.get("messages"), list):
-                return 2 if all(_is_record(m) for m in value["messages"]) else 0
+                # the legacy ``.json`` ConversationRecord: its known records make it one, and a
+                # record of a kind newer than this reader is skipped and named on read (as in the
+                # ``.jsonl`` form), not a reason to call the whole file an unknown format
+                records = value["messages"]
+                return (
+                    2
+                    if any(_is_record(m) for m in records) and all(isinstance(m, dict) for m in records)
+                    else 0
+                )
             return 0
         if isinstance(value, list) and value and all(_is_record(v) or _is_meta(v) for v in value):
             return 2 if any(_is_record(v) for v in value) or "projectHash" in value[0] else 0
