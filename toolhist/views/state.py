@@ -62,6 +62,7 @@ from toolhist.readers import load_document
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
+from toolhist.views.paths import openable
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -263,8 +264,12 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 
 
 def path_input(raw: str, fmt: str | None = None) -> Input:
-    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big)."""
-    path = Path(raw.strip()).expanduser()
+    """A file on this machine as an Input, when the app may open it (`toolhist.views.paths`).
+
+    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big)
+    or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+    """
+    path = openable(raw)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
