@@ -108,17 +108,10 @@ def pick_source(fmt: str | None) -> Input | None:
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
             return None
-        try:
-            opened = state.path_input(raw, fmt)  # a file, or a session of an agent's store (STORE#ID)
-        except OSError as exc:
-            alert("error", "Cannot read that path.", f"{raw.strip()}: {exc.strerror or exc}")
-            return None
-        except ValueError as exc:
-            alert(
-                "error",
-                f"That file is over the app's {MAX_UPLOAD_MB} MB limit or not readable; use the CLI.",
-                str(exc),
-            )
+        try:  # only where sessions live or the user allows (toolhist.views.paths); a file or STORE#SESSION_ID
+            opened = state.path_input(raw, fmt)
+        except (OSError, ValueError, ToolhistError) as exc:
+            alert("error", "Cannot read that path.", str(exc))
             return None
         st.query_params["path"] = raw.strip()
         return opened
@@ -268,8 +261,13 @@ def bundle_source(fmt: str | None) -> Input | None:
     )
     if picked is None:
         return None
+    try:
+        opened = state.path_input(picked, fmt)
+    except (OSError, ValueError, ToolhistError) as exc:
+        alert("error", "Cannot open that bundle.", str(exc))
+        return None
     st.query_params["path"] = picked
-    return Input(name=picked, data=Path(picked).read_bytes(), fmt=fmt, path=picked)
+    return opened
 
 
 @st.cache_data(ttl=10, show_spinner=False)

@@ -18,7 +18,7 @@ from toolhist._gc import paused
 from toolhist.agents import stores
 from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
-from toolhist.formats.base import Reader, ShapeError
+from toolhist.formats.base import MALFORMED, Reader, ShapeError, malformed
 from toolhist.formats.bundled import OpenedBundle, open_bundle
 from toolhist.formats.document import Document, json_path, read_input
 from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
@@ -34,7 +34,7 @@ FORMATS: tuple[str, ...] = tuple(READERS)
 
 def detect(doc: Document) -> Reader:
     """The one reader that recognises the document best, or a LoadError saying why there is none."""
-    scores = {rid: reader.recognise(doc.value) for rid, reader in READERS.items()}
+    scores = {rid: _recognised(reader, doc.value) for rid, reader in READERS.items()}
     best = max(scores.values())
     if best == 0:
         raise _unknown(doc)
@@ -45,6 +45,17 @@ def detect(doc: Document) -> Reader:
             file=doc.name,
         )
     return READERS[top[0]]
+
+
+def _recognised(reader: Reader, value: Any) -> int:
+    """``reader.recognise(value)``; 0 when its sniffing trips on a field of an unexpected type.
+
+    A list where the reader looks for a string is not content it recognises.
+    """
+    try:
+        return reader.recognise(value)
+    except MALFORMED:
+        return 0
 
 
 def _unknown(doc: Document) -> LoadError:
@@ -213,6 +224,8 @@ def load_document(
         reader = detect(doc)
     try:
         return doc, reader.read(doc)
+    except MALFORMED as exc:
+        raise malformed(reader, exc, doc.name, None) from None
     except ShapeError as exc:
         line, column = doc.line_of(exc.pointer)
         raise LoadError(
@@ -285,6 +298,8 @@ def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> 
     chosen = reader or READERS[bundle.format]
     try:
         session = chosen.read(bundle.body)
+    except MALFORMED as exc:
+        raise malformed(chosen, exc, doc.name, None) from None
     except ShapeError as exc:
         line, column = doc.line_of(("request", "body", *exc.pointer))
         raise LoadError(

@@ -269,3 +269,20 @@ def test_the_corpus_store_reads_its_newest_session_as_sent() -> None:
     }
     assert session.request == {"model": "gpt-5"}
     assert [u.kind for u in session.unsent] == ["errored assistant message"]
+
+
+def test_opencode_db_names_a_store_of_its_own(tmp_path: Path) -> None:
+    from toolhist.agents.folders import Home
+    from toolhist.agents.opencode import sessions
+
+    data = Path("/h/.local/share/opencode")
+    assert sessions.places(Home(Path("/h"), {"OPENCODE_DB": "/x/mine.db"})) == (data, Path("/x/mine.db"))
+    assert sessions.places(Home(Path("/h"), {"OPENCODE_DB": "work.db"})) == (data, data / "work.db")
+    assert sessions.places(Home(Path("/h"), {"OPENCODE_DB": "opencode-dev.db"})) == (data,)  # listed already
+    assert sessions.places(Home(Path("/h"), {"OPENCODE_DB": ":memory:"})) == (data,)
+    store = tmp_path / "mine.db"
+    store.write_bytes((CORPUS / "opencode-message-v2-shapes.fixture.db").read_bytes())
+    assert [str(f.path) for f in sessions.sessions(store)] == [
+        f"{store}#ses_4a2e9b07dffeC3pHk5Vn8Rx1Lz",
+        f"{store}#ses_4a2f0c31bffeQ1xVw9Kc2mZtRd",
+    ]

@@ -161,3 +161,14 @@ def test_reading_the_corpus_store_leaves_nothing_beside_it(tmp_path: Path) -> No
     shutil.copyfile(OPENCODE, copy)
     toolhist.load(copy)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"]
+
+
+def test_a_fifo_is_refused_without_being_opened(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.db"
+    __import__("os").mkfifo(fifo)
+    assert not stores.is_store(str(fifo))
+    with pytest.raises(LoadError, match="is a FIFO"):
+        toolhist.load(fifo)
+    # a locator is split only at a regular file: PATH#ID of a FIFO names no such file
+    with pytest.raises(LoadError, match="no such file"):
+        toolhist.load(f"{fifo}#s1")

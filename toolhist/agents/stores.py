@@ -83,7 +83,12 @@ def locator(path: str | os.PathLike[str], session: str) -> str:
 
 
 def is_store(path: str) -> bool:
-    """Whether ``path`` is a regular file starting with the SQLite header."""
+    """Whether ``path`` is a regular file starting with the SQLite header.
+
+    A FIFO or a device is never opened (it would block or never end): `os.path.isfile` stats it.
+    """
+    if not os.path.isfile(path):
+        return False
     try:
         with open(path, "rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC

@@ -63,6 +63,7 @@ from toolhist.readers import load_document
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
+from toolhist.views.paths import openable
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -273,14 +274,17 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 
 
 def path_input(raw: str, fmt: str | None = None) -> Input:
-    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big).
+    """A file on this machine as an Input, when the app may open it (`toolhist.views.paths`).
 
-    A path may be a session locator ``STORE#SESSION_ID``; an agent's SQLite store is copied with
-    `toolhist.agents.stores.snapshot` (its last committed state, read-only, WAL pages included),
-    never by reading the file's bytes, which may lag the WAL.
+    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big)
+    or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+
+    A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
+    agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
+    state, read-only, WAL pages included), never by reading the file's bytes, which may lag the WAL.
     """
     loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
-    path = Path(loc.path)
+    path = openable(loc.path)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")

@@ -6,8 +6,8 @@ r"""Where Crush keeps its sessions, and what says where one ran.
   ``projects.json`` (``path``, ``data_dir``; ``internal/projects/projects.go``) in its global data
   folder: ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else ``%LOCALAPPDATA%\crush`` on
   Windows and ``~/.local/share/crush`` elsewhere (``GlobalConfigData``, ``internal/config/load.go``).
-  The stores are found through that list; a store outside the home given is still read (the list
-  names absolute folders).
+  The stores are found through that list (each project's data folder is one of Crush's places);
+  a project outside the home is not looked in.
 - Where it ran: each assistant row names its ``provider`` (catwalk's ids). Crush builds
   ``openai`` with ``openai.WithUseResponsesAPI()`` (the Responses API), ``anthropic`` with
   Anthropic's SDK and ``gemini`` with Google's (``internal/agent/coordinator.go``); other providers
@@ -32,29 +32,38 @@ WIRE: Final = {"openai": "openai-responses", "anthropic": "anthropic", "gemini":
 
 
 def places(home: Home) -> tuple[Path, ...]:
-    """Crush's global data folder on each OS (where ``projects.json`` lists the project stores)."""
+    """Crush's global data folder on each OS, then each project store folder its ``projects.json`` lists.
+
+    A project folder outside the home is left out (under ``--home`` nothing outside it is read, and
+    the app opens files only under the listed places).
+    """
     named = home.dir("CRUSH_GLOBAL_DATA")
     xdg = home.dir("XDG_DATA_HOME")
-    return unique(
-        [
-            *([named] if named else []),
-            (xdg or home.path / ".local" / "share") / "crush",
-            home.local / "crush",
-        ]
-    )
+    data = [
+        *([named] if named else []),
+        (xdg or home.path / ".local" / "share") / "crush",
+        home.local / "crush",
+    ]
+    projects = [d for folder in data for d in _project_dirs(folder) if d.is_relative_to(home.path)]
+    return unique([*data, *projects])
+
+
+def _project_dirs(folder: Path) -> list[Path]:
+    """The ``data_dir`` of each project ``projects.json`` in ``folder`` lists."""
+    listing = small_json(str(folder / "projects.json"))
+    projects = listing.get("projects") if isinstance(listing, dict) else None
+    return [
+        Path(p["data_dir"])
+        for p in (projects if isinstance(projects, list) else [])
+        if isinstance(p, dict) and isinstance(p.get("data_dir"), str)
+    ]
 
 
 def sessions(folder: Path) -> Iterator[Found]:
-    """Every session of each project store ``projects.json`` lists (its project as the row's project)."""
-    listing = small_json(str(folder / "projects.json"))
-    projects = listing.get("projects") if isinstance(listing, dict) else None
-    for project in projects if isinstance(projects, list) else []:
-        if not isinstance(project, dict) or not isinstance(project.get("data_dir"), str):
-            continue
-        store = Path(project["data_dir"]) / "crush.db"
-        if not store.is_file():
-            continue
-        for found in stores.found_in(READER, store):
-            path = project.get("path")
-            extra = {**found.extra, "project": path if isinstance(path, str) else None}
-            yield Found(found.path, found.header, extra=extra, problem=found.problem, modified=found.modified)
+    """Every session of the folder's ``crush.db`` (a project's ``.crush``), its project the parent folder."""
+    store = folder / "crush.db"
+    if not stores.is_store(str(store)):
+        return
+    for found in stores.found_in(READER, store):
+        extra = {**found.extra, "project": str(folder.parent) if folder.name == ".crush" else None}
+        yield Found(found.path, found.header, extra=extra, problem=found.problem, modified=found.modified)

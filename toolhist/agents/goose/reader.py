@@ -81,9 +81,7 @@ class GooseReader(StoreReader):
     """``goose``: a Goose ``sessions.db``, or a Goose session ``.jsonl`` from before it."""
 
     id = "goose"
-    description = (
-        "Goose session store sessions.db (PATH#SESSION_ID picks one), or a session .jsonl from before it"
-    )
+    description = "Goose session store sessions.db (PATH#SESSION_ID picks one), or a session .jsonl before it"
 
     def recognise(self, value: Any) -> int:
         """Certain on JSON Lines of Goose messages (``toolRequest``… items), after a metadata line."""

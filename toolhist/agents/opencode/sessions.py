@@ -45,15 +45,27 @@ WIRE: Final = {
 
 
 def places(home: Home) -> tuple[Path, ...]:
-    """The data folder (``$XDG_DATA_HOME`` or ``~/.local/share``) and the folder ``$OPENCODE_DB`` names."""
+    """The data folder (``$XDG_DATA_HOME`` or ``~/.local/share``), and the store ``$OPENCODE_DB`` names.
+
+    ``$OPENCODE_DB`` is a file: an absolute path, or a name inside the data folder (``:memory:``
+    keeps nothing). It is listed as a place of its own, read by `sessions` as one store.
+    """
     data = (home.dir("XDG_DATA_HOME") or home.path / ".local" / "share") / "opencode"
-    named = home.dir("OPENCODE_DB")
-    extra = [named.parent] if named is not None and named.is_absolute() else []
-    return unique([data, *extra])
+    named = home.env.get("OPENCODE_DB", "").strip()
+    store = None if named in ("", ":memory:") else Path(named) if Path(named).is_absolute() else data / named
+    listed = store is not None and store.parent == data and store.name.startswith("opencode")
+    return unique([data] if store is None or listed else [data, store])
 
 
 def sessions(folder: Path) -> Iterator[Found]:
-    """Every session of each ``opencode*.db`` in ``folder``, then ``storage/`` sessions not in one."""
+    """Every session of each ``opencode*.db`` in ``folder``, then ``storage/`` sessions not in one.
+
+    A place that is a file (``$OPENCODE_DB``) is read as that one store.
+    """
+    if folder.is_file():
+        if stores.is_store(str(folder)):
+            yield from stores.found_in(READER, folder)
+        return
     listed: set[str] = set()
     for path in files(folder, prefix="opencode", suffixes=(".db",)):
         if not stores.is_store(str(path)):
