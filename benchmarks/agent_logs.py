@@ -41,8 +41,10 @@ from typing import Any
 import orjson
 
 AGENTS = ("claude-code", "codex")
-WORDS = ("fix", "the", "failing", "test", "in", "module", "please", "and", "check", "why", "parser")
-WORDS += ("returns", "none", "when", "the", "config", "file", "is", "missing", "then", "update", "docs")
+WORDS: tuple[str, ...] = tuple(
+    "fix the failing test in module please and check why parser returns none when the config file is "  # noqa: SIM905
+    "missing then update docs run suite again".split()
+)
 CODE = (
     "def handle(request, *, timeout=30):",
     "    if request.method not in ALLOWED:",

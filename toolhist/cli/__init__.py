@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -243,7 +243,7 @@ def render_cmd(
 
 
 def _render_sdk(
-    body: dict[str, Any], provider: str, source_map: dict[str, tuple[int, int | None]], as_json: bool
+    body: dict[str, Any], provider: str, source_map: Mapping[str, tuple[int, int | None]], as_json: bool
 ) -> None:
     """``render --sdk``: the captured request on stdout; SDK type violations and notes on stderr."""
     from toolhist import sdk

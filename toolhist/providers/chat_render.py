@@ -242,9 +242,7 @@ class _Renderer:
         out.update({k: v for k, v in extra.items() if k != "tool_calls"})
 
 
-def render_chat(
-    session: Session, fmt: str
-) -> tuple[dict[str, JsonValue], dict[str, tuple[int, int | None]], list[str]]:
+def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:
     """The Chat Completions body for ``session``, its source map and what could not be carried."""
     renderer = _Renderer(session, fmt)
     messages = renderer.run()
@@ -271,7 +269,7 @@ def render_chat(
         ]
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"messages": body["messages"]}
-    return body, renderer.map.entries, renderer.omitted
+    return body, renderer.map, renderer.omitted
 
 
 def chat_messages_key(body: dict[str, Any]) -> list[Any]:
