@@ -6,12 +6,11 @@ is written; 2 for unreadable input or bad arguments (mapped by ``toolhist.cli.ma
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from toolhist.atomic import write_text
 from toolhist.cli.options import format_option
-from toolhist.formats import load
+from toolhist.cli.progress import load_shown
 from toolhist.report import report
 
 
@@ -28,6 +27,6 @@ def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None)
     The file has no script and loads nothing from the network; secrets are redacted on load and
     all session content is HTML-escaped, so it is safe to open and to share.
     """
-    text = report(load(file, format=fmt), providers or None)
-    Path(out).write_text(text, encoding="utf-8")
+    text = report(load_shown(file, fmt), providers or None)
+    write_text(out, text)  # whole or not at all: an interrupted report leaves no partial file
     click.echo(f"wrote {out}")

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from toolhist.atomic import replacing
 from toolhist.errors import UsageError
 from toolhist.fleet.dataset import read_table
 from toolhist.fleet.run import Rate
@@ -40,16 +41,18 @@ def _check_out(out: str | None) -> None:
 
 
 def _write(result: ScanResult, out: str) -> None:
+    """The table in ``out``'s format, written whole or not at all (`toolhist.atomic`)."""
     suffix = Path(out).suffix.lower()
-    if suffix == ".csv":
-        result.frame.to_csv(out, index=False)
-    elif suffix == ".parquet":
-        result.frame.to_parquet(out, index=False)
-    else:
-        Path(out).write_text(
-            json.dumps(result.frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
+    with replacing(out) as temp:
+        if suffix == ".csv":
+            result.frame.to_csv(temp, index=False)
+        elif suffix == ".parquet":
+            result.frame.to_parquet(temp, index=False)
+        else:
+            temp.write_text(
+                json.dumps(result.frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
