@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.errors import LoadError
 from toolhist.formats.base import Pointer, Reader, ShapeError, Skips, fill_tool_names
 from toolhist.formats.document import Document, json_path
@@ -196,7 +197,7 @@ class Collector:
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
         self.messages.append(message)
-        self.locations.append(Location(index=index, line=line, json_path=path or f"[{index}]"))
+        self.locations.append(construct(Location, index=index, line=line, json_path=path or f"[{index}]"))
 
     def session(
         self,
