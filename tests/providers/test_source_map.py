@@ -66,3 +66,16 @@ def test_mapping_behaviour() -> None:
     payload = render(toolhist.load(str(SAMPLES[0])), "anthropic")
     assert payload.model_dump()["source_map"] == dict(payload.source_map)
     assert type(payload.model_dump()["source_map"]) is dict
+
+
+def test_validating_writes_no_path_strings() -> None:
+    """Structural: locating violations reads the tuples; no payload path is written as a string."""
+    from toolhist.providers.base import violations
+
+    session = toolhist.load(str(next(p for p in SAMPLES if p.name == "mistral_ids_after_openai.json")))
+    payload = render(session, "mistral")
+    smap = payload.source_map
+    assert isinstance(smap, PathMap)
+    found = violations(provider_for("mistral"), payload.body, smap)
+    assert any(v.message_index is not None for v in found)
+    assert smap._strings is None
