@@ -19,7 +19,7 @@ from toolhist.fleet import is_url
 from toolhist.scan import scan
 from toolhist.views import state
 from toolhist.views.fleet import Fleet, from_result, open_scan, rejected_figure, rules_figure, trend_figure
-from toolhist.views.widgets import PAGES
+from toolhist.views.widgets import PAGES, needs_extra
 
 MODES = ("Open a scan result", "Scan a folder")
 
@@ -51,6 +51,7 @@ st.caption(
     "behind it and their trend over the sessions' dates. Scan millions with `toolhist scan DIR|s3://… "
     "--dataset OUT [--scheduler tcp://…]` and open OUT here."
 )
+needs_extra("Scanning on Dask (`toolhist scan --jobs N`, `--scheduler`)", "fleet", ["distributed"])
 
 wanted_scan = st.query_params.get("scan")
 mode = st.radio("Source", MODES, horizontal=True, index=1 if wanted_scan else 0, key="fl_mode")

@@ -8,7 +8,7 @@ import pytest
 
 import toolhist
 from toolhist.errors import LoadError, UsageError
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> str:

@@ -66,7 +66,7 @@ def test_verdict_reads_each_session_and_judges_it_where_it_ran(
 ) -> None:
     # messages are now the reader's count; the llxprt checkpoint names no provider, so no verdict.
     # The Codex rollout's interrupted call is answered "aborted" by Codex before it sends
-    # (ensure_call_outputs_present, toolhist/formats/codex_normalize.py), so OpenAI accepts it.
+    # (ensure_call_outputs_present, toolhist/agents/codex/normalize.py), so OpenAI accepts it.
     args = ("--verdict", "--agent", "codex", "--agent", "llxprt", "--agent", "cline")
     assert cli(capsys, "--home", str(home), *args) == (0, VERDICTS, "")
 

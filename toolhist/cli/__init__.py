@@ -21,8 +21,8 @@ from toolhist import __version__
 from toolhist.cli.options import format_option, strategies_option, strategy_option
 from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
-from toolhist.formats import READERS
 from toolhist.model import json_schema
+from toolhist.readers import READERS
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class _Commands(click.Group):
         "report": ("report", "report_cmd"),
         "sessions": ("sessions", "sessions_cmd"),
         "peers": ("peers", "peers_cmd"),
+        "switch": ("switch", "switch_cmd"),
     }
     """Command name → (module in this package, attribute)."""
 

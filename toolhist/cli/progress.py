@@ -125,7 +125,7 @@ def _isatty(stream: TextIO) -> bool:
 
 def load_shown(file: str, fmt: str | None) -> Session:
     """`toolhist.load` of ``file`` with ``reading FILE  45%  …`` drawn while it reads (on a terminal)."""
-    from toolhist.formats import load
+    from toolhist.readers import load
 
     with Progress() as progress:
         return load(file, format=fmt, progress=progress.reading(file))

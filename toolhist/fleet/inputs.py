@@ -2,7 +2,7 @@
 
 Each input names files where they live; nothing is copied up front. A worker reads one file at a
 time (`local_copy`): a local path is read in place (agent logs stream line by line, see
-`toolhist.formats.load`), a remote object is streamed in 1 MiB chunks to a temporary file on the
+`toolhist.readers.load`), a remote object is streamed in 1 MiB chunks to a temporary file on the
 worker and read from there, so no file is ever held whole in memory by the transfer. Remote schemes
 need their fsspec implementation: ``pip install 'toolhist[s3]'`` (s3fs), ``[gcs]`` (gcsfs),
 ``[azure]`` (adlfs).

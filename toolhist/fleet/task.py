@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from toolhist.check import judged_verdict
 from toolhist.errors import ToolhistError
 from toolhist.fleet.inputs import StorageOptions, local_copy
-from toolhist.formats import load
 from toolhist.judgement import judge
 from toolhist.machine import AGENTS
+from toolhist.readers import load
 
 SESSION_COLUMNS = (
     "file",

@@ -179,8 +179,8 @@ def repair_body(body: dict[str, Any], provider: str) -> tuple[dict[str, Any], li
     render; every other key keeps the caller's value object, so it serialises exactly as it came.
     """
     from toolhist.curation import curate
-    from toolhist.formats import load
     from toolhist.providers import render_curation
+    from toolhist.readers import load
 
     session = load(body, format=own_reader(provider))
     curation = curate(session, provider)

@@ -187,8 +187,8 @@ def _judge(
     messages, and its Changes.
     """
     from toolhist.curation import curate
-    from toolhist.formats import load
     from toolhist.providers import render, validate
+    from toolhist.readers import load
 
     body: dict[str, Any] = {"messages": messages}
     if tools:
