@@ -63,16 +63,19 @@ def needs(
 
 
 def _write(result: ScanResult, out: str) -> None:
-    """The table in ``out``'s format, written whole or not at all (`toolhist.atomic`)."""
+    """Write the table, every string redacted (it is shared), whole or not at all (`toolhist.atomic`)."""
+    from toolhist.redact import redact_text
+
+    frame = result.frame.map(lambda v: redact_text(v)[0] if isinstance(v, str) else v)
     suffix = Path(out).suffix.lower()
     with replacing(out) as temp:
         if suffix == ".csv":
-            result.frame.to_csv(temp, index=False)
+            frame.to_csv(temp, index=False)
         elif suffix == ".parquet":
-            result.frame.to_parquet(temp, index=False)
+            frame.to_parquet(temp, index=False)
         else:
             temp.write_text(
-                json.dumps(result.frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
+                json.dumps(frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
                 encoding="utf-8",
             )
 

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from toolhist.atomic import discard, new_folder, publish_folder
 from toolhist.errors import UsageError
 from toolhist.fleet.task import SESSION_COLUMNS, VIOLATION_COLUMNS, FileResult
+from toolhist.redact import redact_text
 
 PART_ROWS = 100_000
 """Rows per Parquet part file (per table and provider) before it is written out."""
@@ -103,7 +104,7 @@ class DatasetWriter:
         folder.mkdir(parents=True, exist_ok=True)
         number = self.parts[table, provider]
         self.parts[table, provider] += 1
-        columns = {name: [row.get(name) for row in rows] for name in schema.names}
+        columns = {name: [_shared(row.get(name)) for row in rows] for name in schema.names}
         pq.write_table(pa.table(columns, schema=schema), folder / f"part-{number:05d}.parquet")
 
     def close(self) -> None:
@@ -120,6 +121,11 @@ class DatasetWriter:
     def discard(self) -> None:
         """Remove what was written so far (``out`` is left as it was)."""
         discard(self.out)
+
+
+def _shared(value: object) -> object:
+    """A dataset is meant to be shared: every string (a file name, a reason) is redacted."""
+    return redact_text(value)[0] if isinstance(value, str) else value
 
 
 def read_table(out: str | os.PathLike[str], table: str) -> pd.DataFrame:
