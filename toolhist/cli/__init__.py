@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolhist import __version__
-from toolhist.cli.options import format_option, strategies_option, strategy_option
+from toolhist.cli.options import format_option, peer_versions_option, strategies_option, strategy_option
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.formats import READERS, load
 from toolhist.model import json_schema
@@ -115,14 +115,22 @@ def strategies_cmd(as_json: bool) -> None:
     from toolhist.curation.strategies import STRATEGY_REGISTRY
     from toolhist.peers.env import find
     from toolhist.peers.pins import LIBRARY_OF_STRATEGY, PINS
+    from toolhist.peers.versions import selected
 
     rows: list[dict[str, Any]] = []
     for s in STRATEGY_REGISTRY.values():
         row: dict[str, Any] = {"name": s.name, "summary": s.summary}
         library = LIBRARY_OF_STRATEGY.get(s.name)
         if library is not None:
-            env = find(library)
-            row["library"] = {"name": library, "version": PINS[library], "installed": env is not None}
+            chosen = selected(library)
+            env = find(library, chosen.version)
+            row["library"] = {
+                "name": library,
+                "version": chosen.version,
+                "why": chosen.why,
+                "pin": PINS[library],
+                "installed": env is not None,
+            }
         rows.append(row)
     if as_json:
         _emit_json(rows)
@@ -133,7 +141,8 @@ def strategies_cmd(as_json: bool) -> None:
         runs = ""
         if lib is not None:
             state = "installed" if lib["installed"] else "not installed: run `toolhist peers install`"
-            runs = f" [runs {lib['name']} {lib['version']}, {state}]"
+            why = "the pin" if lib["why"] == "pin" else lib["why"]
+            runs = f" [runs {lib['name']} {lib['version']} ({why}), {state}]"
         click.echo(f"{row['name']:<{width}}  {row['summary']}{runs}")
 
 
@@ -162,6 +171,7 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
 @strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
@@ -217,6 +227,7 @@ def _echo_violations(found: Sequence[Violation]) -> None:
 @click.option("--provider", required=True, help="The provider whose request body to print.")
 @strategy_option("none", "Curation strategy applied first (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Also print the source map and what was omitted.")
 @click.option(
     "--sdk",
@@ -278,6 +289,7 @@ def _render_sdk(
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategy_option("toolhist", "Curation strategy (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
     """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
@@ -301,6 +313,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
         click.echo(f"{file}: {session.source.format}, {before} messages")
         if curation.library is not None:
             click.echo(f"library  {curation.library} (the real library's request body, read back)")
+            click.echo(f"versions {_versions_said([strategy])}")
         counts = diff(session, curation.session, curation.changes).counts()
         rows = ", ".join(f"{n} {status}" for status, n in counts.items())
         click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")
@@ -330,6 +343,7 @@ def _position(position: Position | None) -> str:
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategies_option("A strategy to compare (repeatable; default: every registered one).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
 def compare_cmd(
     file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool
@@ -374,6 +388,25 @@ def compare_cmd(
         counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
         runs = f" [{r['library']}]" if "library" in r else ""
         click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}{runs}")
+    said = _versions_said(list(results))
+    if said:
+        click.echo(f"versions {said}")
+
+
+def _versions_said(strategies: Sequence[str]) -> str:
+    """Which version of each library the given strategies ran, and why (empty when none runs one)."""
+    from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+    from toolhist.peers.versions import Selected, describe, resolve, selected, split_strategy
+
+    said: dict[str, str] = {}
+    for name in strategies:
+        base, wanted = split_strategy(name)
+        library = LIBRARY_OF_STRATEGY.get(base)
+        if library is None:
+            continue
+        chosen = selected(library) if wanted is None else Selected(library, resolve(library, wanted), "named")
+        said.setdefault(name, f"{name}: {describe(chosen)}")
+    return "; ".join(said.values())
 
 
 @cli.command("explain")
@@ -477,6 +510,7 @@ cli.add_command(_command("scan", "scan_cmd"))
 cli.add_command(_command("report", "report_cmd"))
 cli.add_command(_command("sessions", "sessions_cmd"))
 cli.add_command(_command("peers", "peers_cmd"))
+cli.add_command(_command("verify", "verify_cmd"))
 
 
 def main(argv: list[str] | None = None) -> int:
