@@ -141,8 +141,8 @@ def strategies_cmd(as_json: bool) -> None:
         runs = ""
         if lib is not None:
             state = "installed" if lib["installed"] else "not installed: run `toolhist peers install`"
-            why = "the pin" if lib["why"] == "pin" else lib["why"]
-            runs = f" [runs {lib['name']} {lib['version']} ({why}), {state}]"
+            why = "" if lib["why"] == "pin" else f" ({lib['why']}; the pin is {lib['pin']})"
+            runs = f" [runs {lib['name']} {lib['version']}{why}, {state}]"
         click.echo(f"{row['name']:<{width}}  {row['summary']}{runs}")
 
 

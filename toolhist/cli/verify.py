@@ -90,13 +90,14 @@ def verify_cmd(
         raise UsageError("give FILE and --provider (or --ledger to list what was sent)")
     from toolhist.formats import load_document
     from toolhist.verify import plan
+    from toolhist.verify.text import plan_json, plan_lines
 
     doc, session = load_document(file, fmt)
     chosen = plan(doc, session, provider, strategy=strategy, model=model, route=ROUTES[route])  # type: ignore[arg-type]
     if as_json:
         _emit_json({"plan": plan_json(chosen)})
     else:
-        click.echo(plan_text(chosen))
+        click.echo("\n".join(plan_lines(chosen)))
     if chosen.key_var is None and chosen.transport != "botocore":
         raise UsageError(f"no API key for {chosen.provider}: set {' or '.join(chosen.endpoint.key_vars)}")
     if not yes and not _asked(f"Send this request to {chosen.url} with your key?"):
@@ -114,19 +115,15 @@ def _asked(question: str) -> bool:
 
 
 def _send(chosen: Any, timeout: float, as_json: bool) -> None:
-    from toolhist.verify import MEANING, confirm
+    from toolhist.verify import confirm
+    from toolhist.verify.text import answer_lines
 
     entry, path = confirm(chosen, timeout=timeout)
     if as_json:
         _emit_json({"row": entry, "ledger": str(path)})
     else:
-        answer = entry["answer"]
-        kind = f" {answer['error_type']}" if answer["error_type"] else ""
-        click.echo(f"answer     {answer['status']}{kind}")
-        if answer["error_text"]:
-            click.echo(f"           {' '.join(answer['error_text'].split())[:400]}")
-        click.echo(f"rule       {answer['rule'] or '-'}")
-        click.echo(f"outcome    {entry['outcome']}: {MEANING[entry['outcome']]}")
+        for line in answer_lines(entry):
+            click.echo(line)
         click.echo(f"ledger     {path}")
         if entry["outcome"] in ("false-alarm", "missed", "other-rule"):
             click.echo(
@@ -135,60 +132,6 @@ def _send(chosen: Any, timeout: float, as_json: bool) -> None:
             )
     if entry["outcome"] != "confirmed":
         raise click.exceptions.Exit(1)
-
-
-def plan_json(chosen: Any) -> dict[str, Any]:
-    """The plan as ``verify --json`` prints it (no key: the variable's name)."""
-    return {
-        "file": chosen.file,
-        "format": chosen.format,
-        "judged": chosen.judged,
-        "provider": chosen.provider,
-        "strategy": chosen.strategy,
-        "model": chosen.model,
-        "route": chosen.route,
-        "url": chosen.url,
-        "transport": chosen.transport,
-        "bytes": len(chosen.data),
-        "tokens": chosen.tokens,
-        "tokens_label": chosen.tokens_label,
-        "cost": chosen.cost,
-        "changes": list(chosen.changes),
-        "key": chosen.key_label(),
-        "predicted": {
-            "errors": list(chosen.predicted_errors),
-            "warnings": list(chosen.predicted_warnings),
-            "violations": [v.model_dump(mode="json") for v in chosen.predicted],
-        },
-        "notes": list(chosen.notes),
-    }
-
-
-def plan_text(chosen: Any) -> str:
-    """What would be sent, a line per fact (the question follows on stderr)."""
-    from toolhist.judgement import describe
-
-    lines = [
-        f"{chosen.file}: {chosen.format}, {describe(chosen.judged, None).removeprefix('judged ')}",
-        f"provider   {chosen.provider} ({chosen.endpoint.title}), model {chosen.model}, "
-        f"strategy {chosen.strategy}",
-        f"send       POST {chosen.url}"
-        + (" (free: no tokens generated)" if chosen.route == "count_tokens" else ""),
-        f"body       {len(chosen.data):,} bytes, ~{chosen.tokens:,} tokens ({chosen.tokens_label})",
-        f"cost       {', '.join(f'{k} {v}' for k, v in chosen.cost.items())}",
-    ]
-    lines += [f"changed    {c}" for c in chosen.changes]
-    lines.append(
-        f"key        {chosen.key_label()}" + (" (via botocore)" if chosen.transport == "botocore" else "")
-    )
-    errors = [v for v in chosen.predicted if v.severity == "error"]
-    if errors:
-        lines += [f"predicted  error {v.rule} at {v.path}" for v in errors]
-    else:
-        lines.append("predicted  accepted (no error-level violation)")
-    lines += [f"predicted  warning {rule}" for rule in chosen.predicted_warnings]
-    lines += [f"note       {n}" for n in chosen.notes]
-    return "\n".join(lines)
 
 
 def _ledger(as_json: bool, export_to: str | None) -> None:

@@ -23,6 +23,7 @@ PAGES = {
     "explain": "pages/5_Explain.py",
     "compaction": "pages/6_Compaction.py",
     "fleet": "pages/7_Fleet.py",
+    "verify": "pages/8_Verify.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
