@@ -44,8 +44,8 @@ if provider == "anthropic":
 
 try:
     chosen = planned(opened, provider, strategy, model=model, route=route)  # type: ignore[arg-type]
-except ToolhistError as exc:
-    state.alert("error", "This request cannot be planned.", str(exc))
+except ToolhistError as exc:  # no model named, an unknown route, a peer library missing: say what to do
+    state.alert("warning", "This request cannot be planned yet.", str(exc))
     st.stop()
 
 st.subheader("What would be sent")

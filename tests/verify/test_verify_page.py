@@ -19,6 +19,7 @@ from toolhist.verify import export, read
 pytestmark = pytest.mark.usefixtures("verify_env")
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
+SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 
 
 def verify_page(fake: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
@@ -79,3 +80,22 @@ def test_send_records_the_answer_and_the_export_is_structure_only(
     assert download.proto.label == "Export for a bug report (structure only: no text, ids or keys)"
     assert "call_Rk2Vb7nXc4LzA9qWe6tYu1Io" in row["answer"]["error_text"]  # kept at home…
     assert "call_Rk2Vb7nXc4LzA9qWe6tYu1Io" not in json.dumps(export([row]))  # …never exported
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_the_page_runs_on_every_sample_and_sends_nothing(sample: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with serve() as (fake, recorder):
+        for name, value in bases(fake).items():
+            monkeypatch.setenv(name, value)
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["sample"] = sample
+        at.run()
+        at.switch_page("pages/8_Verify.py").run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert recorder.calls == []
+    if at.warning:  # a history that names no model: the page says how to name one
+        assert [w.value for w in at.warning] == ["This request cannot be planned yet."]
+        assert at.code[0].value.endswith("the request names no model for openai-chat; give one with --model")
+    else:
+        assert at.code[0].value.splitlines()[1].startswith("provider   openai-chat (Chat Completions), model ")
