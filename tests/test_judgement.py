@@ -9,7 +9,6 @@ from builders import ai, call, human, result, session, tool
 from test_cli import run
 
 from toolhist.check import check, judged_verdict
-from toolhist.formats import FORMATS
 from toolhist.judgement import (
     NEXT_TURN_TEXT,
     PENDING_RESULT_TEXT,
@@ -18,6 +17,7 @@ from toolhist.judgement import (
     judgement_of,
 )
 from toolhist.model import Session, SessionSource, TextBlock, ToolResponseBlock
+from toolhist.readers import FORMATS
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
 

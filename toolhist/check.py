@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolhist._gc import paused
-from toolhist.formats import load_document
 from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
@@ -22,6 +21,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
 from toolhist.ran_on import RanOn, ran_on
+from toolhist.readers import load_document
 
 
 def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:

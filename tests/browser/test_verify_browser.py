@@ -18,7 +18,7 @@ from fake_provider import serve
 from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "verify"))  # tests/verify: the isolated environment
-from offline import KEYS, OTHER, bases  # noqa: E402
+from offline import KEYS, OTHER, bases
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
@@ -38,7 +38,9 @@ def verify_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
         app.stop_server(proc)
 
 
-def test_sending_is_opt_in_and_the_answer_is_recorded(verify_server: tuple[str, Any, Path], page: Page) -> None:
+def test_sending_is_opt_in_and_the_answer_is_recorded(
+    verify_server: tuple[str, Any, Path], page: Page
+) -> None:
     url, recorder, ledger = verify_server
     page.goto(f"{url}/Verify?sample=openai_chat_request.json&provider=openai-chat")
     expect(page.get_by_role("heading", name="Verify by sending")).to_be_visible(timeout=60_000)

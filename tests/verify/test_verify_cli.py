@@ -17,7 +17,7 @@ from offline import bases, verify_env_fixture  # noqa: F401  # the fixture "veri
 
 import toolhist
 from toolhist.cli import main
-from toolhist.formats import load_document
+from toolhist.readers import load_document
 from toolhist.verify import confirm, export, plan, read
 
 pytestmark = pytest.mark.usefixtures("verify_env")

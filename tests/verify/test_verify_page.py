@@ -30,7 +30,7 @@ def verify_page(fake: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     at.query_params["sample"] = "openai_chat_request.json"
     at.query_params["provider"] = "openai-chat"
     at.run()
-    at.switch_page("pages/8_Verify.py").run()
+    at.switch_page("pages/9_Verify.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -83,14 +83,16 @@ def test_send_records_the_answer_and_the_export_is_structure_only(
 
 
 @pytest.mark.parametrize("sample", SAMPLES)
-def test_the_page_runs_on_every_sample_and_sends_nothing(sample: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_page_runs_on_every_sample_and_sends_nothing(
+    sample: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with serve() as (fake, recorder):
         for name, value in bases(fake).items():
             monkeypatch.setenv(name, value)
         at = AppTest.from_file(APP, default_timeout=90)
         at.query_params["sample"] = sample
         at.run()
-        at.switch_page("pages/8_Verify.py").run()
+        at.switch_page("pages/9_Verify.py").run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert recorder.calls == []
@@ -98,4 +100,6 @@ def test_the_page_runs_on_every_sample_and_sends_nothing(sample: str, monkeypatc
         assert [w.value for w in at.warning] == ["This request cannot be planned yet."]
         assert at.code[0].value.endswith("the request names no model for openai-chat; give one with --model")
     else:
-        assert at.code[0].value.splitlines()[1].startswith("provider   openai-chat (Chat Completions), model ")
+        assert (
+            at.code[0].value.splitlines()[1].startswith("provider   openai-chat (Chat Completions), model ")
+        )

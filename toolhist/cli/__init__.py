@@ -19,8 +19,8 @@ import click
 from toolhist import __version__
 from toolhist.cli.options import format_option, peer_versions_option, strategies_option, strategy_option
 from toolhist.errors import LoadError, ToolhistError, UsageError
-from toolhist.formats import READERS, load
 from toolhist.model import json_schema
+from toolhist.readers import READERS, load
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
@@ -38,11 +38,21 @@ def _emit_json(value: Any) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolhist")
-def cli() -> None:
+@click.option(
+    "--redact",
+    is_flag=True,
+    help="Replace secrets (API keys, tokens, passwords, private keys) in everything printed.",
+)
+def cli(redact: bool) -> None:
     """Inspect LLM tool-call histories.
 
     Read agent logs and provider request bodies; find what a provider would reject with HTTP 400.
+    What is printed shows each body exactly as it was sent; ``--redact`` replaces its secrets.
     """
+    if redact:
+        from toolhist.redact import redacting_streams
+
+        click.get_current_context().with_resource(redacting_streams())
 
 
 @cli.command("formats")
@@ -510,6 +520,7 @@ cli.add_command(_command("scan", "scan_cmd"))
 cli.add_command(_command("report", "report_cmd"))
 cli.add_command(_command("sessions", "sessions_cmd"))
 cli.add_command(_command("peers", "peers_cmd"))
+cli.add_command(_command("switch", "switch_cmd"))
 cli.add_command(_command("verify", "verify_cmd"))
 
 

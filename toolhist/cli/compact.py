@@ -13,7 +13,7 @@ import click
 from toolhist.cli.options import format_option
 from toolhist.compaction import RECENT_CALLS_TO_KEEP, RENDERINGS, TRUNCATION_THRESHOLD, compact
 from toolhist.compaction.report import replacement_lines, tier_lines, to_json
-from toolhist.formats import load
+from toolhist.readers import load
 
 
 @click.command("compact")

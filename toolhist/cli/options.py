@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from toolhist.formats import READERS
+from toolhist.readers import READERS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 

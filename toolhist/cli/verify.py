@@ -88,7 +88,7 @@ def verify_cmd(
         raise UsageError("--export writes the ledger: use it with --ledger")
     if file is None or provider is None:
         raise UsageError("give FILE and --provider (or --ledger to list what was sent)")
-    from toolhist.formats import load_document
+    from toolhist.readers import load_document
     from toolhist.verify import plan
     from toolhist.verify.text import plan_json, plan_lines
 

@@ -88,7 +88,7 @@ def job(strategy: str, session: Session, provider: str) -> dict[str, Any]:
 
 def curation_of(answer: run.Answer, session: Session, provider: str, strategy: str, version: str) -> Curation:
     """The Curation a library's answer stands for (see the module docstring)."""
-    from toolhist.formats import load
+    from toolhist.readers import load
 
     library = strategy
     label = f"{LABEL[strategy]} {version}"

@@ -193,6 +193,10 @@ class Payload(BaseModel):
 
     def _repr_html_(self) -> str:
         """Jupyter: the body pretty-printed and what the format could not carry (`toolhist.display`)."""
+        from toolhist.extras import plain_html
+
+        if (plain := plain_html(self)) is not None:  # the notebook extra is not installed
+            return plain
         from toolhist.display import payload_html
 
         return payload_html(self)

@@ -239,7 +239,7 @@ def _change(key: str, before: dict[str, Any], value: Any) -> str | None:
 
 
 def _shape(body: dict[str, Any], provider: str) -> Shape | None:
-    from toolhist.formats import load
+    from toolhist.readers import load
 
     try:
         return shape_of(load(body, format=own_reader(provider), name="the body sent"))
