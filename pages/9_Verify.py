@@ -18,6 +18,7 @@ from toolhist.verify import confirm, export, ledger_path, read
 from toolhist.verify.text import answer_lines, plan_lines
 from toolhist.views import state
 from toolhist.views.failure import alert
+from toolhist.views.markup import md_literal
 from toolhist.views.verify import ledger_frame, planned
 
 st.set_page_config(page_title="toolhist · Verify", layout="wide")
@@ -71,7 +72,7 @@ elif st.button(f"Send to {provider}", key="vf_send", type="primary"):
 st.subheader("Ledger")
 path = ledger_path()
 rows, bad = read(path)
-st.caption(f"{len(rows)} request(s) sent, kept in {path}")
+st.caption(md_literal(f"{len(rows)} request(s) sent, kept in {path}"))
 for line in bad:
     st.text(line)
 if rows:
