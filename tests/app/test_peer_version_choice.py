@@ -13,6 +13,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from toolhist.peers import run
 from toolhist.peers.env import env_dir
 
 ROOT = Path(__file__).parent.parent.parent
@@ -26,6 +27,7 @@ def errors(at: AppTest) -> list[str]:
 
 def test_the_version_picked_is_the_one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLHIST_PEERS_HOME", str(tmp_path))
+    monkeypatch.setattr(run, "_WORKERS", {})  # no worker another test started in this process
     monkeypatch.setenv("TOOLHIST_PEER_VERSIONS", "litellm=1.110.2")
     st.cache_resource.clear()
     at = AppTest.from_file(APP, default_timeout=90)

@@ -23,7 +23,7 @@ from peers_env import peers_env  # noqa: F401  # the session fixture
 from toolhist.curation import curate
 from toolhist.curation.strategies import strategy_for
 from toolhist.errors import UsageError
-from toolhist.peers import versions
+from toolhist.peers import run, versions
 from toolhist.peers.env import PeersMissing, env_dir, find, install
 from toolhist.peers.pins import PINS, env_key
 from toolhist.peers.versions import Selected, describe, parse, resolve, selected, using
@@ -126,6 +126,7 @@ def test_a_named_version_not_installed_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TOOLHIST_PEERS_HOME", str(tmp_path))
+    monkeypatch.setattr(run, "_WORKERS", {})  # no worker an earlier test started
     with pytest.raises(PeersMissing) as raised:
         curate(session(human("x")), "gemini", strategy=f"litellm@{SECOND}")
     assert str(raised.value) == (
