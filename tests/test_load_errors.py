@@ -88,6 +88,7 @@ def test_every_format_of_the_design_is_registered() -> None:
         "llxprt-checkpoint", "kilo", "claude-code", "codex", "gemini-cli", "vscode", "otel-genai", "toolhist",
         # agents added by issue 27 (toolhist/agents/registry.py)
         "opencode", "crush", "goose", "zed",
+        "vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript",
     }  # fmt: skip
 
 

@@ -39,7 +39,10 @@ from toolhist.agents import (
     claude_code,
     cline,
     codex,
+    continuedev,
+    copilot_cli,
     crush,
+    cursor,
     gemini_cli,
     goose,
     llxprt,
@@ -63,6 +66,9 @@ AGENTS: Final[tuple[Agent, ...]] = (
     crush.AGENT,
     goose.AGENT,
     zed.AGENT,
+    copilot_cli.AGENT,
+    continuedev.AGENT,
+    cursor.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

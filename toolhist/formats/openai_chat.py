@@ -229,7 +229,17 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
 
 
 def _is_chat_message(m: Any) -> bool:
-    return isinstance(m, dict) and tag(m.get("role")) in ROLES and "type" not in m and "parts" not in m
+    """A role-tagged object that is not another format's entry.
+
+    ``type`` marks agents' log lines, ``parts`` Gemini, ``message`` a Cursor transcript line.
+    """
+    return (
+        isinstance(m, dict)
+        and tag(m.get("role")) in ROLES
+        and "type" not in m
+        and "parts" not in m
+        and "message" not in m
+    )
 
 
 def _chat_markers(messages: list[Any]) -> bool:
