@@ -2,6 +2,8 @@
 
 Kept out of `toolhist.cli` so the command is one registration line there. Informational: exit 0
 whatever the sessions contain (unreadable files are rows with their reason); 2 for bad arguments.
+The listing and the verdicts come through the session index (`toolhist.index`): a file's head is
+read again only when it changed, a verdict kept until its file or toolhist changes.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from pathlib import Path
 
 import click
 
-from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions, places
+from toolhist.cli.indexed import index_file, index_option, open_index, progress, size_text
+from toolhist.index import WHERE_IT_RAN, IndexProblem, forget, judged_rows, list_indexed, pending, refresh
+from toolhist.machine import AGENTS, HOME_ENV, Places, SessionRow, judge, places
+from toolhist.machine.listing import newest_first, walk
 
 
 def _shown(path: Path, home: Path) -> str:
@@ -81,8 +86,23 @@ def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[s
 )
 @click.option("--where", is_flag=True, help="List the folders looked in instead of the sessions.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of sessions.")
+@index_option
+@click.option(
+    "--no-index", is_flag=True, help="Read every file's head (and with --verdict every session) again, "
+    "without the session index."
+)
+@click.option(
+    "--forget", is_flag=True, help="Delete the session index (it holds text from your sessions) and exit."
+)
 def sessions_cmd(
-    agents: tuple[str, ...], home: Path | None, verdicts: bool, where: bool, as_json: bool
+    agents: tuple[str, ...],
+    home: Path | None,
+    verdicts: bool,
+    where: bool,
+    as_json: bool,
+    index_path: Path | None,
+    no_index: bool,
+    forget: bool,
 ) -> None:
     """List the sessions each agent keeps on this machine, newest first.
 
@@ -91,7 +111,13 @@ def sessions_cmd(
     ran on, the project and the file. Messages are counted from the file's first 256 KiB (message
     records found by a byte search; "~" marks a count scaled from the part read); with --verdict
     they are the messages read. A file that cannot be read is listed with the reason.
+
+    The heads and verdicts are kept in the session index (see --index): a file is read again only
+    when its size or modification time changes. --forget deletes the index.
     """
+    if forget:
+        _forget(index_file(index_path))
+        return
     found = places(home)
     if where:
         for agent, folder in found.where():
@@ -99,9 +125,7 @@ def sessions_cmd(
                 state = "found" if folder.is_dir() else "absent"
                 click.echo(f"{agent:<11}  {state:<6}  {_shown(folder, found.home)}")
         return
-    rows = list_sessions(found.home if home is not None else None, agents or None)
-    if verdicts:
-        rows = [judge(row) for row in rows]
+    rows = _rows(found, agents or AGENTS, verdicts, None if no_index else index_file(index_path))
     if as_json:
         click.echo(json.dumps([row.to_json() for row in rows], indent=2, ensure_ascii=False))
         return
@@ -114,3 +138,28 @@ def sessions_cmd(
     unreadable = sum(row.problem is not None for row in rows)
     by_agent = ", ".join(f"{agent} {counts[agent]}" for agent in AGENTS if counts[agent])
     click.echo(f"{len(rows)} sessions ({by_agent}); {unreadable} unreadable")
+
+
+def _forget(path: Path) -> None:
+    """Delete the index file; say what was removed."""
+    removed = forget(path)
+    click.echo(f"removed the session index {path} ({size_text(removed)})" if removed else f"no session index at {path}")
+
+
+def _rows(where: Places, agents: tuple[str, ...], verdicts: bool, index: Path | None) -> list[SessionRow]:
+    """The listed rows (judged with ``verdicts``), through the index at ``index`` unless it is None.
+
+    An index that cannot be opened or written is one line on stderr; the listing goes on without it.
+    """
+    if index is not None:
+        try:
+            with open_index(index, where) as conn, progress() as shown:
+                listing = list_indexed(conn, where, agents, shown)
+                if not verdicts:
+                    return listing.rows
+                refresh(conn, str(where.home), pending(conn, listing, (WHERE_IT_RAN,)), shown)
+                return judged_rows(conn, listing)
+        except IndexProblem as exc:
+            click.echo(f"toolhist: note: {exc}; listing without it", err=True)
+    rows = newest_first(list(walk(where, agents)))
+    return [judge(row) for row in rows] if verdicts else rows
