@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
+from toolhist.cli.progress import Progress
 from toolhist.index import INDEX_ENV, IndexProblem, Stopped, check_location, connect, default_path
-from toolhist.index.progress import TerminalProgress
 from toolhist.machine.places import Places
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,7 +31,7 @@ def index_option(func: F) -> F:
         "your cache: ~/.cache/toolhist on Linux, ~/Library/Caches/toolhist on macOS, "
         "%LOCALAPPDATA%\\toolhist\\Cache on Windows).",
     )
-    return option(func)  # type: ignore[no-any-return]
+    return option(func)
 
 
 def index_file(given: Path | None) -> Path:
@@ -53,22 +53,37 @@ def open_index(given: Path | None, where: Places) -> Iterator[sqlite3.Connection
         conn.close()
 
 
+class IndexProgress:
+    """A `toolhist.index.Progress` drawn as one status line on stderr (`toolhist.cli.progress.Progress`).
+
+    ``reading sessions into the index  1,200/3,000  40%``; nothing when stderr is not a terminal.
+    """
+
+    def __init__(self, line: Progress) -> None:
+        self.line = line
+
+    def __call__(self, done: int, total: int | None, what: str) -> None:
+        """Redraw the line (at most ten times a second; the first and the last state always)."""
+        if total is None:
+            self.line.show(f"{what}  {done:,}", now=done == 1)
+        else:
+            self.line.show(f"{what}  {done:,}/{total:,}  {done / max(total, 1):.0%}", now=done in (0, total))
+
+
 @contextmanager
-def progress() -> Iterator[TerminalProgress]:
-    """A progress line on stderr (drawn only on a terminal); Ctrl-C says how far the index got."""
-    shown = TerminalProgress()
-    try:
-        yield shown
-    except Stopped as stop:
-        shown.done()
-        click.echo(
-            f"toolhist: interrupted: {stop.done:,} of {stop.total:,} sessions read into the index "
-            "(kept; run again to read the rest)",
-            err=True,
-        )
-        raise
-    finally:
-        shown.done()
+def progress() -> Iterator[IndexProgress]:
+    """Progress on stderr (only on a terminal); Ctrl-C says how far the index got, then exits 130."""
+    with Progress() as line:
+        try:
+            yield IndexProgress(line)
+        except Stopped as stop:
+            line.clear()
+            click.echo(
+                f"toolhist: interrupted: {stop.done:,} of {stop.total:,} sessions read into the index "
+                "(kept; run again to read the rest)",
+                err=True,
+            )
+            raise
 
 
 def size_text(size: int) -> str:

@@ -15,9 +15,20 @@ from pathlib import Path
 import click
 
 from toolhist.cli.indexed import index_file, index_option, open_index, progress, size_text
-from toolhist.index import WHERE_IT_RAN, IndexProblem, forget, judged_rows, list_indexed, pending, refresh
+from toolhist.cli.session_search import print_found, run_search
+from toolhist.index import (
+    WHERE_IT_RAN,
+    IndexProblem,
+    Query,
+    forget,
+    judged_rows,
+    list_indexed,
+    pending,
+    refresh,
+)
 from toolhist.machine import AGENTS, HOME_ENV, Places, SessionRow, judge, places
 from toolhist.machine.listing import newest_first, walk
+from toolhist.providers import PROVIDERS
 
 
 def _shown(path: Path, home: Path) -> str:
@@ -88,13 +99,29 @@ def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[s
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of sessions.")
 @index_option
 @click.option(
-    "--no-index", is_flag=True, help="Read every file's head (and with --verdict every session) again, "
-    "without the session index."
+    "--no-index",
+    is_flag=True,
+    help="Read every file's head (and with --verdict every session) again, without the session index.",
 )
 @click.option(
     "--forget", is_flag=True, help="Delete the session index (it holds text from your sessions) and exit."
 )
-def sessions_cmd(
+@click.option(
+    "--search",
+    "text",
+    default="",
+    help="Find the messages holding TEXT (case-insensitive), in every session.",
+)
+@click.option("--tool", help="Find the messages calling this tool, or holding a result of it.")
+@click.option("--call-id", help="Find the call with this id and the results answering it.")
+@click.option("--rule", help="Find the sessions breaking this rule (on the provider each ran on).")
+@click.option(
+    "--provider",
+    type=click.Choice(PROVIDERS),
+    help="With --rule: judge every session on this provider instead of the one it ran on.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True, help="Hits to print.")
+def sessions_cmd(  # noqa: PLR0917 - click passes every option as an argument
     agents: tuple[str, ...],
     home: Path | None,
     verdicts: bool,
@@ -103,6 +130,12 @@ def sessions_cmd(
     index_path: Path | None,
     no_index: bool,
     forget: bool,
+    text: str,
+    tool: str | None,
+    call_id: str | None,
+    rule: str | None,
+    provider: str | None,
+    limit: int,
 ) -> None:
     """List the sessions each agent keeps on this machine, newest first.
 
@@ -114,6 +147,10 @@ def sessions_cmd(
 
     The heads and verdicts are kept in the session index (see --index): a file is read again only
     when its size or modification time changes. --forget deletes the index.
+
+    --search, --tool, --call-id and --rule search every session's messages instead of listing them
+    (given together, a hit meets them all): each session is read whole into the index once, and
+    again only when it changes. Only each message's first 4,096 characters are searched.
     """
     if forget:
         _forget(index_file(index_path))
@@ -125,6 +162,12 @@ def sessions_cmd(
                 state = "found" if folder.is_dir() else "absent"
                 click.echo(f"{agent:<11}  {state:<6}  {_shown(folder, found.home)}")
         return
+    query = Query(text, tool, call_id, rule, provider, agents)
+    if not query.empty:
+        _search(found, query, index_path, no_index=no_index, limit=limit, as_json=as_json)
+        return
+    if provider is not None:
+        raise click.UsageError("--provider goes with --rule")
     rows = _rows(found, agents or AGENTS, verdicts, None if no_index else index_file(index_path))
     if as_json:
         click.echo(json.dumps([row.to_json() for row in rows], indent=2, ensure_ascii=False))
@@ -143,7 +186,25 @@ def sessions_cmd(
 def _forget(path: Path) -> None:
     """Delete the index file; say what was removed."""
     removed = forget(path)
-    click.echo(f"removed the session index {path} ({size_text(removed)})" if removed else f"no session index at {path}")
+    click.echo(
+        f"removed the session index {path} ({size_text(removed)})"
+        if removed
+        else f"no session index at {path}"
+    )
+
+
+def _search(
+    found: Places, query: Query, index_path: Path | None, *, no_index: bool, limit: int, as_json: bool
+) -> None:
+    """Bring the listed sessions into the index and print the hits (the index is needed: exit 2 without)."""
+    if no_index:
+        raise click.UsageError(
+            "--search, --tool, --call-id and --rule need the session index (not --no-index)"
+        )
+    with open_index(index_file(index_path), found) as conn, progress() as shown:
+        listing = list_indexed(conn, found, query.agents or AGENTS, shown)
+        results = run_search(conn, found.home, listing, query, limit=limit, progress=shown)
+    print_found(results, found.home, as_json=as_json)
 
 
 def _rows(where: Places, agents: tuple[str, ...], verdicts: bool, index: Path | None) -> list[SessionRow]:

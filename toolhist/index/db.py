@@ -128,10 +128,10 @@ class IndexProblem(ToolhistError):
 
 
 def default_path(env: dict[str, str] | None = None) -> Path:
-    """``$TOOLHIST_INDEX``, else ``index.sqlite`` in toolhist's folder of the user's cache.
+    r"""``$TOOLHIST_INDEX``, else ``index.sqlite`` in toolhist's folder of the user's cache.
 
     Linux and other Unix: ``$XDG_CACHE_HOME/toolhist`` (``~/.cache/toolhist``); macOS:
-    ``~/Library/Caches/toolhist``; Windows: ``%LOCALAPPDATA%\\toolhist\\Cache``.
+    ``~/Library/Caches/toolhist``; Windows: ``%LOCALAPPDATA%\toolhist\Cache``.
     """
     given = os.environ if env is None else env
     if given.get(INDEX_ENV, "").strip():
@@ -225,6 +225,7 @@ def connect(path: Path) -> sqlite3.Connection:
     except (OSError, sqlite3.Error) as exc:
         raise IndexProblem(f"{path}: cannot open the session index: {exc}") from None
     try:
+        _current(conn, path)  # a foreign SQLite file is refused before anything is written to it
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -288,7 +289,7 @@ def size(path: Path) -> int:
 
 @cache
 def code_digest() -> str:
-    """toolhist's version and a digest of its code: what a session read whole, or judged, depends on.
+    """Toolhist's version and a digest of its code: what a session read whole, or judged, depends on.
 
     A verdict or a session's search text is kept while its file and this digest are unchanged, so
     an upgrade (or any edit of a checkout) reads every session again.

@@ -1,4 +1,4 @@
-"""``toolhist sessions`` from the index: the folders walked as before, a file's head read only when it changed.
+"""``toolhist sessions`` from the index: folders walked as before, a file's head read only when it changed.
 
 The walk (`toolhist.machine.listing.walk`) still looks in every folder and stats every file, so a
 new, changed or vanished session is seen at once; what the index saves is the read of each file's
@@ -89,14 +89,19 @@ def _decode(text: str) -> dict[str, Any]:
 
 
 def list_indexed(
-    conn: sqlite3.Connection, where: Places, agents: tuple[str, ...] = AGENTS, progress: Progress | None = None
+    conn: sqlite3.Connection,
+    where: Places,
+    agents: tuple[str, ...] = AGENTS,
+    progress: Progress | None = None,
 ) -> Listing:
     """Every session of ``agents`` in ``where``, newest first, heads read only where files changed.
 
     The heads read and the sessions gone are written in one transaction, only when there are any.
     """
     code = code_digest()
-    kept = {path: (state, fields) for path, state, fields in conn.execute("SELECT path, state, fields FROM heads")}
+    kept = {
+        path: (state, fields) for path, state, fields in conn.execute("SELECT path, state, fields FROM heads")
+    }
     fresh: dict[str, tuple[str, str]] = {}
     states: dict[str, str] = {}
 
@@ -137,7 +142,9 @@ def _forget_gone(
     listed = {str(row.path) for row in rows}
     gone_heads = [
         path
-        for (path,) in conn.execute(f"SELECT path FROM heads WHERE home = ? AND agent IN ({marks})", (home, *wanted))
+        for (path,) in conn.execute(
+            f"SELECT path FROM heads WHERE home = ? AND agent IN ({marks})", (home, *wanted)
+        )
         if path not in listed
     ]
     gone = [

@@ -109,14 +109,12 @@ class Results:
 
 
 def escaped(text: str) -> str:
-    """``text`` on one line, every control or format character written as ``\\uXXXX``.
+    r"""``text`` on one line, every control or format character written as ``\uXXXX``.
 
     A terminal then shows session content as text: no escape sequence, no bidirectional override.
     """
     flat = " ".join(text.split())
-    return "".join(
-        f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in flat
-    )
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in flat)
 
 
 def snippet(text: str, needle: str) -> str:
@@ -127,7 +125,7 @@ def snippet(text: str, needle: str) -> str:
 
 
 def _like(text: str) -> str:
-    """A ``LIKE`` pattern for ``text`` as a substring (``%``, ``_`` and ``\\`` taken literally)."""
+    r"""A ``LIKE`` pattern for ``text`` as a substring (``%``, ``_`` and ``\`` taken literally)."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
@@ -135,16 +133,18 @@ def _base(query: Query) -> tuple[str, list[object]]:
     """The query's candidate hits: messages by text, by call, or violations by rule."""
     if query.text.strip():
         return (
-            "SELECT e.session AS session, e.msg AS msg, e.kind AS kind, e.speaker AS speaker, e.text AS text, "
-            "NULL AS rule, NULL AS severity, NULL AS provider, c.rank AS rank, c.vkey AS vkey, e.id AS ord "
+            "SELECT e.session AS session, e.msg AS msg, e.kind AS kind, e.speaker AS speaker, "
+            "e.text AS text, NULL AS rule, NULL AS severity, NULL AS provider, "
+            "c.rank AS rank, c.vkey AS vkey, e.id AS ord "
             "FROM entries_fts f JOIN entries e ON e.id = f.rowid JOIN temp.listed c ON c.id = e.session "
             "WHERE f.text LIKE ? ESCAPE '\\'",
             [_like(query.text.strip())],
         )
     if query.tool or query.call_id:
         return (
-            "SELECT k.session AS session, k.msg AS msg, 'message' AS kind, COALESCE(e.speaker, '') AS speaker, "
-            "COALESCE(e.text, '') AS text, NULL AS rule, NULL AS severity, NULL AS provider, c.rank AS rank, "
+            "SELECT k.session AS session, k.msg AS msg, 'message' AS kind, "
+            "COALESCE(e.speaker, '') AS speaker, COALESCE(e.text, '') AS text, "
+            "NULL AS rule, NULL AS severity, NULL AS provider, c.rank AS rank, "
             "c.vkey AS vkey, k.msg AS ord FROM (SELECT DISTINCT session, msg FROM calls) k "
             "JOIN temp.listed c ON c.id = k.session "
             "LEFT JOIN entries e ON e.session = k.session AND e.msg = k.msg AND e.kind = 'message'",
@@ -153,7 +153,8 @@ def _base(query: Query) -> tuple[str, list[object]]:
     return (
         "SELECT v.session AS session, v.msg AS msg, 'violation' AS kind, '' AS speaker, v.detail AS text, "
         "v.rule AS rule, v.severity AS severity, v.provider AS provider, c.rank AS rank, c.vkey AS vkey, "
-        "v.rowid AS ord FROM violations v JOIN verdicts d ON d.session = v.session AND d.judged_on = v.judged_on "
+        "v.rowid AS ord FROM violations v "
+        "JOIN verdicts d ON d.session = v.session AND d.judged_on = v.judged_on "
         "JOIN temp.listed c ON c.id = v.session AND d.key = c.vkey WHERE v.judged_on = ? AND v.rule = ?",
         [query.judged_on, query.rule],
     )
@@ -198,7 +199,9 @@ def search(conn: sqlite3.Connection, listing: Listing, query: Query, limit: int 
     rows = [r for r in listing.rows if not query.agents or r.agent in query.agents]
     held = {
         loc: (sid, state, c, problem)
-        for sid, loc, state, c, problem in conn.execute("SELECT id, locator, state, code, problem FROM sessions")
+        for sid, loc, state, c, problem in conn.execute(
+            "SELECT id, locator, state, code, problem FROM sessions"
+        )
     }
     by_id: dict[int, SessionRow] = {}
     ranked, not_indexed, unreadable = [], [], []
@@ -227,7 +230,16 @@ def search(conn: sqlite3.Connection, listing: Listing, query: Query, limit: int 
     ).fetchall()
     needle = query.text.strip() or query.tool or query.call_id or ""
     hits = [
-        Hit(by_id[sid], msg, kind, speaker, snippet(text, "" if kind == "violation" else needle), rule, sev, prov)
+        Hit(
+            by_id[sid],
+            msg,
+            kind,
+            speaker,
+            snippet(text, "" if kind == "violation" else needle),
+            rule,
+            sev,
+            prov,
+        )
         for sid, msg, kind, speaker, text, rule, sev, prov in found_rows
     ]
     return Results(hits, total, len(ranked), not_indexed, unreadable, no_verdict)
@@ -241,4 +253,3 @@ def _unjudged(
         conn.execute("SELECT session, key FROM verdicts WHERE judged_on = ?", (query.judged_on,)).fetchall()
     )
     return [by_id[sid] for sid, _, vkey in ranked if keys.get(sid) != vkey]
-

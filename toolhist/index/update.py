@@ -103,7 +103,11 @@ def _read(row: SessionRow) -> tuple[Document | None, Session | None, str | None]
         except OSError as exc:
             return None, None, exc.strerror or str(exc)
         if size > MAX_BYTES:
-            return None, None, f"not read into the index: {size / 1e6:.0f} MB, over its {MAX_BYTES >> 20} MiB limit"
+            return (
+                None,
+                None,
+                f"not read into the index: {size / 1e6:.0f} MB, over its {MAX_BYTES >> 20} MiB limit",
+            )
     try:
         document, session = load_document(str(row.path), row.read_format)
     except (ToolhistError, OSError) as exc:
@@ -125,7 +129,9 @@ def _judge(
     return {"verdict": verdict_text(found), "rules": sorted({v.rule for v in found}), "provider": on}, found
 
 
-def _write(conn: sqlite3.Connection, home: str, item: Pending, session: Session | None, problem: str | None) -> int:
+def _write(
+    conn: sqlite3.Connection, home: str, item: Pending, session: Session | None, problem: str | None
+) -> int:
     """The session's row and, when read for it, its search text; its id."""
     row = item.row
     if not item.content:  # only verdicts to add (unless another process just took the session out)
@@ -167,8 +173,10 @@ def _write(conn: sqlite3.Connection, home: str, item: Pending, session: Session 
 
 
 def _write_verdict(
-    conn: sqlite3.Connection, sid: int, on: str, key: str, fields: dict[str, Any], found: list[Violation]
+    conn: sqlite3.Connection, sid: int, on: str, key: str, verdict: tuple[dict[str, Any], list[Violation]]
 ) -> None:
+    """Replace the session's verdict on ``on`` (its fields and violations), kept under ``key``."""
+    fields, found = verdict
     conn.execute("DELETE FROM verdicts WHERE session = ? AND judged_on = ?", (sid, on))
     conn.execute(
         "INSERT INTO verdicts (session, judged_on, key, fields) VALUES (?, ?, ?, ?)",
@@ -177,18 +185,21 @@ def _write_verdict(
     conn.executemany(
         "INSERT INTO violations (session, judged_on, provider, rule, severity, msg, detail) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(sid, on, v.provider, v.rule, v.severity, v.message_index, v.error_text[:DETAIL_CAP]) for v in found],
+        [
+            (sid, on, v.provider, v.rule, v.severity, v.message_index, v.error_text[:DETAIL_CAP])
+            for v in found
+        ],
     )
 
 
 def refresh_one(conn: sqlite3.Connection, home: str, item: Pending) -> None:
     """Read one session and write what the index lacks of it, in one transaction."""
     document, session, problem = _read(item.row)
-    verdicts = [(on, *_judge(item.row, on, document, session, problem)) for on in item.judge_on]
+    verdicts = [(on, _judge(item.row, on, document, session, problem)) for on in item.judge_on]
     with writing(conn):
         sid = _write(conn, home, item, session, problem)
-        for on, fields, found in verdicts:
-            _write_verdict(conn, sid, on, verdict_key(item.state), fields, found)
+        for on, judged in verdicts:
+            _write_verdict(conn, sid, on, verdict_key(item.state), judged)
 
 
 def refresh(
@@ -205,7 +216,9 @@ def refresh(
                 progress(done, len(work), "reading sessions into the index")
             refresh_one(conn, home, item)
             done += 1
-    except KeyboardInterrupt:
+    except (Exception, SystemExit, GeneratorExit):
+        raise
+    except BaseException:  # Ctrl-C: KeyboardInterrupt, or the CLI's own (toolhist.cli.progress.Interrupted)
         raise Stopped(done, len(work)) from None
     if progress is not None and work:
         progress(done, len(work), "reading sessions into the index")

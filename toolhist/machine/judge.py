@@ -13,9 +13,9 @@ from dataclasses import replace
 from toolhist.agents.registry import BY_ID
 from toolhist.check import verdict
 from toolhist.errors import ToolhistError
+from toolhist.formats.document import Document
 from toolhist.machine.listing import SessionRow
 from toolhist.machine.ran_on import ran_on
-from toolhist.formats.document import Document
 from toolhist.model import Session
 from toolhist.providers import Violation
 from toolhist.readers import load_document
