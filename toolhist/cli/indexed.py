@@ -1,7 +1,7 @@
-"""What ``toolhist sessions`` and ``toolhist search`` share about the index: its option, opening it, progress.
+"""What ``toolhist sessions`` needs of the session index: its option, opening it, progress.
 
 The index is a cache (`toolhist.index`): when it cannot be opened or written, ``sessions`` says so
-in one line on stderr and lists without it; ``search`` needs it and exits 2 with that line.
+in one line on stderr and lists without it; ``--search`` needs it and exits 2 with that line.
 """
 
 from __future__ import annotations

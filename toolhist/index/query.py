@@ -75,7 +75,7 @@ class Hit:
     provider: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """One object of ``toolhist search --json``'s ``hits``."""
+        """One object of ``toolhist sessions --search … --json``'s ``hits``."""
         modified = datetime.fromtimestamp(self.row.modified, UTC).isoformat().replace("+00:00", "Z")
         return {
             "path": str(self.row.path),

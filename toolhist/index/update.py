@@ -3,8 +3,8 @@
 A listed session is read again only when its state (`toolhist.index.listing.Listing.states`) or
 toolhist's code digest changed since it was read (`pending`). Verdicts are lazy: `refresh` judges
 only the providers asked for (``WHERE_IT_RAN``, the provider the session ran on, as ``toolhist
-sessions --verdict`` judges; or a named provider), and keeps each under the same state and digest,
-so ``toolhist search --rule`` says which sessions have none yet instead of judging thousands.
+sessions --verdict`` judges; or a named provider, ``--rule … --provider``), and keeps each under
+the same state and digest: a second ``--rule`` search judges only the sessions that changed.
 
 Each session is read outside any transaction and written in one of its own (`toolhist.index.db.
 writing`): Ctrl-C (`Stopped`) or a crash leaves every session either as it was or wholly updated.
