@@ -10,6 +10,7 @@ Session content is escaped (`toolhist.index.query.escaped`): a terminal shows it
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,13 @@ from toolhist.index.query import Hit
 from toolhist.machine import SessionRow
 
 
-def _shown(path: Path, home: Path) -> str:
-    try:
-        return str(Path("~") / path.relative_to(home))
-    except ValueError:
-        return str(path)
+def shown_path(path: Path, home: Path) -> str:
+    """``path`` relative to the home folder when inside it (``~/…``), else as it is.
+
+    A string comparison, not `Path.relative_to`: thousands of rows are shown at once.
+    """
+    text, prefix = str(path), str(home).rstrip(os.sep) + os.sep
+    return "~" + os.sep + text[len(prefix) :] if text.startswith(prefix) else text
 
 
 def _line(hit: Hit, home: Path) -> str:
@@ -34,7 +37,7 @@ def _line(hit: Hit, home: Path) -> str:
     who = (
         f"{hit.rule} ({hit.severity}, {hit.provider})" if hit.kind == "violation" else hit.speaker or hit.kind
     )
-    path = _shown(hit.row.path, home)
+    path = shown_path(hit.row.path, home)
     return f"{hit.row.when()}  {hit.row.agent:<11}  {where:>5}  {who}: {hit.snippet}  {path}"
 
 

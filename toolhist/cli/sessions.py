@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from toolhist.cli.indexed import index_file, index_option, open_index, progress, size_text
-from toolhist.cli.session_search import print_found, run_search
+from toolhist.cli.session_search import print_found, run_search, shown_path
 from toolhist.index import (
     WHERE_IT_RAN,
     IndexProblem,
@@ -29,14 +29,6 @@ from toolhist.index import (
 from toolhist.machine import AGENTS, HOME_ENV, Places, SessionRow, judge, places
 from toolhist.machine.listing import newest_first, walk
 from toolhist.providers import PROVIDERS
-
-
-def _shown(path: Path, home: Path) -> str:
-    """``path`` relative to the home folder when inside it (``~/…``), else as it is."""
-    try:
-        return str(Path("~") / path.relative_to(home))
-    except ValueError:
-        return str(path)
 
 
 def _messages(row: SessionRow) -> str:
@@ -56,7 +48,7 @@ def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[s
     table = [
         [row.when(), row.agent, _messages(row), row.provider or "-"]
         + ([_verdict(row)] if verdicts else [])
-        + [row.project or "-", _shown(row.path, home)]
+        + [row.project or "-", shown_path(row.path, home)]
         for row in rows
     ]
     header = ["modified (UTC)", "agent", "messages", "provider"] + (["verdict"] if verdicts else [])
@@ -160,7 +152,7 @@ def sessions_cmd(  # noqa: PLR0917 - click passes every option as an argument
         for agent, folder in found.where():
             if not agents or agent in agents:
                 state = "found" if folder.is_dir() else "absent"
-                click.echo(f"{agent:<11}  {state:<6}  {_shown(folder, found.home)}")
+                click.echo(f"{agent:<11}  {state:<6}  {shown_path(folder, found.home)}")
         return
     query = Query(text, tool, call_id, rule, provider, agents)
     if not query.empty:
@@ -175,8 +167,7 @@ def sessions_cmd(  # noqa: PLR0917 - click passes every option as an argument
     if not rows:
         click.echo(f"no sessions found under {found.home} (see `toolhist sessions --where`)")
         return
-    for line in render_rows(rows, found.home, verdicts=verdicts):
-        click.echo(line)
+    click.echo("\n".join(render_rows(rows, found.home, verdicts=verdicts)))
     counts = Counter(row.agent for row in rows)
     unreadable = sum(row.problem is not None for row in rows)
     by_agent = ", ".join(f"{agent} {counts[agent]}" for agent in AGENTS if counts[agent])

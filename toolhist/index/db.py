@@ -296,7 +296,7 @@ def code_digest() -> str:
     """
     root = Path(toolhist.__file__).parent
     digest = hashlib.sha256(toolhist.__version__.encode())
-    for file in sorted(root.rglob("*.py")):
-        digest.update(file.relative_to(root).as_posix().encode())
-        digest.update(file.read_bytes())
+    for file in sorted(root.rglob("*.py")):  # each file's size and mtime: a stat, not a read, of each
+        info = file.stat()
+        digest.update(f"{file.relative_to(root).as_posix()}:{info.st_size}:{info.st_mtime_ns}\n".encode())
     return f"{toolhist.__version__}:{digest.hexdigest()[:16]}"
