@@ -33,7 +33,8 @@ from toolhist.index import (
     refresh,
     search,
 )
-from toolhist.machine import places
+from toolhist.index.listing import listed
+from toolhist.machine import list_sessions, places
 
 
 @pytest.fixture
@@ -300,3 +301,20 @@ def test_forget_removes_the_index(home: Path, cache: Path, capsys: pytest.Captur
     assert out.startswith(f"removed the session index {db} (")
     assert not db.exists()
     assert cli(capsys, "--forget") == (0, f"no session index at {db}\n", "")
+
+
+def test_the_apps_listing_goes_through_the_index_and_goes_on_without_one(
+    home: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without = list_sessions(home)
+    assert listed(places(home)) == without
+    assert (cache / "toolhist" / "index.sqlite").exists()
+    heads = counted(monkeypatch, index_listing, "read_header")
+    assert listed(places(home)) == without
+    assert heads == []
+    foreign = cache / "notes.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    db.close()
+    monkeypatch.setenv("TOOLHIST_INDEX", str(foreign))
+    assert listed(places(home)) == without

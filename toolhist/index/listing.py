@@ -24,7 +24,7 @@ from functools import cache, partial
 from typing import Any
 
 from toolhist.agents.folders import RAN_ON, Found, Header
-from toolhist.index.db import code_digest, writing
+from toolhist.index.db import IndexProblem, check_location, code_digest, default_path, opened, writing
 from toolhist.machine.listing import AGENTS, SessionRow, newest_first, read_header, walk
 from toolhist.machine.places import Places
 
@@ -167,3 +167,18 @@ def _forget_gone(
         conn.executemany("DELETE FROM heads WHERE path = ?", [(p,) for p in gone_heads])
         conn.executemany("DELETE FROM sessions WHERE id = ?", [(sid,) for sid, _ in gone])
     return len(set(gone_heads) | {locator for _, locator in gone})
+
+
+def listed(where: Places, agents: tuple[str, ...] = AGENTS) -> list[SessionRow]:
+    """The listing through the index at `toolhist.index.db.default_path` (the app's "This machine").
+
+    The index is a cache: when it cannot be used (refused, not an index, locked too long) every
+    file's head is read as without one.
+    """
+    path = default_path()
+    try:
+        check_location(path, [folder for _, folder in where.where()])
+        with opened(path) as conn:
+            return list_indexed(conn, where, agents).rows
+    except (IndexProblem, sqlite3.Error):
+        return newest_first(list(walk(where, agents)))
