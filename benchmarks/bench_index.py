@@ -8,6 +8,8 @@ start-up and imports are included, as a user waits for them:
 
 - ``main``: the landed main's ``toolhist sessions`` (``PYTHONPATH=--baseline``, default
   /work/baseline): every file's head read and parsed each time;
+- ``--no-index``: this checkout without the index (main's work, with the agents main has gained
+  since the baseline);
 - ``cold``: this checkout with no index (deleted before each run): every head read, then written
   to the index;
 - ``warm``: this checkout again, the index current: the folders walked and every file stat'ed, no
@@ -81,11 +83,13 @@ def main() -> None:
         print(f"{args.sessions} sessions requested, {written / 1e6:.0f} MB written; load {os.getloadavg()}")
         main_times = [_run(args.baseline, home, Path(tmp) / "main-cache") for _ in range(args.runs)]
         print(f"main   {args.baseline}:  {_median([t for t, _ in main_times])}   ({main_times[-1][1]})")
+        plain = [_run(HERE, home, cache, "--no-index") for _ in range(args.runs)]
+        print(f"this checkout, --no-index: {_median([t for t, _ in plain])}   ({plain[-1][1]})")
         cold = []
         for _ in range(args.runs):
             _forget(cache)
             cold.append(_run(HERE, home, cache))
-        print(f"cold   (no index):        {_median([t for t, _ in cold])}   ({cold[-1][1]})")
+        print(f"cold   (no index yet):    {_median([t for t, _ in cold])}   ({cold[-1][1]})")
         warm = [_run(HERE, home, cache) for _ in range(args.runs)]
         print(f"warm   (index current):   {_median([t for t, _ in warm])}   ({warm[-1][1]})")
         index = cache / "toolhist" / "index.sqlite"
