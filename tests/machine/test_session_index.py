@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from fake_home import BROKEN, CLAUDE, CLINE, CODEX, GEMINI, KILO, LLXPRT, LLXPRT_CHECKPOINT, ROO, make_home
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_sessions_cli import LISTING
 
 import toolhist.index.extract as index_extract
@@ -33,7 +35,9 @@ from toolhist.index import (
     refresh,
     search,
 )
+from toolhist.index.db import SCHEMA, statements
 from toolhist.index.listing import listed
+from toolhist.index.query import _like as like
 from toolhist.machine import list_sessions, places
 
 
@@ -318,3 +322,34 @@ def test_the_apps_listing_goes_through_the_index_and_goes_on_without_one(
     db.close()
     monkeypatch.setenv("TOOLHIST_INDEX", str(foreign))
     assert listed(places(home)) == without
+
+
+TEXTS = st.text(alphabet="abAB %_\\\n", max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXTS, min_size=1, max_size=6), needle=TEXTS.filter(lambda t: t.strip() == t and t != "")
+)
+def test_text_search_is_a_case_insensitive_substring_test(texts: list[str], needle: str) -> None:
+    """The trigram index answers LIKE exactly as Python's ``in`` on ASCII, ``%``, ``_`` and ``\\`` literal."""
+    db = sqlite3.connect(":memory:")
+    for statement in statements(SCHEMA):
+        db.execute(statement)
+    db.execute(
+        "INSERT INTO sessions (id, locator, home, agent, state, code) VALUES (1, 'x', 'h', 'a', 's', 'c')"
+    )
+    db.executemany(
+        "INSERT INTO entries (session, msg, kind, speaker, text) VALUES (1, ?, 'message', 'ai', ?)",
+        list(enumerate(texts)),
+    )
+    found = [
+        msg
+        for (msg,) in db.execute(
+            "SELECT e.msg FROM entries_fts f JOIN entries e ON e.id = f.rowid "
+            "WHERE f.text LIKE ? ESCAPE '\\' ORDER BY e.msg",
+            (like(needle),),
+        )
+    ]
+    assert found == [m for m, text in enumerate(texts) if needle.lower() in text.lower()]
+    db.close()
