@@ -80,28 +80,48 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home, cache = Path(tmp) / "home", Path(tmp) / "cache"
         written = make_home(home, args.sessions)
-        print(f"{args.sessions} sessions requested, {written / 1e6:.0f} MB written; load {os.getloadavg()}")
+        print(
+            f"{args.sessions} sessions requested, {written / 1e6:.0f} MB written; load {os.getloadavg()}",
+            flush=True,
+        )
         main_times = [_run(args.baseline, home, Path(tmp) / "main-cache") for _ in range(args.runs)]
-        print(f"main   {args.baseline}:  {_median([t for t, _ in main_times])}   ({main_times[-1][1]})")
+        print(
+            f"main   {args.baseline}:  {_median([t for t, _ in main_times])}   ({main_times[-1][1]})",
+            flush=True,
+        )
         plain = [_run(HERE, home, cache, "--no-index") for _ in range(args.runs)]
-        print(f"this checkout, --no-index: {_median([t for t, _ in plain])}   ({plain[-1][1]})")
+        print(f"this checkout, --no-index: {_median([t for t, _ in plain])}   ({plain[-1][1]})", flush=True)
         cold = []
         for _ in range(args.runs):
             _forget(cache)
             cold.append(_run(HERE, home, cache))
-        print(f"cold   (no index yet):    {_median([t for t, _ in cold])}   ({cold[-1][1]})")
+        print(f"cold   (no index yet):    {_median([t for t, _ in cold])}   ({cold[-1][1]})", flush=True)
         warm = [_run(HERE, home, cache) for _ in range(args.runs)]
-        print(f"warm   (index current):   {_median([t for t, _ in warm])}   ({warm[-1][1]})")
+        print(f"warm   (index current):   {_median([t for t, _ in warm])}   ({warm[-1][1]})", flush=True)
         index = cache / "toolhist" / "index.sqlite"
-        print(f"index after the listing: {index.stat().st_size / 1e6:.1f} MB")
+        print(f"index after the listing: {index.stat().st_size / 1e6:.1f} MB", flush=True)
         if args.no_search:
             return
         first, tail = _run(HERE, home, cache, "--search", "total")
-        print(f"search, first:            {first:6.1f} s once (every session read whole)   ({tail})")
-        later = [_run(HERE, home, cache, "--search", word) for word in ("invoice", "Decimal", "pytest")]
-        later += [_run(HERE, home, cache, "--tool", "read_file") for _ in range(max(0, args.runs - 3))]
-        print(f"search, warm:             {_median([t for t, _ in later])}   ({later[0][1]})")
-        print(f"index after the search: {index.stat().st_size / 1e6:.1f} MB; load {os.getloadavg()}")
+        print(
+            f"search, first:            {first:6.1f} s once (every session read whole)   ({tail})", flush=True
+        )
+        later = []
+        searches = [
+            ("--search", "invoice"),
+            ("--search", "Decimal"),
+            ("--search", "pytest"),
+            ("--tool", "read_file"),
+            ("--call-id", "toolu_01Edit1qA3sD5fG7hJ9kL1zX"),
+        ]
+        for key, value in searches:
+            spent, tail = _run(HERE, home, cache, key, value)
+            later.append(spent)
+            print(f"  {key} {value}: {spent:6.3f} s   ({tail})", flush=True)
+        print(f"search, warm:             {_median(later)}", flush=True)
+        print(
+            f"index after the search: {index.stat().st_size / 1e6:.1f} MB; load {os.getloadavg()}", flush=True
+        )
 
 
 if __name__ == "__main__":

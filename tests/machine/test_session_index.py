@@ -37,7 +37,7 @@ from toolhist.index import (
 )
 from toolhist.index.db import SCHEMA, statements
 from toolhist.index.listing import listed
-from toolhist.index.query import _like as like
+from toolhist.index.query import like_pattern
 from toolhist.machine import list_sessions, places
 
 
@@ -348,7 +348,7 @@ def test_text_search_is_a_case_insensitive_substring_test(texts: list[str], need
         for (msg,) in db.execute(
             "SELECT e.msg FROM entries_fts f JOIN entries e ON e.id = f.rowid "
             "WHERE f.text LIKE ? ESCAPE '\\' ORDER BY e.msg",
-            (like(needle),),
+            (like_pattern(needle),),
         )
     ]
     assert found == [m for m, text in enumerate(texts) if needle.lower() in text.lower()]

@@ -104,9 +104,13 @@ def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[s
     default="",
     help="Find the messages holding TEXT (case-insensitive), in every session.",
 )
-@click.option("--tool", help="Find the messages calling this tool, or holding a result of it.")
-@click.option("--call-id", help="Find the call with this id and the results answering it.")
-@click.option("--rule", help="Find the sessions breaking this rule (on the provider each ran on).")
+@click.option(
+    "--tool", metavar="NAME", help="Find the messages calling this tool, or holding a result of it."
+)
+@click.option("--call-id", metavar="ID", help="Find the call with this id and the results answering it.")
+@click.option(
+    "--rule", metavar="ID", help="Find the sessions breaking this rule (on the provider each ran on)."
+)
 @click.option(
     "--provider",
     type=click.Choice(PROVIDERS),

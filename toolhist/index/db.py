@@ -91,7 +91,7 @@ CREATE TABLE calls (
     id TEXT NOT NULL,
     raw_id TEXT NOT NULL
 );
-CREATE INDEX calls_session ON calls (session);
+CREATE INDEX calls_session ON calls (session, msg);
 CREATE INDEX calls_name ON calls (name COLLATE NOCASE);
 CREATE INDEX calls_id ON calls (id);
 CREATE INDEX calls_raw_id ON calls (raw_id);

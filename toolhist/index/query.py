@@ -124,7 +124,7 @@ def snippet(text: str, needle: str) -> str:
     return ("…" if lo else "") + escaped(text[lo:hi]) + ("…" if hi < len(text) else "")
 
 
-def _like(text: str) -> str:
+def like_pattern(text: str) -> str:
     r"""A ``LIKE`` pattern for ``text`` as a substring (``%``, ``_`` and ``\`` taken literally)."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -138,17 +138,22 @@ def _base(query: Query) -> tuple[str, list[object]]:
             "c.rank AS rank, c.vkey AS vkey, e.id AS ord "
             "FROM entries_fts f JOIN entries e ON e.id = f.rowid JOIN temp.listed c ON c.id = e.session "
             "WHERE f.text LIKE ? ESCAPE '\\'",
-            [_like(query.text.strip())],
+            [like_pattern(query.text.strip())],
         )
-    if query.tool or query.call_id:
+    if query.tool or query.call_id:  # the calls of that tool (or with that id) first, through their index
+        match, args = (
+            ("k.name = ? COLLATE NOCASE", [query.tool])
+            if query.tool
+            else ("(k.id = ? OR k.raw_id = ?)", [query.call_id, query.call_id])
+        )
         return (
             "SELECT k.session AS session, k.msg AS msg, 'message' AS kind, "
             "COALESCE(e.speaker, '') AS speaker, COALESCE(e.text, '') AS text, "
             "NULL AS rule, NULL AS severity, NULL AS provider, c.rank AS rank, "
-            "c.vkey AS vkey, k.msg AS ord FROM (SELECT DISTINCT session, msg FROM calls) k "
+            f"c.vkey AS vkey, k.msg AS ord FROM (SELECT DISTINCT session, msg FROM calls k WHERE {match}) k "
             "JOIN temp.listed c ON c.id = k.session "
             "LEFT JOIN entries e ON e.session = k.session AND e.msg = k.msg AND e.kind = 'message'",
-            [],
+            args,
         )
     return (
         "SELECT v.session AS session, v.msg AS msg, 'violation' AS kind, '' AS speaker, v.detail AS text, "
