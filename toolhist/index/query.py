@@ -141,11 +141,8 @@ def _base(query: Query) -> tuple[str, list[object]]:
             [like_pattern(query.text.strip())],
         )
     if query.tool or query.call_id:  # the calls of that tool (or with that id) first, through their index
-        match, args = (
-            ("k.name = ? COLLATE NOCASE", [query.tool])
-            if query.tool
-            else ("(k.id = ? OR k.raw_id = ?)", [query.call_id, query.call_id])
-        )
+        args: list[object] = [query.tool] if query.tool else [query.call_id, query.call_id]
+        match = "k.name = ? COLLATE NOCASE" if query.tool else "(k.id = ? OR k.raw_id = ?)"
         return (
             "SELECT k.session AS session, k.msg AS msg, 'message' AS kind, "
             "COALESCE(e.speaker, '') AS speaker, COALESCE(e.text, '') AS text, "
