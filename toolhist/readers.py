@@ -23,6 +23,7 @@ from toolhist.formats.document import Document, json_path, read_input
 from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.not_history import known_file
 from toolhist.formats.registry import CANONICAL, WIRE
+from toolhist.live import as_json, name_of
 from toolhist.model import Session
 
 READERS: dict[str, Reader] = {r.id: r for r in (*WIRE, *AGENT_READERS, CANONICAL)}
@@ -136,6 +137,9 @@ def load(
 ) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
 
+    A framework's live objects are read too (`toolhist.live`): pydantic-ai messages or a run
+    result, LangChain messages, a LangGraph state…, serialised by the framework itself.
+
     ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
     ``progress(bytes_read, total)`` is called while a file is read (agent logs: as they stream).
     """
@@ -178,6 +182,10 @@ def load_document(
 
     A streamed agent log returns a Document without ``value``: the file was never held whole.
     """
+    live = as_json(source)
+    if live is not None:  # a framework's live objects (`toolhist.live`), dumped by the framework itself
+        name = name or name_of(source, live[1])
+        source, format = live[0], format or live[1]
     reader = reader_for(format) if format is not None else None
     streamed = _streamer(source, reader)
     if streamed is not None:
