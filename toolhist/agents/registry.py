@@ -28,7 +28,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, pydantic_ai, vscode
+from toolhist.agents import (
+    claude_code,
+    cline,
+    codex,
+    gemini_cli,
+    langchain,
+    llxprt,
+    otel_genai,
+    pydantic_ai,
+    vscode,
+)
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 
@@ -41,6 +51,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     llxprt.AGENT,
     otel_genai.AGENT,
     pydantic_ai.AGENT,
+    langchain.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

@@ -302,6 +302,6 @@ class PydanticAIReader(Reader):
             content = part.get("content")
             if isinstance(content, dict):
                 return _user_item(content, (*ptr, "content"))
-        if kind in BUILTIN_PARTS or kind == "compaction" or kind == "file":
+        if kind in BUILTIN_PARTS or kind in {"compaction", "file"}:
             return OpaqueBlock(source_format=FORMAT, data=dict(part))
         return None
