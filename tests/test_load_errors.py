@@ -86,6 +86,8 @@ def test_every_format_of_the_design_is_registered() -> None:
     assert set(FORMATS) == {
         "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "icontent", "llxprt-debug",
         "llxprt-checkpoint", "kilo", "claude-code", "codex", "gemini-cli", "vscode", "otel-genai", "toolhist",
+        # agents added by issue 27 (toolhist/agents/registry.py)
+        "opencode", "crush", "goose", "zed",
     }  # fmt: skip
 
 

@@ -6,7 +6,8 @@ changes (the before/after aligned and coloured, as the Curation page shows it) a
 bodies with the lines a violation points at marked (as the Payloads page shows them). It must open
 anywhere without a network: inline CSS, an inline SVG picture, no JavaScript, no external URL. Every
 piece of session content goes through `html.escape` (agent logs carry fetched web pages, so a
-``<script>`` in a tool result is data, never markup). Secrets are already redacted by `toolhist.load`.
+``<script>`` in a tool result is data, never markup). The finished page goes through
+`toolhist.redact` (it is meant to be shared): no key, token, password or private key travels with it.
 The builders are `toolhist.views.markup` and `toolhist.views.svg`, which Jupyter shows too.
 """
 
@@ -23,6 +24,7 @@ from toolhist.judgement import Judged, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, render_curation, validate
 from toolhist.ran_on import ran_on, said
+from toolhist.redact import redact_text
 from toolhist.views.markup import (
     CSS,
     aligned_diff,
@@ -195,9 +197,10 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
         f'<section id="providers"><h2>Providers</h2><p>{esc(judged.describe())}</p>{said_ran}</section>'
     )
     sections += [_provider(judged, p, results[p]) for p in chosen]
-    return (
+    page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f"<title>{esc(title)}</title><style>{_CSS}</style></head>"
         f"<body><h1>{esc(title)}</h1>{''.join(sections)}</body></html>\n"
     )
+    return redact_text(page)[0]

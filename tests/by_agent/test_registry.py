@@ -22,9 +22,11 @@ HOME = Path("/h")
 
 
 def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> None:
+    later = tuple(r.id for a in AGENTS for r in a.readers if r.id not in DETECTION)
     assert (
         *(r.id for r in WIRE),
         *DETECTION,
+        *dict.fromkeys(later),
         CANONICAL.id,
     ) == FORMATS
     assert FORMATS == (
@@ -42,6 +44,10 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "llxprt-checkpoint",
         "claude-code",
         "codex",
+        "opencode",
+        "crush",
+        "goose",
+        "zed",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -52,7 +58,20 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
     assert (
         LISTED
         == MACHINE_AGENTS
-        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt")
+        == (
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "vscode",
+            "cline",
+            "roo",
+            "kilo",
+            "llxprt",
+            "opencode",
+            "crush",
+            "goose",
+            "zed",
+        )
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
@@ -71,6 +90,10 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "roo": "kilo",
         "kilo": "kilo",
         "llxprt": "llxprt-checkpoint",
+        "opencode": "opencode",
+        "crush": "crush",
+        "goose": "goose",
+        "zed": "zed",
     }
     llxprt = BY_ID["llxprt"]
     assert [llxprt.read_format(Path(p)) for p in ("s/checkpoint-a.json", "s/chats/session-1.jsonl")] == [
@@ -93,6 +116,18 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "llxprt-checkpoint": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "llxprt-debug": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "icontent": {"openai": "openai-chat", "openai-responses": "openai-responses"},
+        "opencode": {
+            "anthropic": "anthropic",
+            "openai": "openai-responses",
+            "google": "gemini",
+            "amazon-bedrock": "bedrock",
+            "mistral": "mistral",
+            "moonshotai": "kimi",
+            "moonshotai-cn": "kimi",
+        },
+        "crush": {"openai": "openai-responses", "anthropic": "anthropic", "gemini": "gemini"},
+        "goose": {"anthropic": "anthropic", "google": "gemini"},
+        "zed": {"anthropic": "anthropic", "google": "gemini", "mistral": "mistral", "bedrock": "bedrock"},
     }
 
 

@@ -88,6 +88,7 @@ def test_json_rows(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
             "verdict": "accepts",
             "rules": [],
             "problem": None,
+            "session": None,
         }
     ]
     code, out, _ = cli(capsys, "--home", str(home), "--json")
@@ -122,11 +123,11 @@ def test_an_empty_home_says_where_to_look(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli(capsys, "--agent", "cursor") == (
+    assert cli(capsys, "--agent", "nonesuch") == (
         2,
         "",
-        "toolhist: error: Invalid value for '--agent': 'cursor' is not one of 'claude-code', 'codex', "
-        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt'.\n",
+        "toolhist: error: Invalid value for '--agent': 'nonesuch' is not one of 'claude-code', 'codex', "
+        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'opencode', 'crush', 'goose', 'zed'.\n",
     )
     missing = tmp_path / "nope"
     assert cli(capsys, "--home", str(missing)) == (

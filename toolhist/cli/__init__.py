@@ -38,11 +38,21 @@ def _emit_json(value: Any) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolhist")
-def cli() -> None:
+@click.option(
+    "--redact",
+    is_flag=True,
+    help="Replace secrets (API keys, tokens, passwords, private keys) in everything printed.",
+)
+def cli(redact: bool) -> None:
     """Inspect LLM tool-call histories.
 
     Read agent logs and provider request bodies; find what a provider would reject with HTTP 400.
+    What is printed shows each body exactly as it was sent; ``--redact`` replaces its secrets.
     """
+    if redact:
+        from toolhist.redact import redacting_streams
+
+        click.get_current_context().with_resource(redacting_streams())
 
 
 @cli.command("formats")

@@ -27,7 +27,7 @@ from toolhist.readers import load
 def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None) -> None:
     """Write FILE's report as one HTML file: summary, timeline, violations, curation, payloads.
 
-    The file has no script and loads nothing from the network; secrets are redacted on load and
+    The file has no script and loads nothing from the network; secrets are redacted and
     all session content is HTML-escaped, so it is safe to open and to share.
     """
     require("toolhist report", "notebook")

@@ -62,14 +62,18 @@ def needs(
 
 
 def _write(result: ScanResult, out: str) -> None:
+    """Write the table, every string redacted: it is meant to be shared (`toolhist.redact`)."""
+    from toolhist.redact import redact_text
+
+    frame = result.frame.map(lambda v: redact_text(v)[0] if isinstance(v, str) else v)
     suffix = Path(out).suffix.lower()
     if suffix == ".csv":
-        result.frame.to_csv(out, index=False)
+        frame.to_csv(out, index=False)
     elif suffix == ".parquet":
-        result.frame.to_parquet(out, index=False)
+        frame.to_parquet(out, index=False)
     else:
         Path(out).write_text(
-            json.dumps(result.frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
+            json.dumps(frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
             encoding="utf-8",
         )
 

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from toolhist.errors import UsageError
 from toolhist.fleet.task import SESSION_COLUMNS, VIOLATION_COLUMNS, FileResult
+from toolhist.redact import redact_text
 
 PART_ROWS = 100_000
 """Rows per Parquet part file (per table and provider) before it is written out."""
@@ -95,7 +96,7 @@ class DatasetWriter:
         folder.mkdir(parents=True, exist_ok=True)
         number = self.parts[table, provider]
         self.parts[table, provider] += 1
-        columns = {name: [row.get(name) for row in rows] for name in schema.names}
+        columns = {name: [_shared(row.get(name)) for row in rows] for name in schema.names}
         pq.write_table(pa.table(columns, schema=schema), folder / f"part-{number:05d}.parquet")
 
     def close(self) -> None:
@@ -107,6 +108,11 @@ class DatasetWriter:
             if not folder.exists():
                 folder.mkdir(parents=True)
                 pq.write_table(schema.empty_table(), folder / "part-00000.parquet")
+
+
+def _shared(value: object) -> object:
+    """A dataset is meant to be shared: every string (a file name, a reason) is redacted."""
+    return redact_text(value)[0] if isinstance(value, str) else value
 
 
 def read_table(out: str | os.PathLike[str], table: str) -> pd.DataFrame:

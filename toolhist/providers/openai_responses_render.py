@@ -75,7 +75,8 @@ def _input_parts(result: JsonValue) -> bool:
 
 def _is_item(block: OpaqueBlock) -> bool:
     """An opaque Responses block that was a whole item (not an unknown part of a message)."""
-    return "role" in block.data or block.data.get("type") in ITEM_TYPES
+    kind = block.data.get("type")
+    return "role" in block.data or (isinstance(kind, str) and kind in ITEM_TYPES)
 
 
 def _public(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
