@@ -43,6 +43,7 @@ from toolhist.agents import (
     gemini_cli,
     goose,
     langchain,
+    langgraph,
     llxprt,
     opencode,
     otel_genai,
@@ -67,6 +68,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     zed.AGENT,
     pydantic_ai.AGENT,
     langchain.AGENT,
+    langgraph.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

@@ -81,7 +81,7 @@ def _type_of(raw: Any) -> str | None:
     """The message type of one serialised entry in any of the three forms, or None."""
     if not isinstance(raw, dict):
         return None
-    if raw.get("lc") == 1 and raw.get("type") == "constructor" and isinstance(raw.get("id"), list):
+    if raw.get("lc") in (1, 2) and raw.get("type") == "constructor" and isinstance(raw.get("id"), list):
         kwargs = raw.get("kwargs")
         said = kwargs.get("type") if isinstance(kwargs, dict) else None
         cls = raw["id"][-1] if raw["id"] else None
@@ -100,7 +100,7 @@ def _type_of(raw: Any) -> str | None:
 
 def _fields(raw: dict[str, Any]) -> tuple[dict[str, Any], Pointer]:
     """The message's own fields and their pointer suffix, whatever the form."""
-    if raw.get("lc") == 1:
+    if raw.get("lc") in (1, 2):
         return raw.get("kwargs") or {}, ("kwargs",)
     if isinstance(raw.get("data"), dict) and "content" not in raw:
         return raw["data"], ("data",)
@@ -195,6 +195,66 @@ def _calls(fields: dict[str, Any], ptr: Pointer) -> list[ToolCallBlock]:
     return out
 
 
+def read_messages(entries: list[Any], base: Pointer, built: Built) -> None:
+    """Add each LangChain message of ``entries`` (any serialised form) to ``built``."""
+    for i, raw in enumerate(entries):
+        ptr: Pointer = (*base, i)
+        kind = _type_of(raw)
+        if kind is None:
+            raise ShapeError(ptr, "expected a LangChain message (a 'type' and 'content')")
+        if kind in NOT_SENT:
+            built.skips.add(f"type {kind!r}")
+            continue
+        fields, inner = _fields(obj(raw, ptr))
+        _message(kind, fields, (*ptr, *inner), i, built)
+
+
+def _message(kind: str, fields: dict[str, Any], ptr: Pointer, i: int, built: Built) -> None:
+    if kind == "chat":
+        role = fields.get("role")
+        speaker = CHAT_ROLES.get(role) if isinstance(role, str) else None
+        if speaker is None:
+            raise ShapeError(
+                (*ptr, "role"), f"a chat message's role {role!r} is none of user/assistant/system/tool"
+            )
+    else:
+        speaker = SPEAKERS[kind]
+    content = fields.get("content")
+    extra = {
+        k: v
+        for k, v in rest(
+            fields, "content", "type", "tool_calls", "invalid_tool_calls", "tool_call_id"
+        ).items()
+        if v not in (None, {}, [])
+    }
+    meta = MessageMetadata(
+        source_role=kind,
+        turn_id=fields.get("id") if isinstance(fields.get("id"), str) else None,
+        extra=extra,
+    )
+    if speaker == "tool":
+        call_id = fields.get("tool_call_id")
+        if not isinstance(call_id, str):
+            raise ShapeError((*ptr, "tool_call_id"), "a tool message needs the 'tool_call_id' it answers")
+        error = fields.get("status") == "error"
+        name = fields.get("name")
+        block = ToolResponseBlock(
+            call_id=call_id,
+            tool_name=name if isinstance(name, str) else None,
+            result=content,
+            error=(content if isinstance(content, str) else "error") if error else None,
+        )
+        built.add(Message(speaker="tool", blocks=(block,), metadata=meta), i, ptr)
+        return
+    calls = _calls(fields, ptr) if speaker == "ai" else []
+    ids = {c.id for c in calls}
+    blocks: list[Block] = [*_content(content, (*ptr, "content"), ids), *calls]
+    model = (fields.get("response_metadata") or {}).get("model_name")
+    if isinstance(model, str):
+        meta = meta.model_copy(update={"model": model})
+    built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), i, ptr)
+
+
 class LangChainReader(Reader):
     """``langchain``: LangChain ``BaseMessage`` lists, as dicts, ``dumpd`` or ``model_dump``."""
 
@@ -214,61 +274,7 @@ class LangChainReader(Reader):
             raise ShapeError((), "expected a list of LangChain messages (type human/ai/system/tool)")
         entries, base = found
         built = Built(doc)
-        for i, raw in enumerate(entries):
-            ptr: Pointer = (*base, i)
-            kind = _type_of(raw)
-            if kind is None:
-                raise ShapeError(ptr, "expected a LangChain message (a 'type' and 'content')")
-            if kind in NOT_SENT:
-                built.skips.add(f"type {kind!r}")
-                continue
-            fields, inner = _fields(obj(raw, ptr))
-            self._message(kind, fields, (*ptr, *inner), i, built)
+        read_messages(entries, base, built)
         built.notes += built.skips.note("no chat model integration sends these")
         state: dict[str, JsonValue] = rest(doc.value, "messages") if isinstance(doc.value, dict) else {}
         return built.session(self.id, tools=None, request={}, metadata={"state": state} if state else {})
-
-    def _message(self, kind: str, fields: dict[str, Any], ptr: Pointer, i: int, built: Built) -> None:
-        if kind == "chat":
-            role = fields.get("role")
-            speaker = CHAT_ROLES.get(role) if isinstance(role, str) else None
-            if speaker is None:
-                raise ShapeError(
-                    (*ptr, "role"), f"a chat message's role {role!r} is none of user/assistant/system/tool"
-                )
-        else:
-            speaker = SPEAKERS[kind]
-        content = fields.get("content")
-        extra = {
-            k: v
-            for k, v in rest(
-                fields, "content", "type", "tool_calls", "invalid_tool_calls", "tool_call_id"
-            ).items()
-            if v not in (None, {}, [])
-        }
-        meta = MessageMetadata(
-            source_role=kind,
-            turn_id=fields.get("id") if isinstance(fields.get("id"), str) else None,
-            extra=extra,
-        )
-        if speaker == "tool":
-            call_id = fields.get("tool_call_id")
-            if not isinstance(call_id, str):
-                raise ShapeError((*ptr, "tool_call_id"), "a tool message needs the 'tool_call_id' it answers")
-            error = fields.get("status") == "error"
-            name = fields.get("name")
-            block = ToolResponseBlock(
-                call_id=call_id,
-                tool_name=name if isinstance(name, str) else None,
-                result=content,
-                error=(content if isinstance(content, str) else "error") if error else None,
-            )
-            built.add(Message(speaker="tool", blocks=(block,), metadata=meta), i, ptr)
-            return
-        calls = _calls(fields, ptr) if speaker == "ai" else []
-        ids = {c.id for c in calls}
-        blocks: list[Block] = [*_content(content, (*ptr, "content"), ids), *calls]
-        model = (fields.get("response_metadata") or {}).get("model_name")
-        if isinstance(model, str):
-            meta = meta.model_copy(update={"model": model})
-        built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), i, ptr)
