@@ -45,6 +45,7 @@ from toolhist.agents import (
     langchain,
     langgraph,
     llxprt,
+    openai_agents,
     opencode,
     otel_genai,
     pydantic_ai,
@@ -69,6 +70,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     pydantic_ai.AGENT,
     langchain.AGENT,
     langgraph.AGENT,
+    openai_agents.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

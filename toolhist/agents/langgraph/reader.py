@@ -59,7 +59,7 @@ class LangGraphReader(StoreReader):
 
     def recognise_store(self, found: dict[str, frozenset[str]]) -> int:
         """The checkpointer's ``checkpoints`` table."""
-        return 2 if CHECKPOINTS <= found.get("checkpoints", frozenset()) else 0
+        return 2 if found.get("checkpoints", frozenset()) >= CHECKPOINTS else 0
 
     def list_store(self, conn: sqlite3.Connection) -> list[StoredSession]:
         """Every thread with root checkpoints, newest first (the time is the newest checkpoint id's)."""
