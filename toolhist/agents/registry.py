@@ -42,6 +42,7 @@ from toolhist.agents import (
     crush,
     gemini_cli,
     goose,
+    inspect_ai,
     langchain,
     langgraph,
     llxprt,
@@ -49,6 +50,7 @@ from toolhist.agents import (
     opencode,
     otel_genai,
     pydantic_ai,
+    swe_agent,
     vscode,
     zed,
 )
@@ -71,6 +73,8 @@ AGENTS: Final[tuple[Agent, ...]] = (
     langchain.AGENT,
     langgraph.AGENT,
     openai_agents.AGENT,
+    inspect_ai.AGENT,
+    *swe_agent.AGENTS,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
