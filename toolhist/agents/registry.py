@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from toolhist.agents import (
+    atif,
     claude_code,
     cline,
     codex,
@@ -50,6 +51,7 @@ from toolhist.agents import (
     opencode,
     otel_genai,
     pydantic_ai,
+    smolagents,
     swe_agent,
     vscode,
     zed,
@@ -75,6 +77,8 @@ AGENTS: Final[tuple[Agent, ...]] = (
     openai_agents.AGENT,
     inspect_ai.AGENT,
     *swe_agent.AGENTS,
+    atif.AGENT,
+    smolagents.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
