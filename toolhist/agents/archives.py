@@ -10,6 +10,7 @@ to pick one. An archive is recognised by the zip header before any JSON sniffing
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from abc import abstractmethod
 from collections.abc import Iterator
@@ -45,6 +46,30 @@ def open_zip(source: str | bytes, name: str) -> Iterator[zipfile.ZipFile]:
             yield zf
     except (zipfile.BadZipFile, OSError) as exc:
         raise LoadError(f"not a readable zip archive: {exc}", file=name) from None
+
+
+ZSTD: Final = 93
+"""The zip compression method number of zstd (APPNOTE 4.4.5), which Inspect AI writes and
+``zipfile`` reads only from Python 3.14."""
+
+
+def read_member(zf: zipfile.ZipFile, member: str) -> bytes:
+    """The bytes of ``member``, zstd-compressed ones included (decompressed as `toolhist.agents.zed.zstd`)."""
+    info = zf.getinfo(member)
+    if info.compress_type != ZSTD:
+        return zf.read(member)
+    from toolhist.agents.zed import zstd
+
+    fp = zf.fp
+    if fp is None:
+        raise ValueError("the archive is closed")
+    fp.seek(info.header_offset)
+    header = fp.read(30)
+    if header[:4] != ZIP_MAGIC:
+        raise zipfile.BadZipFile(f"no local header for {member}")
+    name_len, extra_len = struct.unpack("<HH", header[26:30])
+    fp.seek(info.header_offset + 30 + name_len + extra_len)
+    return zstd.decompress(fp.read(info.compress_size))
 
 
 def pick_note(count: int, chosen: str, name: str, what: str) -> list[str]:

@@ -28,6 +28,7 @@ _MODULES = {
     "vercel-ai-model": "toolhist.curation.libraries",
     "litellm-port": "toolhist.curation.libraries",
     "openai-agents-port": "toolhist.curation.libraries",
+    "pydantic-ai": "toolhist.agents.pydantic_ai.strategy",
 }
 
 

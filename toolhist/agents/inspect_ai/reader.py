@@ -33,7 +33,7 @@ from typing import Any, Final
 import orjson
 from pydantic import JsonValue
 
-from toolhist.agents.archives import ArchiveReader, pick_note
+from toolhist.agents.archives import ArchiveReader, pick_note, read_member
 from toolhist.errors import LoadError
 from toolhist.formats.base import Built, Pointer, ShapeError, arr, obj, rest
 from toolhist.formats.document import Document, json_path
@@ -328,6 +328,6 @@ def _member_order(member: str) -> tuple[int, str]:
 
 def _member(zf: zipfile.ZipFile, member: str, name: str) -> Any:
     try:
-        return orjson.loads(zf.read(member))
-    except (KeyError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
+        return orjson.loads(read_member(zf, member))
+    except (KeyError, ValueError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
         raise LoadError(f"cannot read {member} in the archive: {exc}", file=name) from None

@@ -1,4 +1,4 @@
-"""smolagents memory: the steps an agent keeps, read as the messages smolagents sends for them.
+r"""smolagents memory: the steps an agent keeps, read as the messages smolagents sends for them.
 
 smolagents (huggingface/smolagents ``src/smolagents/memory.py``; smolagents 1.26's own file) keeps
 ``agent.memory``: a ``SystemPromptStep`` and a list of steps, each dumped by ``step.dict()``
@@ -124,7 +124,7 @@ class SmolagentsReader(Reader):
     description = "smolagents memory steps (agent.memory.get_full_steps()) or its ChatMessage list"
 
     def recognise(self, value: Any) -> int:
-        """Certain on memory steps, or chat messages with smolagents' ``tool-call``/``tool-response`` roles."""
+        """Certain on memory steps, or messages with smolagents' ``tool-call``/``tool-response`` roles."""
         if _steps_of(value) is not None:
             return 2
         if isinstance(value, list) and value and all(_is_chat(m) for m in value):
