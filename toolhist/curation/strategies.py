@@ -29,6 +29,7 @@ _MODULES = {
     "litellm-port": "toolhist.curation.libraries",
     "openai-agents-port": "toolhist.curation.libraries",
     "pydantic-ai": "toolhist.agents.pydantic_ai.strategy",
+    "langchain": "toolhist.agents.langchain.strategy",
 }
 
 
