@@ -4,7 +4,8 @@ Like the real-library strategies (`toolhist.peers.strategies`), the body LangCha
 back with the provider's reader: that Session is the curated history and its differences from the
 given one are the Changes (`toolhist.peers.diffing`), so ``compare`` shows which rules LangChain's
 mapping fixes or breaks. Where LangChain raises before sending, or the provider has no route here
-(Gemini, Mistral, Bedrock: integrations the extra does not bring), the history is kept as given with one ``keep`` Change that says why.
+(Gemini, Mistral, Bedrock: integrations the extra does not bring), the history is kept as given
+with one ``keep`` Change that says why.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curati
         change = Change(
             pass_=NAME,
             action="keep",
-            reason=f"LangChain is not run for {provider} here (its integration is not in the langchain extra); "
-            "the history is shown as given",
+            reason=f"LangChain is not run for {provider} here (its integration is not in the langchain "
+            "extra); the history is shown as given",
         )
         return Curation(
             session=session, changes=(change,), strategy=NAME, provider=provider, original=session
@@ -42,8 +43,8 @@ def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curati
 STRATEGIES = {
     NAME: StrategyDef(
         name=NAME,
-        summary="LangChain's chat model integrations map the history (offline, a capture server on 127.0.0.1); "
-        "its request body read back",
+        summary="LangChain's chat model integrations map the history (offline, a capture server on "
+        "127.0.0.1); its request body read back",
         curate=curate,
         edge_ids=sent_ids,
     )
