@@ -87,7 +87,8 @@ def _text(value: Any, ptr: Pointer) -> list[Block]:
 def _result(value: Any) -> JsonValue:
     if isinstance(value, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in value):
         return "".join(str(p.get("text", "")) for p in value)
-    return value
+    result: JsonValue = value
+    return result
 
 
 class AtifReader(Reader):

@@ -93,12 +93,12 @@ def _model(provider: str, base: str) -> Any:
     if provider == "anthropic":
         from langchain_anthropic import ChatAnthropic
 
-        return ChatAnthropic(model_name=name, api_key=KEY, base_url=base, max_retries=0)  # type: ignore[call-arg]
+        return ChatAnthropic(model=name, api_key=KEY, base_url=base, max_retries=0)
     from langchain_openai import ChatOpenAI
 
     return ChatOpenAI(
         model=name,
-        api_key=KEY,  # type: ignore[arg-type]
+        api_key=KEY,
         base_url=base + "/v1",
         max_retries=0,
         use_responses_api=provider == "openai-responses",

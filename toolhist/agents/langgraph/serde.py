@@ -43,12 +43,14 @@ def _ext(code: int, data: bytes) -> Any:
     return {CLASS: f"ext{code}", "value": value}
 
 
-def loads(kind: str | None, data: bytes | None) -> Any:
+def loads(kind: str | None, data: bytes | str | None) -> Any:
     """The value of one blob tagged ``kind``; ValueError for a tag that cannot be read safely."""
     if kind in (None, "null") or data is None:
         return None
+    if isinstance(data, str):
+        data = data.encode()
     if kind in ("bytes", "bytearray"):
-        return bytes(data).decode("utf-8", "replace")
+        return data.decode("utf-8", "replace")
     if kind == "json":
         return orjson.loads(data)
     if kind == "msgpack":

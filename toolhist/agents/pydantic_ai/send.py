@@ -142,8 +142,8 @@ def _model(provider: str, transport: Any) -> Any:
         from pydantic_ai.models.anthropic import AnthropicModel
         from pydantic_ai.providers.anthropic import AnthropicProvider
 
-        sdk = AsyncAnthropic(api_key=KEY, http_client=client, max_retries=0)
-        return AnthropicModel(name, provider=AnthropicProvider(anthropic_client=sdk))
+        anthropic_sdk = AsyncAnthropic(api_key=KEY, http_client=client, max_retries=0)
+        return AnthropicModel(name, provider=AnthropicProvider(anthropic_client=anthropic_sdk))
     if provider in ("openai-chat", "openai-responses", "kimi"):
         from openai import AsyncOpenAI
         from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel

@@ -137,12 +137,13 @@ class SmolagentsReader(Reader):
         steps = _steps_of(doc.value)
         if steps is None:
             for i, raw in enumerate(arr(doc.value, ())):
-                message = obj(raw, (i,))
-                speaker = ROLES.get(message.get("role")) if isinstance(message.get("role"), str) else None
+                entry = obj(raw, (i,))
+                role = entry.get("role")
+                speaker = ROLES.get(role) if isinstance(role, str) else None
                 if speaker is None:
-                    raise ShapeError((i, "role"), f"not a smolagents role: {message.get('role')!r}")
-                meta = MessageMetadata(source_role=message["role"])
-                blocks = tuple(_content(message.get("content"), (i, "content")))
+                    raise ShapeError((i, "role"), f"not a smolagents role: {role!r}")
+                meta = MessageMetadata(source_role=role)
+                blocks = tuple(_content(entry.get("content"), (i, "content")))
                 built.add(Message(speaker=speaker, blocks=blocks, metadata=meta), i, (i,))
             return built.session(self.id, tools=None, request={})
         base: Pointer = ("steps",) if isinstance(doc.value, dict) else ()
