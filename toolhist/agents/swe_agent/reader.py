@@ -18,7 +18,8 @@ message is what the model class keeps: a chat message from litellm (``message.mo
 ``tool_calls`` included) or, for the Responses model classes, Responses items; each carries an
 ``extra`` (actions, the raw response, cost) that ``_prepare_messages_for_api`` strips before
 sending. So the messages without ``extra`` are read as Chat Completions messages, or as Responses
-input items when that is what they are.
+input items when that is what they are. The last message of a finished run has role ``exit``
+(exit status and submission): never sent, kept in ``Session.unsent``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from toolhist.model import MessageMetadata, Session, SessionSource
 
 SWE_FORMAT: Final = "swe-agent"
 MINI_FORMAT: Final = "mini-swe-agent"
+EXIT: Final = "exit"
+"""The role of the message mini-SWE-agent's ``DefaultAgent`` appends when the run stops (exit status,
+submission): kept unsent."""
 NOT_SENT_ITEM: Final = ("agent", "message_type", "thought", "action", "tool_call_ids", "is_demo", "tags")
 
 
@@ -108,7 +112,20 @@ class MiniSweAgentReader(Reader):
         """The messages as ``_prepare_messages_for_api`` sends them (``extra`` stripped)."""
         value = obj(doc.value, ())
         raw = arr(value.get("messages"), ("messages",))
-        sent = [{k: v for k, v in obj(m, ("messages", i)).items() if k != "extra"} for i, m in enumerate(raw)]
+        built = Built(doc)
+        kept: list[int] = []
+        for i, m in enumerate(raw):
+            if obj(m, ("messages", i)).get("role") == EXIT:
+                extra = m.get("extra")
+                built.keep_unsent(
+                    "exit message",
+                    "the end of the run: DefaultAgent writes role 'exit' when it stops; no model is sent it",
+                    ("messages", i),
+                    data=extra if isinstance(extra, dict) else {},
+                )
+            else:
+                kept.append(i)
+        sent = [{k: v for k, v in raw[i].items() if k != "extra"} for i in kept]
         info = value.get("info")
         metadata: dict[str, JsonValue] = {
             "trajectory_format": value.get("trajectory_format"),
@@ -126,10 +143,11 @@ class MiniSweAgentReader(Reader):
                 ),
                 notes=read.source.notes,
             )
-            return read.model_copy(update={"source": source, "metadata": metadata})
-        built = Built(doc)
-        for i, message in enumerate(sent):
-            extra = raw[i].get("extra") if isinstance(raw[i], dict) else None
+            return read.model_copy(
+                update={"source": source, "metadata": metadata, "unsent": tuple(built.unsent)}
+            )
+        for i, message in zip(kept, sent, strict=True):
+            extra = raw[i].get("extra")
             read_one = read_message(message, ("messages", i), self.id, built.notes)
             if isinstance(extra, dict) and isinstance(extra.get("timestamp"), int | float):
                 meta: MessageMetadata = read_one.metadata.model_copy(
