@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +53,11 @@ def run(db: Path, thread: str, city: str) -> list[Any]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Path]:
+def store(tmp_path: Path) -> Path:
     db = tmp_path / "checkpoints.sqlite"
     run(db, "paris", "Paris")
     run(db, "oslo", "Oslo")
-    yield db
+    return db
 
 
 def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
