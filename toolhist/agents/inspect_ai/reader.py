@@ -1,11 +1,13 @@
 """Inspect AI eval logs: each sample's ``messages``, from a ``.json`` log or a ``.eval`` archive.
 
 Inspect writes an ``EvalLog`` (UKGovernmentBEIS/inspect_ai ``src/inspect_ai/log/_log.py``; the
-messages are ``src/inspect_ai/model/_chat_message.py``, content parts ``_content.py``):
+messages are ``src/inspect_ai/model/_chat_message.py`` at 9a8f5b464c3f9aeee113bb4846927b643f7589df,
+content parts ``_content.py``; inspect-ai 0.3.285 wrote the corpus logs):
 
 - ``.json``: one object ``{version, status, eval: {model, …}, plan, results, stats, samples: [...]}``;
 - ``.eval``: a zip archive with ``header.json`` (the log without samples) and one member per
-  sample, ``samples/{id}_epoch_{epoch}.json`` (``src/inspect_ai/log/_recorders/eval.py``).
+  sample, ``samples/{id}_epoch_{epoch}.json`` (``src/inspect_ai/log/_recorders/eval.py`` at
+  44b41cd36a6bf4b63dc7dfb17554fc7e0eed3566); 0.3.285 compresses the members with zstd.
 
 A sample (``EvalSample``: ``id``, ``epoch``, ``input``, ``messages``, ``output``, ``attachments``)
 is one session, named ``{id}_epoch_{epoch}`` (the archive member's name; the locator

@@ -1,11 +1,12 @@
 """The OpenAI Agents SDK's ``SQLiteSession`` databases: each session's items, as the SDK replays them.
 
-``SQLiteSession`` (openai/openai-agents-python ``src/agents/memory/sqlite_session.py``; openai-agents
-0.24.0's own file) keeps ``agent_sessions(session_id, created_at, updated_at)`` and
-``agent_messages(id, session_id, message_data, created_at)``: one row per input item, its JSON
-in ``message_data``, read back ``ORDER BY id ASC`` by ``get_items`` and put before the new input
-of the next run. So a session is those items in that order: a Responses input item list
-(`toolhist.formats.openai_responses`), judged as the request the SDK sends next.
+``SQLiteSession`` (openai/openai-agents-python ``src/agents/memory/sqlite_session.py`` at
+09bb8728e95428fd8936e56d04ff3355e9616777; openai-agents 0.24.0's own file) keeps
+``agent_sessions(session_id, created_at, updated_at)`` and ``agent_messages(id, session_id,
+message_data, created_at)``: one row per input item, its JSON in ``message_data``, read back
+``ORDER BY id ASC`` by ``get_items`` and put before the new input of the next run. So a session
+is those items in that order: a Responses input item list (`toolhist.formats.openai_responses`),
+judged as the request the SDK sends next.
 
 Custom table names (``sessions_table=``, ``messages_table=``) are not guessed: a store without
 the default tables is not recognised. The input item list the SDK hands back in process

@@ -1,6 +1,7 @@
 r"""smolagents memory: the steps an agent keeps, read as the messages smolagents sends for them.
 
-smolagents (huggingface/smolagents ``src/smolagents/memory.py``; smolagents 1.26's own file) keeps
+smolagents (huggingface/smolagents ``src/smolagents/memory.py`` at
+8b49fc9f9b1df71cca053dafc2a3f19f0a182dc5; smolagents 1.26's own file) keeps
 ``agent.memory``: a ``SystemPromptStep`` and a list of steps, each dumped by ``step.dict()``
 (``agent.memory.get_full_steps()`` writes them all) with no type tag, so the kind is read from
 the fields: ``TaskStep`` (``task``), ``ActionStep`` (``step_number``, ``model_output``,
