@@ -48,6 +48,15 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "crush",
         "goose",
         "zed",
+        "pydantic-ai",
+        "langchain",
+        "langgraph",
+        "openai-agents",
+        "inspect-ai",
+        "swe-agent",
+        "mini-swe-agent",
+        "atif",
+        "smolagents",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
