@@ -44,10 +44,15 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "llxprt-checkpoint",
         "claude-code",
         "codex",
+        "vscode-jsonl",
         "opencode",
         "crush",
         "goose",
         "zed",
+        "copilot-cli",
+        "continue",
+        "cursor",
+        "cursor-transcript",
         "pydantic-ai",
         "langchain",
         "langgraph",
@@ -80,6 +85,9 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
             "crush",
             "goose",
             "zed",
+            "copilot-cli",
+            "continue",
+            "cursor",
         )
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
@@ -103,7 +111,19 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "crush": "crush",
         "goose": "goose",
         "zed": "zed",
+        "copilot-cli": "copilot-cli",
+        "continue": "continue",
+        "cursor": "cursor",
     }
+    cursor = BY_ID["cursor"]
+    assert [cursor.read_format(Path(p)) for p in ("g/state.vscdb#c1", "t/a/a.jsonl")] == [
+        "cursor",
+        "cursor-transcript",
+    ]
+    assert [BY_ID["vscode"].read_format(Path(p)) for p in ("s/a.json", "s/b.jsonl")] == [
+        "vscode",
+        "vscode-jsonl",
+    ]
     llxprt = BY_ID["llxprt"]
     assert [llxprt.read_format(Path(p)) for p in ("s/checkpoint-a.json", "s/chats/session-1.jsonl")] == [
         None,
@@ -137,6 +157,14 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "crush": {"openai": "openai-responses", "anthropic": "anthropic", "gemini": "gemini"},
         "goose": {"anthropic": "anthropic", "google": "gemini"},
         "zed": {"anthropic": "anthropic", "google": "gemini", "mistral": "mistral", "bedrock": "bedrock"},
+        "copilot-cli": {
+            "anthropic": "anthropic",
+            "gemini": "gemini",
+            "openai-chat": "openai-chat",
+            "openai-responses": "openai-responses",
+        },
+        "cursor": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
+        "cursor-transcript": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
     }
 
 

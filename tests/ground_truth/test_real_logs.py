@@ -57,6 +57,11 @@ FORMAT_OF_DIR = {
     "crush": "crush",
     "goose": "goose",
     "zed": "zed",
+    "copilot-cli": "copilot-cli",
+    "vscode-jsonl": "vscode-jsonl",
+    "continue": "continue",
+    "cursor": "cursor",
+    "cursor-transcript": "cursor-transcript",
     "pydantic-ai": "pydantic-ai",
     "langchain": "langchain",
     "langgraph": "langgraph",
@@ -144,6 +149,20 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "goose/goose-legacy-message-tests.fixture.jsonl": (4, 1, 1, 0),
     # Zed: the read_file use has no result, so Zed does not send it; Resume is a user message.
     "zed/zed-threads-db.fixture.db": (4, 1, 1, 1),
+    # system, user, 3 assistant turns (1 + 2 calls), 2 tool messages; unsent: the first turn's reasoning,
+    # 2 detailedContent display copies that differ from the content sent, the explore sub-agent.
+    "copilot-cli/qiaolei81-session-demo-v1.0.55.jsonl": (7, 3, 3, 4),
+    # The failed request (errorDetails 'Canceled', no toolCallRounds) replays its prompt and the markdown it
+    # streamed; its 2 tool invocations are listed in the prompt's extra, not sent (vscode/reader.py).
+    "vscode-jsonl/qiaolei81-migrate-to-quarkus.jsonl": (2, 0, 0, 0),
+    # constructMessages: the system, tool and empty items are skipped (unsent); the thinking item goes into
+    # the next answer; each call gets one tool message ("No tool output" and the cancel text included).
+    "continue/continue-constructmessages-test-items.fixture.json": (10, 4, 4, 3),
+    # Cursor's newest composer: the thinking and text bubbles open the answer that ends with the first tool
+    # bubble's call; each result closes its answer; the empty placeholder bubble is unsent.
+    "cursor/cursor-state-vscdb.fixture.db": (6, 2, 2, 1),
+    # The transcript keeps no tool result: the Bash call gets a synthetic one (5th message).
+    "cursor-transcript/agent-sessions-small.fixture.jsonl": (5, 1, 1, 0),
     # Frameworks (issue 28). Files the framework itself wrote (kind "made by …", the producer script in
     # tests/corpus/producers/): a tool round each, read as the framework sends it.
     "pydantic-ai/pydantic-ai-testmodel.json": (5, 1, 1, 0),

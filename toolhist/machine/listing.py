@@ -79,7 +79,7 @@ class SessionRow:
             "counted": self.counted,
             "model": self.model,
             "provider": self.provider,
-            "format": self.format,
+            "format": self.read_format or self.format,
             "verdict": self.verdict,
             "rules": list(self.rules),
             "problem": self.problem,
