@@ -67,7 +67,9 @@ def test_inspect_eval_and_json_logs_hold_the_same_history() -> None:
     """Two runs of the same task (message ids and times differ): the same turns, calls and results."""
 
     def turns(session: toolhist.Session) -> list[tuple[str, list[Any]]]:
-        return [(m.speaker, [b.model_dump(exclude={"provider_data"}) for b in m.blocks]) for m in session.messages]
+        return [
+            (m.speaker, [b.model_dump(exclude={"provider_data"}) for b in m.blocks]) for m in session.messages
+        ]
 
     assert turns(toolhist.load(EVAL)) == turns(toolhist.load(EVAL_JSON))
 
@@ -81,7 +83,9 @@ def test_inspect_unknown_sample_is_one_line() -> None:
 
 def test_inspect_a_json_file_of_one_session_refuses_a_locator(tmp_path: Path) -> None:
     path = tmp_path / "h.json"
-    path.write_text(json.dumps([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]))
+    path.write_text(
+        json.dumps([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}])
+    )
     with pytest.raises(toolhist.LoadError) as caught:
         toolhist.load(f"{path}#x")
     assert "holds one" in str(caught.value)
@@ -125,8 +129,8 @@ def test_smolagents_memory_reads_as_what_smolagents_sends() -> None:
         (m.speaker, "".join(b.text for b in m.blocks if isinstance(b, TextBlock))) for m in session.messages
     ] == [(roles[m["role"]], "".join(p["text"] for p in m["content"] or [])) for m in sent]
     assert toolhist.summarize(session).tool_calls == 0
-    recorded = [
-        m.metadata.extra.get("tool_calls") for m in session.messages if "tool_calls" in m.metadata.extra
+    recorded: list[Any] = [
+        m.metadata.extra["tool_calls"] for m in session.messages if "tool_calls" in m.metadata.extra
     ]
     assert [c[0]["function"]["name"] for c in recorded] == ["get_weather", "final_answer"]
 

@@ -68,7 +68,7 @@ def test_every_serialised_form_reads_the_same(form: str) -> None:
 
 def test_a_fake_chat_model_answer_joins_the_history() -> None:
     model = GenericFakeChatModel(messages=iter([AIMessage("", tool_calls=[CALL])]))
-    history = [HumanMessage("Weather in Paris?")]
+    history: list[BaseMessage] = [HumanMessage("Weather in Paris?")]
     history.append(model.invoke(history))
     assert [v.rule for v in toolhist.validate(history, "openai-chat")] == ["oai.call_unanswered"]
     history.append(ToolMessage("sunny", tool_call_id="call_1"))

@@ -5,13 +5,17 @@ OUTDIR``. The model is Inspect's own ``mockllm/model`` with scripted outputs (a 
 sample), each with its usage set so mockllm does not count tokens (tiktoken would download its
 encoding); the tool really runs. Two samples, so the log holds more than one session.
 """
+
 import sys
-from inspect_ai import Task, eval as inspect_eval
+
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import includes
-from inspect_ai.solver import generate, use_tools, system_message
+from inspect_ai.solver import generate, system_message, use_tools
 from inspect_ai.tool import tool
+
 
 @tool
 def get_weather():
@@ -22,7 +26,9 @@ def get_weather():
             city: The city.
         """
         return f"sunny in {city}"
+
     return execute
+
 
 def _usage(out):
     out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
@@ -30,15 +36,26 @@ def _usage(out):
 
 
 def outputs():
-    return [_usage(o) for o in [
-        ModelOutput.for_tool_call("mockllm/model", "get_weather", {"city": "Paris"}, tool_call_id="call_1"),
-        ModelOutput.from_content("mockllm/model", "It is sunny in Paris."),
-        ModelOutput.for_tool_call("mockllm/model", "get_weather", {"city": "Oslo"}, tool_call_id="call_2"),
-        ModelOutput.from_content("mockllm/model", "It is sunny in Oslo."),
-    ]]
+    return [
+        _usage(o)
+        for o in [
+            ModelOutput.for_tool_call(
+                "mockllm/model", "get_weather", {"city": "Paris"}, tool_call_id="call_1"
+            ),
+            ModelOutput.from_content("mockllm/model", "It is sunny in Paris."),
+            ModelOutput.for_tool_call(
+                "mockllm/model", "get_weather", {"city": "Oslo"}, tool_call_id="call_2"
+            ),
+            ModelOutput.from_content("mockllm/model", "It is sunny in Oslo."),
+        ]
+    ]
+
 
 task = Task(
-    dataset=[Sample(input="Weather in Paris?", target="sunny", id=1), Sample(input="Weather in Oslo?", target="sunny", id=2)],
+    dataset=[
+        Sample(input="Weather in Paris?", target="sunny", id=1),
+        Sample(input="Weather in Oslo?", target="sunny", id=2),
+    ],
     solver=[system_message("Be brief."), use_tools(get_weather()), generate()],
     scorer=includes(),
 )

@@ -20,7 +20,9 @@ def get_weather(city: str) -> str:
 
 
 call = {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1", "type": "tool_call"}
-model = GenericFakeChatModel(messages=iter([AIMessage("", tool_calls=[call]), AIMessage("It is sunny in Paris.")]))
+model = GenericFakeChatModel(
+    messages=iter([AIMessage("", tool_calls=[call]), AIMessage("It is sunny in Paris.")])
+)
 history = [SystemMessage("Be brief."), HumanMessage("Weather in Paris?")]
 history.append(model.invoke(history))
 history.append(get_weather.invoke(history[-1].tool_calls[0]))

@@ -20,7 +20,11 @@ from minisweagent.models.test_models import DeterministicToolcallModel, make_too
 
 def output(i: int, content: str, command: str) -> dict:
     call_id = f"call_{i}_0"
-    call = {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": f'{{"command": "{command}"}}'}}
+    call = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "bash", "arguments": f'{{"command": "{command}"}}'},
+    }
     return make_toolcall_output(content, [call], [{"command": command, "tool_call_id": call_id}])
 
 

@@ -22,7 +22,10 @@ def get_weather(city: str) -> str:
 
 
 model = ScriptedModel(
-    [[function_call("get_weather", {"city": "Paris"}, call_id="call_1")], [assistant_message("It is sunny in Paris.")]]
+    [
+        [function_call("get_weather", {"city": "Paris"}, call_id="call_1")],
+        [assistant_message("It is sunny in Paris.")],
+    ]
 )
 agent = Agent(name="weather", instructions="Be brief.", model=model, tools=[get_weather])
 asyncio.run(Runner.run(agent, "Weather in Paris?", session=SQLiteSession("weather", sys.argv[1])))

@@ -10,7 +10,13 @@ import json
 import sys
 
 from smolagents import ToolCallingAgent, tool
-from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
+from smolagents.models import (
+    ChatMessage,
+    ChatMessageToolCall,
+    ChatMessageToolCallFunction,
+    MessageRole,
+    Model,
+)
 
 
 @tool
@@ -26,12 +32,19 @@ def get_weather(city: str) -> str:
 class Scripted(Model):
     def __init__(self) -> None:
         super().__init__(model_id="scripted")
-        self.calls = [("get_weather", {"city": "Paris"}), ("final_answer", {"answer": "It is sunny in Paris."})]
+        self.calls = [
+            ("get_weather", {"city": "Paris"}),
+            ("final_answer", {"answer": "It is sunny in Paris."}),
+        ]
 
-    def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+    def generate(
+        self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs
+    ):
         name, args = self.calls.pop(0)
         call = ChatMessageToolCall(
-            function=ChatMessageToolCallFunction(name=name, arguments=args), id=f"call_{len(self.calls)}", type="function"
+            function=ChatMessageToolCallFunction(name=name, arguments=args),
+            id=f"call_{len(self.calls)}",
+            type="function",
         )
         return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
