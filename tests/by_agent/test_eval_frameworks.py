@@ -183,3 +183,14 @@ def test_atif_a_bad_source_names_its_step() -> None:
     with pytest.raises(toolhist.LoadError) as caught:
         toolhist.load(value, name="t.json")
     assert "steps[1].source" in str(caught.value)
+
+
+def test_a_fifo_is_not_opened_to_look_for_a_zip_archive(tmp_path: Path) -> None:
+    """Looking for an Inspect ``.eval`` archive's header must not block on a named pipe."""
+    from toolhist.agents import archives
+
+    fifo = tmp_path / "log.eval"
+    __import__("os").mkfifo(fifo)
+    assert not archives.is_zip(str(fifo))
+    with pytest.raises(toolhist.LoadError, match="is a FIFO"):
+        toolhist.load(fifo)

@@ -10,6 +10,7 @@ to pick one. An archive is recognised by the zip header before any JSON sniffing
 from __future__ import annotations
 
 import io
+import os
 import struct
 import zipfile
 from abc import abstractmethod
@@ -25,7 +26,12 @@ ZIP_MAGIC: Final = b"PK\x03\x04"
 
 
 def is_zip(path: str) -> bool:
-    """Whether ``path`` is a file starting with the zip local-file header."""
+    """Whether ``path`` is a regular file starting with the zip local-file header.
+
+    A FIFO or a device is never opened (it would block or never end): `os.path.isfile` stats it.
+    """
+    if not os.path.isfile(path):
+        return False
     try:
         with open(path, "rb") as f:
             return f.read(len(ZIP_MAGIC)) == ZIP_MAGIC
