@@ -159,6 +159,8 @@ class PydanticAIReader(Reader):
         instructions: tuple[str, int] | None = None
         for i, raw in enumerate(messages):
             message = obj(raw, (i,))
+            if "parts" not in message:  # first: another format's `kind` field is no pydantic-ai message
+                raise ShapeError((i, "parts"), "a pydantic-ai request or response holds its parts")
             kind = message.get("kind")
             if kind not in MESSAGE_KINDS:
                 raise ShapeError((i, "kind"), f"expected 'request' or 'response', got {kind!r}")

@@ -111,6 +111,11 @@ class MiniSweAgentReader(Reader):
     def read(self, doc: Document) -> Session:
         """The messages as ``_prepare_messages_for_api`` sends them (``extra`` stripped)."""
         value = obj(doc.value, ())
+        if not isinstance(value.get("trajectory_format"), str) and not isinstance(value.get("info"), dict):
+            # `DefaultAgent.save` writes both; a bare {"messages": …} is some other format's body
+            raise ShapeError(
+                ("trajectory_format",), "a mini-SWE-agent trajectory names its trajectory_format"
+            )
         raw = arr(value.get("messages"), ("messages",))
         built = Built(doc)
         kept: list[int] = []
