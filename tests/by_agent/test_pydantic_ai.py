@@ -187,3 +187,18 @@ def test_the_pydantic_ai_strategy_names_what_its_mapping_leaves_broken() -> None
     kept = toolhist.curate(cut, "bedrock", strategy="pydantic-ai")
     assert [c.action for c in kept.changes] == ["keep"]
     assert "bedrock" in kept.changes[0].reason
+
+
+def test_the_cli_curates_a_pydantic_ai_file_with_its_strategy() -> None:
+    from test_cli import run
+
+    path = Path(__file__).parents[1] / "corpus" / "logs" / "pydantic-ai" / "pydantic-ai-testmodel.json"
+    out = run("curate", str(path), "--provider", "anthropic", "--strategy", "pydantic-ai")
+    assert (out.returncode, out.stderr) == (0, "")
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"{path}: pydantic-ai, 5 messages"
+    assert lines[1].startswith("library  pydantic-ai ")
+    # the framework's installed extra runs: no peer version line (those are litellm's and the Agents SDK's)
+    assert lines[2] == (
+        "strategy pydantic-ai for anthropic: 5 → 5 messages (3 same, 2 changed, 0 inserted, 0 deleted, 0 moved)"
+    )
