@@ -110,7 +110,7 @@ class AtifReader(Reader):
         built = Built(doc)
         agent = value.get("agent")
         default_model = agent.get("model_name") if isinstance(agent, dict) else None
-        for i, raw in enumerate(arr(value["steps"], ("steps",))):
+        for i, raw in enumerate(arr(value.get("steps"), ("steps",))):
             ptr: Pointer = ("steps", i)
             step = obj(raw, ptr)
             source = step.get("source")
