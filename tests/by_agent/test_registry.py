@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolhist.agents.folders import Home
+from toolhist.agents.pi.sessions import WIRE as PI_WIRE
 from toolhist.agents.registry import AGENTS, BY_ID, DETECTION, LISTED, READERS
 from toolhist.formats.registry import CANONICAL, WIRE
 from toolhist.machine import AGENTS as MACHINE_AGENTS
@@ -22,9 +23,11 @@ HOME = Path("/h")
 
 
 def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> None:
+    later = tuple(r.id for a in AGENTS for r in a.readers if r.id not in DETECTION)
     assert (
         *(r.id for r in WIRE),
         *DETECTION,
+        *dict.fromkeys(later),
         CANONICAL.id,
     ) == FORMATS
     assert FORMATS == (
@@ -42,6 +45,7 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "llxprt-checkpoint",
         "claude-code",
         "codex",
+        "pi",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -52,7 +56,7 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
     assert (
         LISTED
         == MACHINE_AGENTS
-        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt")
+        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt", "pi")
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
@@ -71,6 +75,7 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "roo": "kilo",
         "kilo": "kilo",
         "llxprt": "llxprt-checkpoint",
+        "pi": "pi",
     }
     llxprt = BY_ID["llxprt"]
     assert [llxprt.read_format(Path(p)) for p in ("s/checkpoint-a.json", "s/chats/session-1.jsonl")] == [
@@ -93,6 +98,7 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "llxprt-checkpoint": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "llxprt-debug": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "icontent": {"openai": "openai-chat", "openai-responses": "openai-responses"},
+        "pi": PI_WIRE,
     }
 
 

@@ -53,6 +53,7 @@ FORMAT_OF_DIR = {
     "llxprt-debug": "llxprt-debug",
     "llxprt-checkpoint": "llxprt-checkpoint",
     "icontent": "icontent",
+    "pi": "pi",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -117,6 +118,12 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "vscode/dealenx-parse-export-chat.json": (2, 0, 0, 0),
     "vscode/dealenx-user-canceled-chat.json": (3, 0, 0, 0),
     "vscode/dealenx-user-in-progress-chat.json": (4, 0, 0, 0),
+    # The latest compaction keeps every entry (firstKeptEntryId is the first); its summary leads and
+    # the earlier compaction's summary is superseded (unsent).
+    "pi/agent-sessions-small.fixture.jsonl": (9, 1, 1, 1),
+    "pi/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
+    # The aborted openai turn is skipped by transformMessages (unsent); the three calls are pending.
+    "pi/pi-mono-large-session-prefix.jsonl": (3, 3, 0, 1),
 }
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, vscode
+from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, pi, vscode
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 
@@ -40,6 +40,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     *cline.AGENTS,
     llxprt.AGENT,
     otel_genai.AGENT,
+    pi.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
