@@ -54,6 +54,8 @@ FORMAT_OF_DIR = {
     "llxprt-checkpoint": "llxprt-checkpoint",
     "icontent": "icontent",
     "pi": "pi",
+    "kimi-cli": "kimi-cli",
+    "qwen-code": "qwen-code",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -124,6 +126,13 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "pi/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
     # The aborted openai turn is skipped by transformMessages (unsent); the three calls are pending.
     "pi/pi-mono-large-session-prefix.jsonl": (3, 3, 0, 1),
+    # The system prompt record is the system message; checkpoint and usage records are not messages.
+    "kimi-cli/kimi-cli-export-round-trip.fixture.jsonl": (5, 1, 1, 0),
+    # The mid-turn user message joins the first prompt; the abandoned branch's answer is unsent; the
+    # two records of one uuid are one assistant message (reasoning, the call, the text); the call is pending.
+    "qwen-code/agent-sessions-active-chain.fixture.jsonl": (2, 1, 0, 1),
+    # The unknown record type is skipped and named; the unknown system subtype is not a message.
+    "qwen-code/agent-sessions-unknown-kinds.fixture.jsonl": (2, 0, 0, 0),
 }
 
 

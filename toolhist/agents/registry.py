@@ -28,7 +28,18 @@ from __future__ import annotations
 
 from typing import Final
 
-from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, pi, vscode
+from toolhist.agents import (
+    claude_code,
+    cline,
+    codex,
+    gemini_cli,
+    kimi_cli,
+    llxprt,
+    otel_genai,
+    pi,
+    qwen_code,
+    vscode,
+)
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 
@@ -41,6 +52,8 @@ AGENTS: Final[tuple[Agent, ...]] = (
     llxprt.AGENT,
     otel_genai.AGENT,
     pi.AGENT,
+    kimi_cli.AGENT,
+    qwen_code.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

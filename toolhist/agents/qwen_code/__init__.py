@@ -1,0 +1,24 @@
+"""Qwen Code (QwenLM/qwen-code, a Gemini CLI fork): its recordings replayed (`history`), sent through
+its content generator (`openai_wire`, `reader`), and its folders (`sessions`).
+
+Where it ran: the session's ``authType`` picks the content generator, and so the wire
+(`sessions.AUTH_WIRE`): Chat Completions for ``openai`` and ``qwen-oauth`` (the default).
+"""
+
+from toolhist.agents.qwen_code import sessions
+from toolhist.agents.qwen_code.reader import QwenCodeReader
+from toolhist.agents.spec import Agent
+
+AGENT = Agent(
+    id="qwen-code",
+    name="Qwen Code",
+    readers=(QwenCodeReader(),),
+    places=sessions.places,
+    sessions=sessions.sessions,
+    read_as=sessions.read_as,
+    provider_names=sessions.AUTH_WIRE,
+    wire_names=sessions.AUTH_WIRE,
+    session_says=sessions.session_says,
+)
+
+__all__ = ["AGENT"]
