@@ -179,6 +179,11 @@ def load_document(
     A streamed agent log returns a Document without ``value``: the file was never held whole.
     """
     reader = reader_for(format) if format is not None else None
+    gathered = gather_folder(source, reader)
+    if gathered is not None:
+        folder = os.fspath(source)
+        doc, session = load_document(gathered, format, name=folder, progress=progress)
+        return doc, session.model_copy(update={"source": session.source.model_copy(update={"path": folder})})
     streamed = _streamer(source, reader)
     if streamed is not None:
         path, streamer = streamed
@@ -207,6 +212,19 @@ def load_document(
         raise LoadError("JSON nesting is too deep", file=doc.name) from None
 
 
+def gather_folder(source: Any, reader: Reader | None = None) -> bytes | None:
+    """A session kept as a folder (an OpenHands conversation), read into the one document its reader
+    reads (`toolhist.formats.base.Reader.gather`); None when ``source`` is not such a folder."""
+    if not isinstance(source, str | os.PathLike) or not os.path.isdir(source):
+        return None
+    path = os.fspath(source)
+    for candidate in [reader] if reader is not None else READERS.values():
+        data = candidate.gather(path)
+        if data is not None:
+            return data
+    return None
+
+
 def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> tuple[Document, Session]:
     """A guard bundle (`toolhist.guard.bundle`): its request body, read in its provider's own format.
 
@@ -228,4 +246,4 @@ def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> 
     return bundle.body, session.model_copy(update={"metadata": {**session.metadata, "bundle": bundle.header}})
 
 
-__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "load_document", "reader_for"]
+__all__ = ["FORMATS", "READERS", "Reader", "detect", "gather_folder", "load", "load_document", "reader_for"]

@@ -56,8 +56,13 @@ FORMAT_OF_DIR = {
     "pi": "pi",
     "kimi-cli": "kimi-cli",
     "qwen-code": "qwen-code",
+    "openhands": "openhands",
 }
-FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
+FILES = sorted(
+    p
+    for p in CORPUS.glob("*/*")
+    if (p.is_file() or p.is_dir()) and not p.name.endswith(".source.json")  # a folder: an OpenHands conversation
+)
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
@@ -133,6 +138,9 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "qwen-code/agent-sessions-active-chain.fixture.jsonl": (2, 1, 0, 1),
     # The unknown record type is skipped and named; the unknown system subtype is not a message.
     "qwen-code/agent-sessions-unknown-kinds.fixture.jsonl": (2, 0, 0, 0),
+    # A conversation folder: the system prompt, 'hello', five actions each with its observation (the
+    # unknown tool answered by an AgentErrorEvent).
+    "openhands/sdk-v1-49-1-mcp.fixture": (12, 5, 5, 0),
 }
 
 

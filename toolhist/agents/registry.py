@@ -35,6 +35,7 @@ from toolhist.agents import (
     gemini_cli,
     kimi_cli,
     llxprt,
+    openhands,
     otel_genai,
     pi,
     qwen_code,
@@ -54,6 +55,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     pi.AGENT,
     kimi_cli.AGENT,
     qwen_code.AGENT,
+    openhands.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

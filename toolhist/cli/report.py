@@ -18,7 +18,7 @@ from toolhist.readers import load
 
 
 @click.command("report")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("-o", "--out", required=True, help="The HTML file to write.")
 @click.option(
     "--provider", "providers", multiple=True, help="Provider to include (repeatable; default: all)."

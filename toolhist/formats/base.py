@@ -182,6 +182,11 @@ class Reader(ABC):
     def read(self, doc: Document) -> Session:
         """Read the document; raise ShapeError (or LoadError) for content of the wrong shape."""
 
+    def gather(self, path: str) -> bytes | None:
+        """A session an agent keeps as a folder (OpenHands' conversation folder), as the one document
+        this reader reads; None when ``path`` is not such a folder (every file format)."""
+        return None
+
 
 class Built:
     """Accumulates messages and their locations while a reader walks the source."""
