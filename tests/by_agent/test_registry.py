@@ -10,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolhist.agents.folders import Home
+from toolhist.agents.openhands.sessions import NAMES as OPENHANDS_WIRE
 from toolhist.agents.pi.sessions import WIRE as PI_WIRE
+from toolhist.agents.qwen_code.sessions import AUTH_WIRE as QWEN_WIRE
 from toolhist.agents.registry import AGENTS, BY_ID, DETECTION, LISTED, READERS
 from toolhist.formats.registry import CANONICAL, WIRE
 from toolhist.machine import AGENTS as MACHINE_AGENTS
@@ -46,6 +48,10 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "claude-code",
         "codex",
         "pi",
+        "kimi-cli",
+        "qwen-code",
+        "openhands",
+        "codex-exec",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -56,9 +62,22 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
     assert (
         LISTED
         == MACHINE_AGENTS
-        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt", "pi")
+        == (
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "vscode",
+            "cline",
+            "roo",
+            "kilo",
+            "llxprt",
+            "pi",
+            "kimi-cli",
+            "qwen-code",
+            "openhands",
+        )
     )
-    assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
+    assert [a.id for a in AGENTS if a.places is None] == ["otel-genai", "codex-exec"]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
     assert [agent for agent, _ in places(HOME).where()] == sorted(
         (agent for agent, _ in places(HOME).where()), key=LISTED.index
@@ -76,6 +95,9 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "kilo": "kilo",
         "llxprt": "llxprt-checkpoint",
         "pi": "pi",
+        "kimi-cli": "kimi-cli",
+        "qwen-code": "qwen-code",
+        "openhands": "openhands",
     }
     llxprt = BY_ID["llxprt"]
     assert [llxprt.read_format(Path(p)) for p in ("s/checkpoint-a.json", "s/chats/session-1.jsonl")] == [
@@ -99,6 +121,9 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "llxprt-debug": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "icontent": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "pi": PI_WIRE,
+        "qwen-code": QWEN_WIRE,
+        "openhands": OPENHANDS_WIRE,
+        "codex-exec": {"openai": "openai-responses"},
     }
 
 

@@ -57,6 +57,7 @@ FORMAT_OF_DIR = {
     "kimi-cli": "kimi-cli",
     "qwen-code": "qwen-code",
     "openhands": "openhands",
+    "codex-exec": "codex-exec",
 }
 FILES = sorted(
     p
@@ -141,6 +142,11 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     # A conversation folder: the system prompt, 'hello', five actions each with its observation (the
     # unknown tool answered by an AgentErrorEvent).
     "openhands/sdk-v1-49-1-mcp.fixture": (12, 5, 5, 0),
+    # Each turn: a placeholder for the prompt the stream does not carry, then the items; the
+    # command_execution item is a call answered by its output.
+    "codex-exec/agentcmd-stream-output-1.jsonl": (2, 0, 0, 0),
+    "codex-exec/agentcmd-stream-output-4.jsonl": (4, 1, 1, 0),
+    "codex-exec/agentcmd-stream-output-5.jsonl": (4, 1, 1, 0),
 }
 
 

@@ -126,7 +126,8 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
         2,
         "",
         "toolhist: error: Invalid value for '--agent': 'cursor' is not one of 'claude-code', 'codex', "
-        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'pi'.\n",
+        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'pi', 'kimi-cli', 'qwen-code', "
+        "'openhands'.\n",
     )
     missing = tmp_path / "nope"
     assert cli(capsys, "--home", str(missing)) == (

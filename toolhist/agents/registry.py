@@ -32,6 +32,7 @@ from toolhist.agents import (
     claude_code,
     cline,
     codex,
+    codex_exec,
     gemini_cli,
     kimi_cli,
     llxprt,
@@ -56,6 +57,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     kimi_cli.AGENT,
     qwen_code.AGENT,
     openhands.AGENT,
+    codex_exec.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 
