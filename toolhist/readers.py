@@ -213,8 +213,10 @@ def load_document(
 
 
 def gather_folder(source: Any, reader: Reader | None = None) -> bytes | None:
-    """A session kept as a folder (an OpenHands conversation), read into the one document its reader
-    reads (`toolhist.formats.base.Reader.gather`); None when ``source`` is not such a folder."""
+    """A session kept as a folder (an OpenHands conversation), as the one document its reader reads.
+
+    See `toolhist.formats.base.Reader.gather`; None when ``source`` is not such a folder.
+    """
     if not isinstance(source, str | os.PathLike) or not os.path.isdir(source):
         return None
     path = os.fspath(source)

@@ -62,7 +62,8 @@ FORMAT_OF_DIR = {
 FILES = sorted(
     p
     for p in CORPUS.glob("*/*")
-    if (p.is_file() or p.is_dir()) and not p.name.endswith(".source.json")  # a folder: an OpenHands conversation
+    if (p.is_file() or p.is_dir())
+    and not p.name.endswith(".source.json")  # a folder: an OpenHands conversation
 )
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 

@@ -183,8 +183,10 @@ class Reader(ABC):
         """Read the document; raise ShapeError (or LoadError) for content of the wrong shape."""
 
     def gather(self, path: str) -> bytes | None:
-        """A session an agent keeps as a folder (OpenHands' conversation folder), as the one document
-        this reader reads; None when ``path`` is not such a folder (every file format)."""
+        """A session an agent keeps as a folder, as the one document this reader reads.
+
+        OpenHands keeps a conversation as a folder of event files; every file format answers None.
+        """
         return None
 
 

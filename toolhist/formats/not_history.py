@@ -107,9 +107,7 @@ def _kimi_wire(value: Any) -> bool:
         return False
     head = items[0].get("type") == "metadata" and isinstance(items[0].get("protocol_version"), str)
     rest = items[1:] if head else items
-    return (head or bool(rest)) and all(
-        isinstance(m.get("message"), dict) and "timestamp" in m for m in rest
-    )
+    return (head or bool(rest)) and all(isinstance(m.get("message"), dict) and "timestamp" in m for m in rest)
 
 
 def _kimi_code_journal(value: Any) -> bool:

@@ -77,7 +77,9 @@ def _marker(entry: Any) -> bool:
     if kind in MESSAGE_TYPES:
         message = entry.get("message")
         # an Anthropic message has ``content``; Qwen Code's threaded lines carry Gemini ``parts``
-        return "uuid" in entry and "parentUuid" in entry and isinstance(message, dict) and "parts" not in message
+        return (
+            "uuid" in entry and "parentUuid" in entry and isinstance(message, dict) and "parts" not in message
+        )
     return kind == "summary" and "leafUuid" in entry
 
 

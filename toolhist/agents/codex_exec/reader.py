@@ -62,7 +62,9 @@ EVENTS: Final = frozenset(
 TOOL_ITEMS: Final = frozenset({"command_execution", "file_change", "mcp_tool_call", "collab_tool_call"})
 TEXT_ITEMS: Final = frozenset({"agent_message", "plan"})
 UNSENT_ITEMS: Final = {
-    "web_search": "a built-in Responses web search: the stream shows its query, not the web_search_call item Codex sent",
+    "web_search": (
+        "a built-in Responses web search: the stream shows its query, not the web_search_call item Codex sent"
+    ),
     "todo_list": "the to-do list Codex shows (its update_plan call is not in the stream)",
     "error": "a non-fatal error Codex reported to its caller, not to the model",
 }
@@ -74,7 +76,7 @@ WHY_PROMPT: Final = (
 
 
 def looks_exec(value: Any) -> int:
-    """2 on ``ThreadEvent`` lines: every line has a ``type``, and a ``thread.started`` or ``item.*`` line is there."""
+    """2 on ``ThreadEvent`` lines: each has a ``type``, one is ``thread.started``, ``turn.*`` or ``item.*``."""
     if not isinstance(value, list) or not value:
         return 0
     if not all(isinstance(v, dict) and isinstance(v.get("type"), str) for v in value):
@@ -102,7 +104,11 @@ def _result(item: dict[str, Any]) -> tuple[JsonValue, str | None]:
 
 def _call(item: dict[str, Any]) -> ToolCallBlock:
     kind = str(item.get("type"))
-    params = {k: v for k, v in item.items() if k not in ("id", "type", "status", "aggregated_output", "exit_code", "result", "error")}
+    params = {
+        k: v
+        for k, v in item.items()
+        if k not in ("id", "type", "status", "aggregated_output", "exit_code", "result", "error")
+    }
     return ToolCallBlock(
         id=str(item.get("id")),
         name=kind,
@@ -123,7 +129,11 @@ class _Turns:
 
     def flush(self) -> None:
         if self.ai:
-            self.out.add(Message(speaker="ai", blocks=tuple(self.ai), metadata=MessageMetadata(source_role="item")), self.ai_line, None)
+            self.out.add(
+                Message(speaker="ai", blocks=tuple(self.ai), metadata=MessageMetadata(source_role="item")),
+                self.ai_line,
+                None,
+            )
             self.ai = []
 
     def prompt(self, line: int | None) -> None:
@@ -139,12 +149,22 @@ class _Turns:
     def answer(self, item: dict[str, Any], line: int | None) -> None:
         self.flush()
         result, error = _result(item)
-        block = ToolResponseBlock(call_id=str(item.get("id")), tool_name=str(item.get("type")), result=result, error=error, raw_call_id=str(item.get("id")))
+        block = ToolResponseBlock(
+            call_id=str(item.get("id")),
+            tool_name=str(item.get("type")),
+            result=result,
+            error=error,
+            raw_call_id=str(item.get("id")),
+        )
         last = self.out.messages[-1] if self.out.messages else None
         if last is not None and last.speaker == "tool":
             self.out.messages[-1] = last.model_copy(update={"blocks": (*last.blocks, block)})
         else:
-            self.out.add(Message(speaker="tool", blocks=(block,), metadata=MessageMetadata(source_role="item")), line, None)
+            self.out.add(
+                Message(speaker="tool", blocks=(block,), metadata=MessageMetadata(source_role="item")),
+                line,
+                None,
+            )
 
 
 class CodexExecReader(StreamReader):
@@ -169,7 +189,9 @@ class CodexExecReader(StreamReader):
                 raise at_line(line, (), "an event line is a JSON object")
             kind = event.get("type")
             if kind not in EVENTS:
-                out.skips.add(f"event type {kind!r}" if isinstance(kind, str) else "event without a string 'type'", line)
+                out.skips.add(
+                    f"event type {kind!r}" if isinstance(kind, str) else "event without a string 'type'", line
+                )
                 continue
             counts[str(kind)] += 1
             if kind == "thread.started":
@@ -182,12 +204,20 @@ class CodexExecReader(StreamReader):
                 turns.flush()
                 error = event.get("error") if kind == "turn.failed" else event
                 text = error.get("message") if isinstance(error, dict) else None
-                out.keep_unsent(str(kind), f"a {kind} event: what Codex told its caller, not part of what it sent", line, "", text=str(text or ""), data=dict(event))
+                out.keep_unsent(
+                    str(kind),
+                    f"a {kind} event: what Codex told its caller, not part of what it sent",
+                    line,
+                    "",
+                    text=str(text or ""),
+                    data=dict(event),
+                )
             elif kind in ("item.started", "item.completed"):
                 self._item(event, kind, line, turns, out)
         turns.flush()
-        for line, item in turns.open.values():
-            counts["pending item"] += 1
+        counts["pending item"] += len(turns.open)
+        if not counts["pending item"]:
+            del counts["pending item"]
         if thread is None and not out.messages and not counts:
             raise at_line(None, (), "no codex exec --json event in this file")
         paired = pair(thread, path)
@@ -196,7 +226,12 @@ class CodexExecReader(StreamReader):
         metadata: dict[str, JsonValue] = {"thread_id": thread, "usage": usage}
         if paired is not None:
             metadata["rollout"] = paired.as_json()
-        return out.session(self.id, path=path, request={"model": paired.model} if paired and paired.model else {}, metadata=metadata)
+        return out.session(
+            self.id,
+            path=path,
+            request={"model": paired.model} if paired and paired.model else {},
+            metadata=metadata,
+        )
 
     @staticmethod
     def _item(event: dict[str, Any], kind: str, line: int | None, turns: _Turns, out: Collector) -> None:
@@ -220,7 +255,14 @@ class CodexExecReader(StreamReader):
             turns.add(TextBlock(text=str(item.get("text", ""))), line)
         elif itype in UNSENT_ITEMS:
             turns.flush()
-            out.keep_unsent(itype, UNSENT_ITEMS[itype], line, "item", text=str(item.get("query") or item.get("message") or ""), data=dict(item))
+            out.keep_unsent(
+                itype,
+                UNSENT_ITEMS[itype],
+                line,
+                "item",
+                text=str(item.get("query") or item.get("message") or ""),
+                data=dict(item),
+            )
         else:
             out.skips.add(f"item type {itype!r}", line)
 
@@ -228,12 +270,18 @@ class CodexExecReader(StreamReader):
 def _notes(counts: Counter[str], paired: Paired | None, thread: str | None) -> list[str]:
     notes = [
         "a codex exec --json stream is what Codex tells its caller, not what it sent: prompts, instructions, "
-        "call ids, tool arguments as the model wrote them and encrypted reasoning are not in it; tool items are "
+        "call ids, tool arguments as the model wrote them and encrypted reasoning are not in it; tool items "
+        "are "
         "calls named by their item type"
     ]
     if paired is not None:
-        notes.append(f"the rollout of thread {thread} holds what Codex sent: {paired.path} (toolhist check it)")
+        notes.append(
+            f"the rollout of thread {thread} holds what Codex sent: {paired.path} (toolhist check it)"
+        )
     elif thread is not None:
-        notes.append(f"no rollout-*-{thread}.jsonl found beside the stream or under $CODEX_HOME/sessions (or ~/.codex/sessions)")
+        notes.append(
+            f"no rollout-*-{thread}.jsonl found beside the stream or under $CODEX_HOME/sessions "
+            "(or ~/.codex/sessions)"
+        )
     notes.append("events: " + ", ".join(f"{k} x{n}" for k, n in sorted(counts.items())))
     return notes

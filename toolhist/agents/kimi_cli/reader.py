@@ -47,7 +47,7 @@ ERROR_PREFIX: Final = "<system>ERROR: "
 
 
 def looks_kimi(value: Any) -> int:
-    """2 on a context file: every line a role record, and one of Kimi's own (``_usage``…) or a ``think`` part."""
+    """2 on a context file: role records only, and one of Kimi's own (``_usage``…) or a ``think`` part."""
     if not isinstance(value, list) or not value:
         return 0
     if not all(isinstance(v, dict) and v.get("role") in ROLES | RECORDS for v in value):
@@ -109,7 +109,7 @@ def _is_notification(message: dict[str, Any]) -> bool:
 def _merged(
     records: list[tuple[int | None, dict[str, Any]]],
 ) -> tuple[list[tuple[int | None, dict[str, Any]]], int]:
-    """``normalize_history``: adjacent user messages merged (notifications kept apart), and how many merged."""
+    """``normalize_history``: adjacent user messages merged (notifications apart); how many were merged."""
     out: list[tuple[int | None, dict[str, Any]]] = []
     merged = 0
     for line, msg in records:
@@ -135,11 +135,11 @@ class KimiCliReader(StreamReader):
     description = "Kimi CLI context.jsonl (~/.kimi/sessions/<work dir md5>/<session>/context.jsonl)"
 
     def recognise(self, value: Any) -> int:
-        """Certain on role records with one of Kimi CLI's own (``_system_prompt``, ``_usage``, ``_checkpoint``)."""
+        """Certain on role records with one of Kimi CLI's own (``_system_prompt``, ``_usage``…)."""
         return looks_kimi(value)
 
     def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
-        """Apply each record as ``Context.restore`` does, merge as ``normalize_history`` does, read the rest."""
+        """Apply each record as ``Context.restore`` does, merge as ``normalize_history`` does, read it."""
         out = Collector(notes)
         system: tuple[int | None, str] | None = None
         records: list[tuple[int | None, dict[str, Any]]] = []

@@ -1,5 +1,6 @@
-"""OpenHands CLI (OpenHands/OpenHands-CLI on OpenHands/software-agent-sdk): its conversation folders,
-how their events become LLM messages (`events`, `reader`), and its places (`sessions`).
+"""OpenHands CLI (OpenHands/OpenHands-CLI on OpenHands/software-agent-sdk): its conversation folders.
+
+How their events become LLM messages is `events` and `reader`; its places are `sessions`.
 
 Where it ran: ``base_state.json`` names the LLM as a LiteLLM model string (`sessions.provider_of`).
 """

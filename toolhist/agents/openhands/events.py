@@ -65,10 +65,16 @@ NOT_SENT: Final = frozenset(
 ERROR_HEADER: Final = "[An error occurred during execution.]\n"
 ROOT: Final = "__root__"
 WHY: Final = {
-    "branch": "on another branch: the agent sends the path from the last event to the root (EventLog.path_to_root)",
-    "forgotten": "forgotten by a Condensation: View.from_events removes it (its summary stands in its place)",
-    "duplicate": "a second observation of one tool call: ObservationUniquenessProperty drops it, the first wins",
-    "unmatched": "an action or observation without its partner: ToolCallMatchingProperty drops it before the LLM call",
+    "branch": "on another branch: the agent sends the path from the leaf to the root (EventLog.path_to_root)",
+    "forgotten": (
+        "forgotten by a Condensation: View.from_events removes it (its summary stands in its place)"
+    ),
+    "duplicate": (
+        "a second observation of one tool call: ObservationUniquenessProperty drops it, the first wins"
+    ),
+    "unmatched": (
+        "an action or observation without its partner: ToolCallMatchingProperty drops it before the LLM call"
+    ),
     "batch": "a batch of actions that lost a member: BatchAtomicityProperty drops the rest of it",
 }
 
@@ -106,8 +112,11 @@ class View:
 
 
 def branch(events: list[Event], leaf: str | None = None) -> tuple[list[Event], list[Event]]:
-    """``path_to_root`` from the leaf (``base_state.json``'s ``leaf_event_id``, else the last event;
-    legacy events chain to the one before them); and the events off that path."""
+    """``path_to_root`` from the leaf, and the events off that path.
+
+    The leaf is ``base_state.json``'s ``leaf_event_id``, else the last event; legacy events chain to
+    the one before them.
+    """
     if not events:
         return [], []
     by_id = {e.id: e for e in events}
@@ -172,7 +181,9 @@ def _enforce(events: list[Event], path: list[Event], out: View) -> list[Event]:
         kept.append(e)
     actions = [e for e in kept if e.kind == "ActionEvent"]
     last = _response(actions[-1]) if actions else None
-    pending = {str(e.value.get("tool_call_id")) for e in actions if _response(e) == last and not _after(e, kept)}
+    pending = {
+        str(e.value.get("tool_call_id")) for e in actions if _response(e) == last and not _after(e, kept)
+    }
     called = {str(e.value.get("tool_call_id")) for e in actions}
     matched: list[Event] = []
     for e in kept:

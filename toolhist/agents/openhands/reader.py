@@ -36,12 +36,21 @@ MAX_FOLDER_EVENTS: Final = 200_000
 
 
 def _is_event(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("kind"), str) and "id" in value and "timestamp" in value
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("kind"), str)
+        and "id" in value
+        and "timestamp" in value
+    )
 
 
 def looks_openhands(value: Any) -> int:
     """2 on a gathered conversation, or on a list of events of which one is an OpenHands kind."""
-    if isinstance(value, dict) and set(value) == {"base_state", "events"} and isinstance(value["events"], list):
+    if (
+        isinstance(value, dict)
+        and set(value) == {"base_state", "events"}
+        and isinstance(value["events"], list)
+    ):
         return 2
     if isinstance(value, list) and value and all(_is_event(v) for v in value):
         return 2 if any(v["kind"] in KNOWN for v in value) else 0
@@ -122,7 +131,9 @@ class OpenHandsReader(Reader):
         for e, why in pending:
             self._unsent(built, ptr, e, why)
         built.notes += _notes(seen.state, left, state)
-        built.notes += built.skips.note("the OpenHands SDK refuses an event kind it does not know when it loads one")
+        built.notes += built.skips.note(
+            "the OpenHands SDK refuses an event kind it does not know when it loads one"
+        )
         llm = _llm(state)
         metadata: dict[str, JsonValue] = {"events": len(events)}
         if llm:
@@ -130,7 +141,9 @@ class OpenHandsReader(Reader):
         if isinstance(state, dict) and isinstance(state.get("id"), str):
             metadata["conversation_id"] = state["id"]
         model = llm.get("model") if llm else None
-        return built.session(self.id, tools=None, request={"model": model} if isinstance(model, str) else {}, metadata=metadata)
+        return built.session(
+            self.id, tools=None, request={"model": model} if isinstance(model, str) else {}, metadata=metadata
+        )
 
     @staticmethod
     def _unsent(built: Built, ptr: Pointer, event: Event, why: str) -> None:
@@ -149,7 +162,9 @@ class OpenHandsReader(Reader):
                 continue
             kind = event.get("kind")
             if kind not in KNOWN:
-                built.skips.add(f"event kind {kind!r}" if isinstance(kind, str) else "event without a string 'kind'")
+                built.skips.add(
+                    f"event kind {kind!r}" if isinstance(kind, str) else "event without a string 'kind'"
+                )
                 continue
             text(event.get("id"), (*ptr, i, "id"))
             out.append(Event(event, _index(event.get("file"), i), event.get("file"), i))
@@ -168,7 +183,11 @@ def _llm(state: Any) -> dict[str, JsonValue]:
 
 
 def _brief(event: Event) -> dict[str, JsonValue]:
-    return {k: v for k, v in event.value.items() if k in ("id", "kind", "source", "timestamp", "tool_call_id", "file")}
+    return {
+        k: v
+        for k, v in event.value.items()
+        if k in ("id", "kind", "source", "timestamp", "tool_call_id", "file")
+    }
 
 
 def _texts(items: Any) -> list[dict[str, Any]]:
@@ -178,7 +197,11 @@ def _texts(items: Any) -> list[dict[str, Any]]:
         if isinstance(item, dict) and item.get("type") == "text":
             out.append({"type": "text", "text": item.get("text", "")})
         elif isinstance(item, dict) and item.get("type") == "image":
-            out += [{"type": "image_url", "image_url": {"url": u}} for u in item.get("image_urls") or [] if isinstance(u, str)]
+            out += [
+                {"type": "image_url", "image_url": {"url": u}}
+                for u in item.get("image_urls") or []
+                if isinstance(u, str)
+            ]
     return out
 
 
@@ -205,15 +228,27 @@ def _llm_message(event: Event) -> dict[str, Any]:
         return {"role": "user", "content": [{"type": "text", "text": v.get("summary", "")}]}
     base = {"role": "tool", "name": v.get("tool_name"), "tool_call_id": v.get("tool_call_id")}
     if kind == "UserRejectObservation":
-        return {**base, "content": [{"type": "text", "text": f"Action rejected: {v.get('rejection_reason', '')}"}]}
+        return {
+            **base,
+            "content": [{"type": "text", "text": f"Action rejected: {v.get('rejection_reason', '')}"}],
+        }
     if kind == "AgentErrorEvent":
         return {**base, "content": [{"type": "text", "text": v.get("error", "")}], "_error": v.get("error")}
-    observation = v.get("observation") if isinstance(v.get("observation"), dict) else {}
+    found = v.get("observation")
+    observation: dict[str, Any] = found if isinstance(found, dict) else {}
     content = observation.get("content")
-    items = content if isinstance(content, list) else [{"type": "text", "text": content}] if isinstance(content, str) else []
+    items = (
+        content
+        if isinstance(content, list)
+        else [{"type": "text", "text": content}]
+        if isinstance(content, str)
+        else []
+    )
     if observation.get("is_error"):
         items = [{"type": "text", "text": ERROR_HEADER}, *items]
-    error = ERROR_HEADER + "".join(i.get("text", "") for i in items[1:]) if observation.get("is_error") else None
+    error = (
+        ERROR_HEADER + "".join(i.get("text", "") for i in items[1:]) if observation.get("is_error") else None
+    )
     return {**base, "content": items + list(v.get("extended_content") or []), "_error": error}
 
 
@@ -225,8 +260,12 @@ def _messages(events: list[Event]) -> list[tuple[list[Event], Message]]:
         event = events[i]
         if event.kind == "ActionEvent":
             group = [event]
-            while i + len(group) < len(events) and events[i + len(group)].kind == "ActionEvent" and (
-                events[i + len(group)].value.get("llm_response_id") == event.value.get("llm_response_id")
+            while (
+                i + len(group) < len(events)
+                and events[i + len(group)].kind == "ActionEvent"
+                and (
+                    events[i + len(group)].value.get("llm_response_id") == event.value.get("llm_response_id")
+                )
             ):
                 group.append(events[i + len(group)])
             msg = _llm_message(event)
@@ -246,7 +285,12 @@ def _messages(events: list[Event]) -> list[tuple[list[Event], Message]]:
 
 
 def _plain_user(msg: dict[str, Any]) -> bool:
-    return msg.get("role") == "user" and not msg.get("tool_calls") and not msg.get("tool_call_id") and not msg.get("name")
+    return (
+        msg.get("role") == "user"
+        and not msg.get("tool_calls")
+        and not msg.get("tool_call_id")
+        and not msg.get("name")
+    )
 
 
 def _canonical(msg: dict[str, Any], event: Event) -> Message:
@@ -260,7 +304,11 @@ def _canonical(msg: dict[str, Any], event: Event) -> Message:
         else:
             del chat["content"]
         chat["tool_calls"] = [
-            {"id": c.get("id"), "type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments")}}
+            {
+                "id": c.get("id"),
+                "type": "function",
+                "function": {"name": c.get("name"), "arguments": c.get("arguments")},
+            }
             for c in calls
         ]
     for key in ("tool_call_id", "name"):
@@ -272,21 +320,36 @@ def _canonical(msg: dict[str, Any], event: Event) -> Message:
     thinking: list[Block] = []
     for block in msg.get("thinking_blocks") or []:
         if isinstance(block, dict) and block.get("type") == "thinking":
-            thinking.append(ThinkingBlock(text=str(block.get("thinking", "")), signature=block.get("signature"), source_provider="anthropic"))
+            thinking.append(
+                ThinkingBlock(
+                    text=str(block.get("thinking", "")),
+                    signature=block.get("signature"),
+                    source_provider="anthropic",
+                )
+            )
         elif isinstance(block, dict) and block.get("type") == "redacted_thinking":
             thinking.append(ThinkingBlock(redacted=True, data=block.get("data"), source_provider="anthropic"))
     item = msg.get("responses_reasoning_item")
     if isinstance(item, dict):
-        summary = [{"type": "summary_text", "text": s} for s in item.get("summary") or [] if isinstance(s, str)]
-        reasoning = {"type": "reasoning", "id": item.get("id"), "summary": summary, "encrypted_content": item.get("encrypted_content")}
+        summary = [
+            {"type": "summary_text", "text": s} for s in item.get("summary") or [] if isinstance(s, str)
+        ]
+        reasoning = {
+            "type": "reasoning",
+            "id": item.get("id"),
+            "summary": summary,
+            "encrypted_content": item.get("encrypted_content"),
+        }
         thinking += read_item(reasoning, (), "openai-responses")
     blocks = list(message.blocks)
     if isinstance(msg.get("_error"), str):
-        blocks = [b.model_copy(update={"error": msg["_error"]}) if hasattr(b, "call_id") else b for b in blocks]
+        blocks = [
+            b.model_copy(update={"error": msg["_error"]}) if hasattr(b, "call_id") else b for b in blocks
+        ]
     meta = MessageMetadata(
         source_role=event.kind,
         turn_id=event.id,
-        extra={k: v for k, v in message.metadata.extra.items()},
+        extra=dict(message.metadata.extra),
     )
     return Message(speaker=message.speaker, blocks=(*thinking, *blocks), metadata=meta)
 
@@ -302,7 +365,10 @@ def _notes(state_kinds: dict[str, int], left: list[tuple[Event, str]], state: An
         )
     if left:
         kinds = Counter(why for _, why in left)
-        notes.append("events left out before the LLM call (session.unsent): " + ", ".join(f"{k} x{n}" for k, n in sorted(kinds.items())))
+        notes.append(
+            "events left out before the LLM call (session.unsent): "
+            + ", ".join(f"{k} x{n}" for k, n in sorted(kinds.items()))
+        )
     return notes
 
 

@@ -34,7 +34,13 @@ PREFIXES: Final = {
     "openai": "openai-chat",
 }
 """LiteLLM provider prefixes whose API is the vendor's own → toolhist provider."""
-BARE: Final = (("claude", "anthropic"), ("gemini", "gemini"), ("gpt", "openai-chat"), ("o3", "openai-chat"), ("o4", "openai-chat"))
+BARE: Final = (
+    ("claude", "anthropic"),
+    ("gemini", "gemini"),
+    ("gpt", "openai-chat"),
+    ("o3", "openai-chat"),
+    ("o4", "openai-chat"),
+)
 RESPONSES: Final = ("gpt-5", "codex-mini-latest")
 
 
@@ -65,7 +71,7 @@ def _named(model: str, base_url: str | None) -> str:
 
 
 def places(home: Home) -> tuple[Path, ...]:
-    """``$OPENHANDS_CONVERSATIONS_DIR``, else ``conversations`` under ``$OPENHANDS_PERSISTENCE_DIR`` or ``~/.openhands``."""
+    """``$OPENHANDS_CONVERSATIONS_DIR``, else ``conversations`` in the persistence dir (or ``~/.openhands``)."""
     named = home.dir("OPENHANDS_CONVERSATIONS_DIR")
     if named is not None:
         return unique([named])
@@ -80,7 +86,9 @@ def _describe(folder: Path) -> dict[str, Any]:
     model = llm.get("model") if isinstance(llm, dict) and isinstance(llm.get("model"), str) else None
     base_url = llm.get("base_url") if isinstance(llm, dict) and isinstance(llm.get("base_url"), str) else None
     try:
-        events = sum(1 for n in os.listdir(folder / "events") if n.startswith("event-") and n.endswith(".json"))
+        events = sum(
+            1 for n in os.listdir(folder / "events") if n.startswith("event-") and n.endswith(".json")
+        )
     except OSError:
         events = 0
     return {
@@ -106,5 +114,6 @@ def session_says(session: Session) -> tuple[str, str] | None:
     model = llm.get("model") if isinstance(llm, dict) else None
     if not isinstance(model, str):
         return None
-    base_url = llm.get("base_url") if isinstance(llm, dict) and isinstance(llm.get("base_url"), str) else None
+    url = llm.get("base_url") if isinstance(llm, dict) else None
+    base_url = url if isinstance(url, str) else None
     return _named(model, base_url), f"base_state.json agent.llm.model {model!r}"

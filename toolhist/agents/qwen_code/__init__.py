@@ -1,5 +1,7 @@
-"""Qwen Code (QwenLM/qwen-code, a Gemini CLI fork): its recordings replayed (`history`), sent through
-its content generator (`openai_wire`, `reader`), and its folders (`sessions`).
+"""Qwen Code (QwenLM/qwen-code, a Gemini CLI fork): its recordings, how it sends them, its folders.
+
+Recordings are replayed by `history`, sent through its content generator by `openai_wire` and
+`reader`; its folders are `sessions`.
 
 Where it ran: the session's ``authType`` picks the content generator, and so the wire
 (`sessions.AUTH_WIRE`): Chat Completions for ``openai`` and ``qwen-oauth`` (the default).

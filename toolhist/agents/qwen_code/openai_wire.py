@@ -91,7 +91,7 @@ def convert(turn: Turn) -> list[dict[str, Any]]:
         return [plain]
     if role == "assistant":
         return [{"role": "assistant", "content": text_parts}] if text_parts else []
-    for item in media:
+    for item in (m for m in media if isinstance(m, dict)):
         mime = str(item.get("mimeType") or "")
         if mime.startswith("image/"):
             url = item.get("fileUri") or (f"data:{mime};base64,{item['data']}" if item.get("data") else None)

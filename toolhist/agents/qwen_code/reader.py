@@ -61,7 +61,7 @@ def looks_qwen(value: Any) -> int:
 
 
 def infer_auth(replayed: Replayed) -> tuple[str, bool]:
-    """The session's ``authType``, and whether it was inferred (from the models' names) rather than recorded."""
+    """The session's ``authType``, and whether it was inferred (from the model names), not recorded."""
     if replayed.auth_type is not None:
         return replayed.auth_type, False
     models = [t.model for t in replayed.turns if t.model]
