@@ -76,7 +76,7 @@ WHY_PROMPT: Final = (
 
 
 def looks_exec(value: Any) -> int:
-    """2 on ``ThreadEvent`` lines: each has a ``type``, one is ``thread.started``, ``turn.*`` or ``item.*``."""
+    """2 on ``ThreadEvent`` lines: each has a ``type``, one is ``thread.started``, ``turn.*``, ``item.*``."""
     if not isinstance(value, list) or not value:
         return 0
     if not all(isinstance(v, dict) and isinstance(v.get("type"), str) for v in value):

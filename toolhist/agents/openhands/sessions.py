@@ -71,7 +71,7 @@ def _named(model: str, base_url: str | None) -> str:
 
 
 def places(home: Home) -> tuple[Path, ...]:
-    """``$OPENHANDS_CONVERSATIONS_DIR``, else ``conversations`` in the persistence dir (or ``~/.openhands``)."""
+    """``$OPENHANDS_CONVERSATIONS_DIR``, else ``conversations`` in the persistence dir (``~/.openhands``)."""
     named = home.dir("OPENHANDS_CONVERSATIONS_DIR")
     if named is not None:
         return unique([named])
