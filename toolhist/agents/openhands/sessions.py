@@ -79,7 +79,7 @@ def places(home: Home) -> tuple[Path, ...]:
 
 
 def _describe(folder: Path) -> dict[str, Any]:
-    """What a conversation folder's ``base_state.json`` and event file names say."""
+    """What a conversation folder's ``base_state.json`` (model, workspace) and event file names say."""
     state = small_json(str(folder / "base_state.json"), limit=4 << 20)
     agent = state.get("agent") if isinstance(state, dict) else None
     llm = agent.get("llm") if isinstance(agent, dict) else None
@@ -91,7 +91,10 @@ def _describe(folder: Path) -> dict[str, Any]:
         )
     except OSError:
         events = 0
+    workspace = state.get("workspace") if isinstance(state, dict) else None
+    project = workspace.get("working_dir") if isinstance(workspace, dict) else None
     return {
+        "project": project if isinstance(project, str) else None,
         "model": model,
         RAN_ON: (_named(model, base_url) if model else None, None),
         "messages": events,

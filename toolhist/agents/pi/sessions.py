@@ -55,13 +55,13 @@ def places(home: Home) -> tuple[Path, ...]:
 
 
 def header(head: Head) -> dict[str, Any]:
-    """Line 1 is the header (``cwd``); the first assistant message names the provider and API."""
+    """Line 1 is the header (``cwd``); the last assistant message read names the provider and API."""
     first, problem = head.first_line()
     if problem is None and not (isinstance(first, dict) and first.get("type") == "session"):
         problem = "line 1 is not a Pi session header"
     cwd = first.get("cwd") if isinstance(first, dict) else None
-    found = _API.search(head.data)
-    named = f"{found.group(2).decode()}/{found.group(1).decode()}" if found else None
+    found = _API.findall(head.data)
+    named = f"{found[-1][1].decode()}/{found[-1][0].decode()}" if found else None
     messages, counted = head.count("role", ("user", "assistant", "toolResult"))
     return {
         "project": cwd if isinstance(cwd, str) else None,
