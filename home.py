@@ -109,6 +109,14 @@ def pick_source(fmt: str | None) -> Input | None:
         if not raw.strip():
             return None
         path = Path(raw.strip()).expanduser()
+        if path.is_dir():  # a session kept as a folder (an OpenHands conversation)
+            try:
+                folder = state.path_input(raw, fmt)
+            except (OSError, ValueError) as exc:
+                alert("error", "Cannot read that path.", f"{path}: {exc}")
+                return None
+            st.query_params["path"] = raw.strip()
+            return folder
         try:
             size = path.stat().st_size
         except OSError as exc:

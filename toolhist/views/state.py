@@ -58,7 +58,7 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
-from toolhist.readers import load_document
+from toolhist.readers import gather_folder, load_document
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
@@ -263,8 +263,21 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 
 
 def path_input(raw: str, fmt: str | None = None) -> Input:
-    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big)."""
+    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big).
+
+    A folder an agent keeps one session in (an OpenHands conversation) is gathered into the one
+    document its reader reads (`toolhist.readers.gather_folder`); any other folder is refused.
+    """
     path = Path(raw.strip()).expanduser()
+    if path.is_dir():
+        gathered = gather_folder(path)
+        if gathered is None:
+            raise ValueError("a folder, not a session file (an OpenHands conversation folder is read whole)")
+        if len(gathered) > MAX_UPLOAD_MB * 1024 * 1024:
+            raise ValueError(
+                f"{path}: {len(gathered)} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI"
+            )
+        return Input(name=str(path), data=gathered, fmt=fmt, path=raw.strip())
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")

@@ -171,7 +171,7 @@ class CodexExecReader(StreamReader):
     """``codex-exec``: a ``codex exec --json`` event stream, read as far as it carries what Codex sent."""
 
     id = "codex-exec"
-    description = "Codex `codex exec --json` event stream (JSONL: thread.started, item.completed…)"
+    description = "Codex exec --json event stream (JSONL: thread.started, item.completed…)"
 
     def recognise(self, value: Any) -> int:
         """Certain on ``ThreadEvent`` lines (``thread.started``, ``turn.*``, ``item.*``)."""
