@@ -50,7 +50,9 @@ def looks_kimi(value: Any) -> int:
     """2 on a context file: role records only, and one of Kimi's own (``_usage``…) or a ``think`` part."""
     if not isinstance(value, list) or not value:
         return 0
-    if not all(isinstance(v, dict) and v.get("role") in ROLES | RECORDS for v in value):
+    if not all(isinstance(v, dict) and isinstance(v.get("role"), str) for v in value):
+        return 0
+    if not all(v["role"] in ROLES or v["role"].startswith("_") for v in value):
         return 0
     own = any(v["role"] in RECORDS for v in value) or any(
         isinstance(p, dict) and p.get("type") == "think"
