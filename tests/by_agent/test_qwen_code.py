@@ -125,7 +125,7 @@ def test_an_invalid_model_turn_is_curated_out() -> None:
 
 
 def test_claude_code_lines_are_not_claimed() -> None:
-    first = {"uuid": "u", "parentUuid": None, "sessionId": "s", "type": "user"}
+    first: dict[str, Any] = {"uuid": "u", "parentUuid": None, "sessionId": "s", "type": "user"}
     first["message"] = {"role": "user", "content": "hi"}
     second = {**first, "uuid": "v", "parentUuid": "u", "type": "assistant"}
     second["message"] = {"role": "assistant", "content": [{"type": "text", "text": "yo"}]}
