@@ -108,29 +108,13 @@ def pick_source(fmt: str | None) -> Input | None:
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
             return None
-        path = Path(raw.strip()).expanduser()
-        if path.is_dir():  # a session kept as a folder (an OpenHands conversation)
-            try:
-                folder = state.path_input(raw, fmt)
-            except (OSError, ValueError) as exc:
-                alert("error", "Cannot read that path.", f"{path}: {exc}")
-                return None
-            st.query_params["path"] = raw.strip()
-            return folder
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            alert("error", "Cannot read that path.", f"{path}: {exc.strerror or exc}")
-            return None
-        if size > MAX_UPLOAD_MB * 1024 * 1024:
-            alert(
-                "error",
-                f"That file is over the app's {MAX_UPLOAD_MB} MB limit; use the CLI.",
-                f"{path}: {size} bytes",
-            )
+        try:  # only where sessions live or the user allows (toolhist.views.paths); a file or STORE#SESSION_ID
+            opened = state.path_input(raw, fmt)
+        except (OSError, ValueError, ToolhistError) as exc:
+            alert("error", "Cannot read that path.", str(exc))
             return None
         st.query_params["path"] = raw.strip()
-        return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+        return opened
     choice = st.selectbox("Sample session", names, index=default, key="sample")
     if choice is None:
         return None
@@ -277,8 +261,13 @@ def bundle_source(fmt: str | None) -> Input | None:
     )
     if picked is None:
         return None
+    try:
+        opened = state.path_input(picked, fmt)
+    except (OSError, ValueError, ToolhistError) as exc:
+        alert("error", "Cannot open that bundle.", str(exc))
+        return None
     st.query_params["path"] = picked
-    return Input(name=picked, data=Path(picked).read_bytes(), fmt=fmt, path=picked)
+    return opened
 
 
 @st.cache_data(ttl=10, show_spinner=False)

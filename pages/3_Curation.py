@@ -14,6 +14,7 @@ from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
+from toolhist.views.markup import md_literal
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
@@ -44,7 +45,7 @@ with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} fo
     try:
         curation = state.curated(opened.key, provider, strategy, session)
     except ToolhistError as exc:  # a peer library not installed (`toolhist peers install`)
-        st.error(f"Strategy {strategy} gave no answer: {exc}")
+        st.error(md_literal(f"Strategy {strategy} gave no answer: {exc}"))
         st.stop()
 if curation.library is not None:
     st.caption(f"Strategy {strategy} ran the real {curation.library}; the after side is the body it sent.")

@@ -15,7 +15,6 @@ result is text; expander labels hold no session content. Deep link:
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import streamlit as st
@@ -23,6 +22,7 @@ import streamlit as st
 from toolhist.errors import ToolhistError
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Payload, Violation, provider_for
+from toolhist.redact import shareable_json
 from toolhist.views import state
 from toolhist.views.body import (
     Sections,
@@ -34,7 +34,7 @@ from toolhist.views.body import (
     sections,
     value_lines,
 )
-from toolhist.views.markup import CSS, json_code
+from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_request
 from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
@@ -123,7 +123,7 @@ for column, provider in zip(heads, chosen, strict=True):
     with column:
         st.subheader(provider)
         if provider in failed:
-            st.error(failed[provider])
+            st.error(md_literal(failed[provider]))
             continue
         st.text(f"{which}: {verdict_line(found[provider])}")
         omitted = payloads[provider].omitted
@@ -136,7 +136,7 @@ for column, provider in zip(heads, chosen, strict=True):
                 st.dataframe(
                     id_map_frame(payloads[provider].id_map), hide_index=True, key=f"pl_ids_{provider}"
                 )
-        dump = partial(json.dumps, payloads[provider].body, indent=2, ensure_ascii=False)
+        dump = partial(shareable_json, payloads[provider].body)  # a download leaves the machine: redacted
         st.download_button(
             "Download JSON",
             # A long history's body is tens of MB of JSON: made on click (in its own thread) only then.
@@ -169,7 +169,7 @@ with st.expander("Request fields (everything outside the message list: model, to
             st.markdown(f"**{provider}**")
             fmt = provider_for(provider).path_format
             for path, rules in field_marks(marks[provider], cuts[provider].list_key):
-                st.caption(f"{path}: {rules}")
+                st.caption(md_literal(f"{path}: {rules}"))  # a body's own keys: literal
             fields = cuts[provider].fields
             for name, value in fields.items():
                 lines = value_lines(value, (name,), fmt, marks[provider])
@@ -255,7 +255,7 @@ for m in range(start, end):
                         else "nothing sent for this message"
                     )
                 if m in dropped[provider]:
-                    st.caption("not carried: " + "; ".join(dropped[provider][m]))
+                    st.caption(md_literal("not carried: " + "; ".join(dropped[provider][m])))
 
 # --- small bodies whole, and the SDK's view ---------------------------------------------------------
 if len(session.messages) <= WHOLE_TREE_MESSAGES:
@@ -272,12 +272,12 @@ for column, provider in zip(sdk_columns, shown, strict=True):
         if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
             continue
         sent = sdk_view(opened.key, provider, strategy, payloads[provider])
-        st.caption(f"{sent.label}: {sent.status}")
+        st.caption(md_literal(f"{sent.label}: {sent.status}"))
         if sent.status == "unavailable":
-            st.info(sent.text)
+            st.info(md_literal(sent.text))
         else:
             st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
         for note in sent.notes:
-            st.caption(note)
+            st.caption(md_literal(note))
         if sent.violations:
             st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))

@@ -15,6 +15,7 @@ from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.bundles import captured
+from toolhist.views.markup import md_literal
 from toolhist.views.sent import as_sent, default_provider
 from toolhist.views.widgets import PAGES, show_message
 
@@ -49,7 +50,7 @@ if recorded is not None and recorded.error and st.session_state.get("ex_bundle_u
     st.session_state["ex_text"] = recorded.error  # a bundle's answer: the 400 this session really got
     st.session_state["ex_bundle_used"] = opened.key
 if recorded is not None:
-    st.caption(f"Opened from a guard bundle: {recorded.headline}")
+    st.caption(md_literal(f"Opened from a guard bundle: {recorded.headline}"))
 
 known = [p for p in PROVIDERS if state.verdict_ready(opened.key, p)]
 first = default_provider(opened.key, session, opened.found)

@@ -6,6 +6,8 @@ guard repaired is judged independently of the code that repaired it. A broken bo
 provider's real 400 text and error envelope (`research/providers.md` §1c, §2c, §3c, §4c, §5c, §7a);
 a sound one gets the smallest success answer the SDK parses, streamed when the body asks for it.
 A request with the header ``x-fake-stream-error`` gets a 200 event stream carrying an error event.
+A body whose shape its checks cannot walk (a message that is a number, a history that is a string) gets
+the 400 a provider gives a request that fails its schema.
 """
 
 from __future__ import annotations
@@ -336,7 +338,16 @@ def make_handler(recorder: Recorder, mistral: bool) -> type[BaseHTTPRequestHandl
             if kind is None:
                 self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
                 return
-            verdict = judge(kind, body)
+            try:
+                verdict = judge(kind, body)
+            except (AttributeError, KeyError, TypeError, IndexError) as exc:
+                schema = {
+                    "error": {
+                        "message": f"invalid request: {type(exc).__name__}",
+                        "type": "invalid_request_error",
+                    }
+                }
+                verdict = 400, schema, {}
             model = str(body.get("model", "fake-model"))
             if verdict is not None:
                 status, payload, headers = verdict

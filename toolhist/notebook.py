@@ -39,6 +39,7 @@ from toolhist.explain import Explanation
 from toolhist.explain import explain as explain_text
 from toolhist.model import Session
 from toolhist.providers import Violation, provider_for, render, validate
+from toolhist.redact import redact_text
 from toolhist.views.compaction import replacements_frame, tiers_frame
 from toolhist.views.markup import esc, json_code, payload_grid, table
 from toolhist.views.payloads import numbered_lines, offending_lines, verdict
@@ -190,7 +191,8 @@ def timeline(
             ensure_ascii=False,
         )
         text = f"Message {m} · {message.speaker}\n{mine}{blocks}"
-        messages[m] = text[:MESSAGE_CHARS] + ("…" if len(text) > MESSAGE_CHARS else "")
+        shown = text[:MESSAGE_CHARS] + ("…" if len(text) > MESSAGE_CHARS else "")
+        messages[m] = redact_text(shown)[0]  # saved in the notebook, so shared with it
     svg = timeline_svg(
         frame, messages=len(session.messages), title="tool calls and results, violations ringed"
     )

@@ -143,11 +143,6 @@ def test_compaction_without_replacement_keeps_user_messages_and_the_summary(tmp_
 @pytest.mark.parametrize(
     ("bad", "reason", "json_path"),
     [
-        (
-            item({"type": "function_call", "name": "shell", "arguments": "{}"}),
-            "expected a string, got null",
-            "payload.call_id",
-        ),
         (rec("compacted", {}), "a compaction needs a string 'message'", "payload.message"),
         (
             rec("event_msg", {"type": "thread_rolled_back", "num_turns": "one"}),
@@ -165,6 +160,37 @@ def test_malformed_lines_name_file_line_and_field(
             toolhist.load(path, format=fmt)
         assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 2, json_path)
         assert info.value.reason == f"not a valid codex log: {reason}"
+
+
+@pytest.mark.parametrize(
+    ("bad", "skipped"),
+    [
+        (
+            item({"type": "function_call", "name": "shell", "arguments": "{}"}),
+            "function_call item that cannot be read (payload.call_id: expected a string, got null)",
+        ),
+        (
+            item({"type": "function_call", "name": "shell", "call_id": "call_1", "arguments": None}),
+            "function_call item that cannot be read (payload.arguments: expected a string, got null)",
+        ),
+    ],
+)
+def test_an_item_its_reader_refuses_is_skipped_and_named(
+    tmp_path: Path, bad: dict[str, Any], skipped: str
+) -> None:
+    """One bad record of a known kind does not make the rollout unreadable (Codex's own
+    RolloutRecorder::load_rollout_items skips what it cannot parse)."""
+    path = write(
+        tmp_path,
+        META,
+        item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}),
+        bad,
+    )
+    for fmt in (None, "codex"):
+        session = toolhist.load(path, format=fmt)
+        assert session.source.skipped == {skipped: 1}
+        assert [m.speaker for m in session.messages] == ["human"]
+        assert any(f"{skipped} x1 (first on line 3)" in note for note in session.source.notes)
 
 
 # Shapes below follow real rollouts: ghost_snapshot lines as Codex 0.5x-0.6x wrote them each turn

@@ -8,13 +8,12 @@ the ``notebook`` extra is missing: the report is built from the inspector's tabl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from toolhist.atomic import write_text
 from toolhist.cli.options import format_option
+from toolhist.cli.progress import load_shown
 from toolhist.extras import require
-from toolhist.readers import load
 
 
 @click.command("report")
@@ -27,12 +26,12 @@ from toolhist.readers import load
 def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None) -> None:
     """Write FILE's report as one HTML file: summary, timeline, violations, curation, payloads.
 
-    The file has no script and loads nothing from the network; secrets are redacted on load and
+    The file has no script and loads nothing from the network; secrets are redacted and
     all session content is HTML-escaped, so it is safe to open and to share.
     """
     require("toolhist report", "notebook")
     from toolhist.report import report
 
-    text = report(load(file, format=fmt), providers or None)
-    Path(out).write_text(text, encoding="utf-8")
+    text = report(load_shown(file, fmt), providers or None)
+    write_text(out, text)  # whole or not at all: an interrupted report leaves no partial file
     click.echo(f"wrote {out}")

@@ -135,6 +135,8 @@ class _Index:
                 raise at_line(line, ("uuid",), f"a {kind} line needs a string 'uuid'")
             if "parentUuid" not in entry:
                 raise at_line(line, ("parentUuid",), "required field 'parentUuid' is missing")
+            if not isinstance(entry["parentUuid"], str | None):
+                raise at_line(line, ("parentUuid",), "'parentUuid' must be a string or null")
             message = entry.get("message")
             if not isinstance(message, dict):
                 raise at_line(line, ("message",), f"a {kind} line needs a 'message' object")

@@ -78,15 +78,19 @@ def with_sibling_results(chain: list[N], order: list[N]) -> list[N]:
         b.get("id")
         for n in chain
         if n.entry.get("type") == "assistant"
-        for b in (n.entry["message"].get("content") or [])
-        if isinstance(b, dict) and b.get("type") == "tool_use"
+        for b in _blocks(n.entry["message"])
+        if b.get("type") == "tool_use" and isinstance(b.get("id"), str)
     }
     inserts: dict[int, list[N]] = {}
     for node in order:
         parent = position.get(node.entry.get("parentUuid") or "")
         if id(node) in on_chain or parent is None or not _is_results(node):
             continue
-        answered = {b.get("tool_use_id") for b in node.entry["message"]["content"]}
+        answered = {
+            b.get("tool_use_id")
+            for b in _blocks(node.entry["message"])
+            if isinstance(b.get("tool_use_id"), str)
+        }
         if not answered <= calls:
             continue
         response = chain[parent].entry.get("message", {}).get("id")
@@ -106,3 +110,12 @@ def with_sibling_results(chain: list[N], order: list[N]) -> list[N]:
         if k < len(chain):
             out.append(chain[k])
     return out
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """A message's content blocks: none for string content.
+
+    Content of another type is reported by the reader on its own line.
+    """
+    content = message.get("content")
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []

@@ -76,7 +76,9 @@ def _shape_ok(message: Any) -> bool:
     if isinstance(content, str):
         return True
     return isinstance(content, list) and all(
-        isinstance(b, dict) and (b.get("type") in BLOCK_TYPES or b.get("type") in ("reasoning",))
+        isinstance(b, dict)
+        and isinstance(b.get("type"), str)
+        and (b["type"] in BLOCK_TYPES or b["type"] == "reasoning")
         for b in content
     )
 

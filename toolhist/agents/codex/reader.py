@@ -73,7 +73,7 @@ from toolhist.agents.codex.history import (
 )
 from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
 from toolhist.formats.base import Built, ShapeError, Skips
-from toolhist.formats.document import Document
+from toolhist.formats.document import Document, json_path
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
 from toolhist.model import Location, Session, SessionSource, Unsent
@@ -134,7 +134,7 @@ def _legacy_line(entry: Any) -> tuple[str, dict[str, Any]] | None:
         and "timestamp" in entry
     ):
         return "session_meta", entry
-    if entry.get("type") in ITEM_TYPES:
+    if isinstance(entry.get("type"), str) and entry["type"] in ITEM_TYPES:
         return "response_item", entry
     return None
 
@@ -151,7 +151,7 @@ def _classify(
         if kind == "legacy_state":  # resume reads it as state (previous_response_id), not history
             events["record_type:state"] += 1
             return None
-    if kind not in LINE_TYPES:
+    if not isinstance(kind, str) or kind not in LINE_TYPES:
         skips.add(f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line)
         return None
     if not isinstance(payload, dict):
@@ -192,18 +192,37 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _grouped(
-    items: list[dict[str, Any]], item_lines: list[int | None], name: str, path: str | None, notes: list[str]
+    items: list[dict[str, Any]],
+    item_lines: list[int | None],
+    name: str,
+    path: str | None,
+    *,
+    notes: list[str],
+    skips: Skips,
 ) -> tuple[Built, tuple[Location, ...]]:
-    """The items grouped into messages as the Responses reader does, with each message's source line."""
-    doc = Document(value=items, name=name, path=path, jsonl_lines=None)
-    built = Built(doc)
-    built.notes = notes
-    try:
-        OpenAIResponsesReader()._read_items(items, (), built)
-    except ShapeError as exc:
-        first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
-        line = item_lines[first] if first is not None else None
-        raise at_line(line, ("payload", *exc.pointer[1:]), exc.reason) from None
+    """The items grouped into messages as the Responses reader does, with each message's source line.
+
+    An item of a known kind that the Responses reader refuses (a ``function_call`` whose
+    ``arguments`` is null) is skipped and named, and the rest of the rollout is read: one bad
+    record does not make a whole session unreadable.
+    """
+    while True:
+        doc = Document(value=items, name=name, path=path, jsonl_lines=None)
+        built = Built(doc)
+        built.notes = notes
+        try:
+            OpenAIResponsesReader()._read_items(items, (), built)
+            break
+        except ShapeError as exc:
+            first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
+            line = item_lines[first] if first is not None else None
+            if first is None:
+                raise at_line(line, ("payload", *exc.pointer[1:]), exc.reason) from None
+            kind = items[first].get("type", "message")
+            where = json_path(("payload", *exc.pointer[1:]))
+            skips.add(f"{kind} item that cannot be read ({where}: {exc.reason})", line)
+            items = items[:first] + items[first + 1 :]
+            item_lines = item_lines[:first] + item_lines[first + 1 :]
     locations = tuple(
         Location(
             index=loc.index,
@@ -270,7 +289,7 @@ class CodexReader(StreamReader):
             )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
         sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
-        built, locations = _grouped(sent, sent_lines, name, path, notes)
+        built, locations = _grouped(sent, sent_lines, name, path, notes=notes, skips=skips)
         version = meta.get("cli_version")
         built.notes += _notes(events, sent, kept, skips, version)
         session = built.session(

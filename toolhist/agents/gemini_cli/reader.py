@@ -62,7 +62,12 @@ CANCELLED = "[Operation Cancelled]"
 
 
 def _is_record(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("type") in RECORD_TYPES and "id" in value
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("type"), str)
+        and value["type"] in RECORD_TYPES
+        and "id" in value
+    )
 
 
 def _is_meta(value: Any) -> bool:

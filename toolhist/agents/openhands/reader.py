@@ -63,7 +63,10 @@ def gather(path: str) -> bytes | None:
     base = os.path.join(path, "base_state.json")
     if not (os.path.isdir(events_dir) or os.path.isfile(base)):
         return None
-    names = sorted(os.listdir(events_dir)) if os.path.isdir(events_dir) else []
+    # regular files only (no symbolic link, FIFO or device): a folder's events are its own files
+    names = sorted(
+        e.name for e in os.scandir(events_dir) if e.is_file(follow_symlinks=False)
+    ) if os.path.isdir(events_dir) else []
     events: list[Any] = []
     for name in names[:MAX_FOLDER_EVENTS]:
         if not (name.startswith("event-") and name.endswith(".json")):
@@ -78,7 +81,7 @@ def gather(path: str) -> bytes | None:
             value = {**value, "file": name}
         events.append(value)
     state: Any = None
-    if os.path.isfile(base):
+    if os.path.isfile(base) and not os.path.islink(base):
         with open(base, "rb") as fh:
             try:
                 state = orjson.loads(fh.read())
