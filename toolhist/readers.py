@@ -209,8 +209,8 @@ def load_document(
     gathered = gather_folder(source, reader)
     if gathered is not None:
         folder = os.fspath(source)
-        doc, session = load_document(gathered, format, name=folder, progress=progress)
-        return doc, session.model_copy(update={"source": session.source.model_copy(update={"path": folder})})
+        doc, read = load_document(gathered, format, name=folder, progress=progress)
+        return doc, read.model_copy(update={"source": read.source.model_copy(update={"path": folder})})
     stored = _from_store(source, reader, name, session)
     if stored is not None:
         return stored

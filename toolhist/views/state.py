@@ -290,9 +290,13 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
         folder = scannable(loc.path)
         gathered = gather_folder(folder)
         if gathered is None:
-            raise ValueError(f"{folder}: a folder, not a session file (an OpenHands conversation folder is read whole)")
+            raise ValueError(
+                f"{folder}: a folder, not a session file (an OpenHands conversation folder is read whole)"
+            )
         if len(gathered) > MAX_UPLOAD_MB * 1024 * 1024:
-            raise ValueError(f"{folder}: {len(gathered)} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
+            raise ValueError(
+                f"{folder}: {len(gathered)} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI"
+            )
         return Input(name=str(folder), data=gathered, fmt=fmt, path=raw.strip())
     path = openable(loc.path)
     size = path.stat().st_size

@@ -64,9 +64,11 @@ def gather(path: str) -> bytes | None:
     if not (os.path.isdir(events_dir) or os.path.isfile(base)):
         return None
     # regular files only (no symbolic link, FIFO or device): a folder's events are its own files
-    names = sorted(
-        e.name for e in os.scandir(events_dir) if e.is_file(follow_symlinks=False)
-    ) if os.path.isdir(events_dir) else []
+    names = (
+        sorted(e.name for e in os.scandir(events_dir) if e.is_file(follow_symlinks=False))
+        if os.path.isdir(events_dir)
+        else []
+    )
     events: list[Any] = []
     for name in names[:MAX_FOLDER_EVENTS]:
         if not (name.startswith("event-") and name.endswith(".json")):
