@@ -119,3 +119,22 @@ def test_wire_jsonl_is_named_with_the_file_to_open(tmp_path: Path) -> None:
         f"{wire}: not a conversation history: this is Kimi CLI's wire.jsonl (the Wire event log it replays "
         "on screen, not what it sends); open context.jsonl in the same session folder"
     )
+
+
+def test_a_line_that_is_not_an_object_is_skipped_as_kimi_skips_it() -> None:
+    text = '{"role": "_usage", "token_count": 1}\n[42]\n{"role": "assistant", "content": "fine"}\n'
+    s = toolhist.load(text, format="kimi-cli")  # detection wants objects; the reader skips as Kimi does
+    assert [m.speaker for m in s.messages] == ["ai"]
+    assert s.source.skipped == {"line that is not an object": 1}
+
+
+def test_nothing_kimi_would_restore_is_one_line_naming_what_was_skipped(tmp_path: Path) -> None:
+    f = tmp_path / "context.jsonl"
+    f.write_text('{"role": "_future"}\n{"role": []}\n')
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f, format="kimi-cli")
+    assert str(info.value) == (
+        f"{f}: at role: not a valid kimi-cli log: no Kimi CLI context record (role _system_prompt, "
+        "user, assistant…); skipped 2 record(s) this reader does not know: record role '_future' x1 "
+        "(first on line 1), record whose role is not a string x1 (first on line 2)"
+    )

@@ -136,3 +136,18 @@ def test_unknown_event_kinds_are_skipped_and_named() -> None:
     s = load(msg("u1", "user", "go"), ev("x", "FutureEvent"), msg("m1", "agent", "ok"))
     assert s.source.skipped == {"event kind 'FutureEvent'": 1}
     assert any("event kind 'FutureEvent' x1" in n for n in s.source.notes)
+
+
+def test_events_that_are_none_of_openhands_are_one_line() -> None:
+    with pytest.raises(LoadError) as info:
+        toolhist.load(b'[{"kind": []}, {"role": "user"}]', format="openhands", name="e.json")
+    assert str(info.value) == (
+        "e.json:1:11: at [0].kind: not a valid openhands session: no OpenHands event (an object with kind, id and "
+        "timestamp); skipped 2 record(s) this reader does not know: event without a string 'kind' x2"
+    )
+    with pytest.raises(LoadError) as info:
+        toolhist.load(b'{"base_state": {}}', format="openhands", name="c.json")
+    assert str(info.value) == (
+        "c.json:1:1: at events: not a valid openhands session: expected a gathered conversation "
+        "{base_state, events} or a list of events"
+    )

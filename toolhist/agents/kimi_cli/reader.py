@@ -149,7 +149,7 @@ class KimiCliReader(StreamReader):
         checkpoints = 0
         for line, value in lines:
             if not isinstance(value, dict):
-                out.skips.add("line that is not an object", line)
+                out.skips.add("line that is not an object", line)  # as Context._parse_context_line does
                 continue
             role = value.get("role")
             if role == "_system_prompt":
@@ -161,16 +161,23 @@ class KimiCliReader(StreamReader):
                 usage = value["token_count"] if isinstance(value.get("token_count"), int) else usage
             elif role == "_checkpoint":
                 checkpoints += 1
-            elif role not in ROLES:
+            elif not isinstance(role, str):
                 out.skips.add(
-                    f"record role {role!r}" if isinstance(role, str) else "record without a role", line
+                    "record without a role" if role is None else "record whose role is not a string", line
                 )
+            elif role not in ROLES:
+                out.skips.add(f"record role {role!r}", line)
             elif (why := _invalid(value)) is not None:
                 out.skips.add(f"invalid message ({why})", line)
             else:
                 records.append((line, value))
-        if system is None and not records and not out.skips.counts and usage is None and not checkpoints:
-            raise at_line(None, (), "no Kimi CLI context record in this file")
+        if system is None and not records and usage is None and not checkpoints:
+            skipped = "".join(f"; {n}" for n in out.skips.note())
+            raise at_line(
+                None,
+                ("role",),
+                f"no Kimi CLI context record (role _system_prompt, user, assistant…){skipped}",
+            )
         if system is not None:
             meta = MessageMetadata(source_role="_system_prompt")
             out.add(

@@ -118,6 +118,10 @@ class OpenHandsReader(Reader):
         """Order the events, take the branch and the view, and read each message."""
         value = doc.value
         state = value.get("base_state") if isinstance(value, dict) else None
+        if isinstance(value, dict) and "events" not in value:
+            raise ShapeError(
+                ("events",), "expected a gathered conversation {base_state, events} or a list of events"
+            )
         raw = value["events"] if isinstance(value, dict) else value
         ptr: Pointer = ("events",) if isinstance(value, dict) else ()
         built = Built(doc)
@@ -166,13 +170,18 @@ class OpenHandsReader(Reader):
                 built.skips.add(f"unreadable event file ({event['unreadable']})", None)
                 continue
             kind = event.get("kind")
-            if kind not in KNOWN:
+            if not isinstance(kind, str) or kind not in KNOWN:
                 built.skips.add(
                     f"event kind {kind!r}" if isinstance(kind, str) else "event without a string 'kind'"
                 )
                 continue
             text(event.get("id"), (*ptr, i, "id"))
             out.append(Event(event, _index(event.get("file"), i), event.get("file"), i))
+        if raw and not out:
+            skipped = "".join(f"; {n}" for n in built.skips.note())
+            raise ShapeError(
+                (*ptr, 0, "kind"), f"no OpenHands event (an object with kind, id and timestamp){skipped}"
+            )
         out.sort(key=lambda e: e.index)
         for i, e in enumerate(out):
             e.index = i
