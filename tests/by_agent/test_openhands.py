@@ -142,7 +142,7 @@ def test_events_that_are_none_of_openhands_are_one_line() -> None:
     with pytest.raises(LoadError) as info:
         toolhist.load(b'[{"kind": []}, {"role": "user"}]', format="openhands", name="e.json")
     assert str(info.value) == (
-        "e.json:1:11: at [0].kind: not a valid openhands session: no OpenHands event (an object with kind, id and "
+        "e.json:1:2: at [0]: not a valid openhands session: no OpenHands event (an object with kind, id and "
         "timestamp); skipped 2 record(s) this reader does not know: event without a string 'kind' x2"
     )
     with pytest.raises(LoadError) as info:

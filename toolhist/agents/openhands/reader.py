@@ -178,9 +178,10 @@ class OpenHandsReader(Reader):
             text(event.get("id"), (*ptr, i, "id"))
             out.append(Event(event, _index(event.get("file"), i), event.get("file"), i))
         if raw and not out:
+            # At the first entry, not its kind: a list of others' events is not "closest" to OpenHands.
             skipped = "".join(f"; {n}" for n in built.skips.note())
             raise ShapeError(
-                (*ptr, 0, "kind"), f"no OpenHands event (an object with kind, id and timestamp){skipped}"
+                (*ptr, 0), f"no OpenHands event (an object with kind, id and timestamp){skipped}"
             )
         out.sort(key=lambda e: e.index)
         for i, e in enumerate(out):
