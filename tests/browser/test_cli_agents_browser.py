@@ -19,6 +19,10 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
 CORPUS = Path(__file__).parent.parent / "corpus" / "logs"
 WAIT = 60_000
+IDLE = (
+    "() => document.querySelector('[data-test-script-state]')"
+    "?.getAttribute('data-test-script-state') === 'notRunning'"
+)
 
 SESSIONS = {
     # agent: (the path, under the home unless absolute; the provider it ran on; messages read)
@@ -53,6 +57,10 @@ def test_a_session_link_opens_on_home_the_timeline_and_violations(
     page.goto(f"{url}/?path={link}")
     # Home names the format read, with its reader's description
     expect(page.get_by_text(READERS[agent].description, exact=False).first).to_be_visible(timeout=WAIT)
+    page.wait_for_function(IDLE, timeout=WAIT)  # the script run is over: the screenshot shows the page drawn
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=WAIT)
+    home_metric = page.locator('[data-testid="stMetric"]').filter(has_text="Messages").first
+    expect(home_metric).to_contain_text(str(messages), timeout=WAIT)
     assert "Traceback" not in page.content()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"cli-agent-{agent}-home.png"), full_page=True)
