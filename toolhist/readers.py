@@ -215,6 +215,11 @@ def load_document(
         name = name or name_of(source, live[1])
         source, format = live[0], format or live[1]
     reader = reader_for(format) if format is not None else None
+    gathered = gather_folder(source, reader)
+    if gathered is not None:
+        folder = os.fspath(source)
+        doc, read = load_document(gathered, format, name=folder, progress=progress)
+        return doc, read.model_copy(update={"source": read.source.model_copy(update={"path": folder})})
     stored = _from_store(source, reader, name, session) or _from_archive(source, reader, name, session)
     if stored is not None:
         return stored
@@ -255,6 +260,21 @@ def load_document(
         ) from None
     except RecursionError:
         raise LoadError("JSON nesting is too deep", file=doc.name) from None
+
+
+def gather_folder(source: Any, reader: Reader | None = None) -> bytes | None:
+    """A session kept as a folder (an OpenHands conversation), as the one document its reader reads.
+
+    See `toolhist.formats.base.Reader.gather`; None when ``source`` is not such a folder.
+    """
+    if not isinstance(source, str | os.PathLike) or not os.path.isdir(source):
+        return None
+    path = os.fspath(source)
+    for candidate in [reader] if reader is not None else READERS.values():
+        data = candidate.gather(path)
+        if data is not None:
+            return data
+    return None
 
 
 STORE_READERS: tuple[stores.StoreReader, ...] = tuple(
@@ -366,4 +386,4 @@ def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> 
     return bundle.body, session.model_copy(update={"metadata": {**session.metadata, "bundle": bundle.header}})
 
 
-__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "load_document", "reader_for"]
+__all__ = ["FORMATS", "READERS", "Reader", "detect", "gather_folder", "load", "load_document", "reader_for"]

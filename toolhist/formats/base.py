@@ -186,6 +186,13 @@ class Reader(ABC):
     def read(self, doc: Document) -> Session:
         """Read the document; raise ShapeError (or LoadError) for content of the wrong shape."""
 
+    def gather(self, path: str) -> bytes | None:
+        """A session an agent keeps as a folder, as the one document this reader reads.
+
+        OpenHands keeps a conversation as a folder of event files; every file format answers None.
+        """
+        return None
+
 
 class Built:
     """Accumulates messages and their locations while a reader walks the source."""
