@@ -30,7 +30,7 @@ from pydantic import JsonValue
 
 from toolhist.agents.claude_code.thread import keep_sidechains, with_sibling_results
 from toolhist.formats.anthropic import read_content
-from toolhist.formats.base import ShapeError, Skips
+from toolhist.formats.base import Skips
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -39,7 +39,6 @@ from toolhist.formats.jsonl_stream import (
     at_line,
     head_of_path,
     iso_seconds,
-    shape_on_line,
 )
 from toolhist.model import Message, MessageMetadata, Session, ToolResponseBlock
 
@@ -115,11 +114,10 @@ class _Index:
 
     def add(self, index: int, line: int | None, entry: Any) -> None:
         """Check and file one line."""
-        if not isinstance(entry, dict):
-            raise at_line(line, (), "expected a JSON object")
-        kind = entry.get("type")
-        if not isinstance(kind, str):
-            raise at_line(line, ("type",), "line has no string 'type'")
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if not isinstance(kind, str):  # a line of no kind this reader knows: skipped and named, as below
+            self.skips.add("line without a string 'type'", line)
+            return
         if kind == "summary":
             self.summaries.append(
                 {"line": line, "summary": entry.get("summary"), "leafUuid": entry.get("leafUuid")}
@@ -131,8 +129,6 @@ class _Index:
                 raise at_line(line, ("uuid",), f"a {kind} line needs a string 'uuid'")
             if "parentUuid" not in entry:
                 raise at_line(line, ("parentUuid",), "required field 'parentUuid' is missing")
-            if not isinstance(entry["parentUuid"], str | None):
-                raise at_line(line, ("parentUuid",), "'parentUuid' must be a string or null")
             message = entry.get("message")
             if not isinstance(message, dict):
                 raise at_line(line, ("message",), f"a {kind} line needs a 'message' object")
@@ -156,6 +152,8 @@ class _Index:
         else:  # a line type newer than this reader: Claude Code's own kinds grow release by release
             self.skips.add(f"line type {kind!r}", line)
             return
+        if not isinstance(entry.get("parentUuid"), str | None):  # on every threaded line: hooks' too
+            raise at_line(line, ("parentUuid",), "'parentUuid' must be a string or null")
         node = _Node(entry, line, index)
         self.nodes[uuid] = node
         self.order.append(node)
@@ -182,10 +180,15 @@ class ClaudeCodeReader(StreamReader):
         found = _Index()
         for index, (line, entry) in enumerate(lines):
             found.add(index, line, entry)
+        if not found.order and not found.summaries and not found.other and found.skips.counts:
+            raise at_line(
+                None, (), "no Claude Code line (a typed object: user, assistant, summary…) in this file"
+            )
         nodes, order, boundaries = found.nodes, found.order, found.boundaries
         summaries, other = found.summaries, found.other
         thread, broken = self._thread(nodes, order)
         built = Collector(notes)
+        built.skips = found.skips
         self._convert(thread, built)
         if broken is not None:
             built.notes.append(
@@ -216,7 +219,6 @@ class ClaudeCodeReader(StreamReader):
             built.notes.append(
                 "lines not sent to the model: " + ", ".join(f"{k} x{v}" for k, v in sorted(other.items()))
             )
-        built.skips = found.skips
         version = next(
             (n.entry.get("version") for n in order if isinstance(n.entry.get("version"), str)), None
         )
@@ -334,64 +336,66 @@ class ClaudeCodeReader(StreamReader):
                 if kind == "system":
                     last_id = None
                 continue  # a hook's progress line between two parts of one response does not split it
-            message = entry["message"]
-            try:
-                blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
-            except ShapeError as exc:
-                raise shape_on_line(node.line, exc) from None
-            extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
-            for key in ("id", "stop_reason", "usage"):
-                if key in message:
-                    extra[f"message.{key}"] = message[key]
-            model = message.get("model")
-            if kind == "assistant":
-                speaker = "ai"
-            else:
-                speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
-            msg_id = message.get("id") if kind == "assistant" else None
-            previous = built.messages[-1] if built.messages else None
-            merge = previous is not None and (
-                (speaker == "ai" and previous.speaker == "ai" and msg_id is not None and msg_id == last_id)
-                or (
-                    speaker == "tool"
-                    and previous.speaker == "tool"
-                    and all(isinstance(b, ToolResponseBlock) for b in blocks)
-                )
+            with built.record(node.line, node.index, kind, entry):
+                last_id = self._message(node, built, last_id)
+
+    def _message(self, node: _Node, built: Collector, last_id: str | None) -> str | None:
+        """One user or assistant line: a new message, or merged into the previous one; the new last id."""
+        entry = node.entry
+        kind = entry["type"]
+        message = entry["message"]
+        blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
+        extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
+        for key in ("id", "stop_reason", "usage"):
+            if key in message:
+                extra[f"message.{key}"] = message[key]
+        model = message.get("model")
+        if kind == "assistant":
+            speaker = "ai"
+        else:
+            speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
+        msg_id = message.get("id") if kind == "assistant" else None
+        previous = built.messages[-1] if built.messages else None
+        merge = previous is not None and (
+            (speaker == "ai" and previous.speaker == "ai" and msg_id is not None and msg_id == last_id)
+            or (
+                speaker == "tool"
+                and previous.speaker == "tool"
+                and all(isinstance(b, ToolResponseBlock) for b in blocks)
             )
-            if merge and previous is not None:
-                lines = previous.metadata.extra.get("lines")
-                merged_extra = {
-                    **previous.metadata.extra,
-                    "lines": [*(lines if isinstance(lines, list) else []), node.line],
+        )
+        if merge and previous is not None:
+            lines = previous.metadata.extra.get("lines")
+            merged_extra = {
+                **previous.metadata.extra,
+                "lines": [*(lines if isinstance(lines, list) else []), node.line],
+            }
+            built.messages[-1] = previous.model_copy(
+                update={
+                    "blocks": (*previous.blocks, *blocks),
+                    "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
                 }
-                built.messages[-1] = previous.model_copy(
-                    update={
-                        "blocks": (*previous.blocks, *blocks),
-                        "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
-                    }
-                )
-            else:
-                extra["lines"] = [node.line]
-                built.add(
-                    Message(
-                        speaker=speaker,
-                        blocks=tuple(blocks),
-                        metadata=MessageMetadata(
-                            source_role=str(message.get("role", kind)),
-                            turn_id=entry.get("requestId")
-                            if isinstance(entry.get("requestId"), str)
-                            else None,
-                            timestamp=iso_seconds(entry.get("timestamp")),
-                            provider="anthropic" if kind == "assistant" else None,
-                            model=model if isinstance(model, str) else None,
-                            extra=extra,
-                        ),
+            )
+        else:
+            extra["lines"] = [node.line]
+            built.add(
+                Message(
+                    speaker=speaker,
+                    blocks=tuple(blocks),
+                    metadata=MessageMetadata(
+                        source_role=str(message.get("role", kind)),
+                        turn_id=entry.get("requestId") if isinstance(entry.get("requestId"), str) else None,
+                        timestamp=iso_seconds(entry.get("timestamp")),
+                        provider="anthropic" if kind == "assistant" else None,
+                        model=model if isinstance(model, str) else None,
+                        extra=extra,
                     ),
-                    node.line,
-                    node.index,
-                    f"[{node.index}].message",
-                )
-            last_id = msg_id if isinstance(msg_id, str) else None
+                ),
+                node.line,
+                node.index,
+                f"[{node.index}].message",
+            )
+        return msg_id if isinstance(msg_id, str) else None
 
 
 def read_sidechain(source: Any, key: str) -> Session:
