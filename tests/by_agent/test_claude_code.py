@@ -87,8 +87,8 @@ def test_thread_follows_parent_uuid_from_latest_leaf_not_file_order(tmp_path: Pa
     texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
     assert texts == ["hi", "retry", "thanks"]
     assert (
-        "1 message lines are on abandoned branches (retries, edits), not on the thread of the latest message"
-        in (session.source.notes)
+        "1 message lines are on abandoned branches (retries, edits), not on the thread of the latest message: "
+        "line 2" in (session.source.notes)
     )
 
 

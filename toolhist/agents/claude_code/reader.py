@@ -28,7 +28,12 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.agents.claude_code.thread import keep_sidechains, with_sibling_results
+from toolhist.agents.claude_code.thread import (
+    before_compaction,
+    chosen_among,
+    keep_sidechains,
+    with_sibling_results,
+)
 from toolhist.formats.anthropic import read_content
 from toolhist.formats.base import Skips
 from toolhist.formats.document import read_input
@@ -54,6 +59,8 @@ KNOWN_TYPES = {
     "ai-title",
     "progress",
 }
+MAX_NAMED = 10
+"""Lines a note names one by one before it says "…"."""
 SESSION_FIELDS = ("sessionId", "cwd", "gitBranch", "version", "userType")
 """Per-line fields that describe the session; read from the first message line into metadata."""
 MESSAGE_EXTRA = (
@@ -195,19 +202,23 @@ class ClaudeCodeReader(StreamReader):
                 f"line {broken[0]}: parent {broken[1]!r} is not in this file; the thread starts after it"
             )
         on_thread = {id(n) for n in thread}
-        main = [n for n in order if n.entry.get("type") in MESSAGE_TYPES and not n.entry.get("isSidechain")]
         chains = self._sidechains(nodes, order)
-        left_out = [n for n in main if id(n) not in on_thread] if not self._selected_sidechain(order) else []
-        compacted = self._before_compaction(nodes, boundaries, thread)
+        pool = [] if self.sidechain is not None else chosen_among(order, thread, MESSAGE_TYPES)
+        left_out = [n for n in pool if id(n) not in on_thread]
+        compacted = before_compaction(nodes, boundaries, thread, MESSAGE_TYPES)
         if compacted:
             built.notes.append(
-                f"{compacted} message lines before a compaction are not in the history sent after it "
+                f"{len(compacted)} message lines before a compaction are not in the history sent after it "
                 "(a compaction summary replaced them)"
             )
-        if len(left_out) > compacted:
+        abandoned = [n.line for n in left_out if id(n) not in compacted]
+        if abandoned:
+            shown = ", ".join(str(n) for n in abandoned[:MAX_NAMED]) + (
+                ", …" if len(abandoned) > MAX_NAMED else ""
+            )
             built.notes.append(
-                f"{len(left_out) - compacted} message lines are on abandoned branches (retries, edits), "
-                "not on the thread of the latest message"
+                f"{len(abandoned)} message lines are on abandoned branches (retries, edits), "
+                f"not on the thread of the latest message: line{'s' if len(abandoned) > 1 else ''} {shown}"
             )
         if chains and not self._selected_sidechain(order):
             built.notes.append(
@@ -311,20 +322,6 @@ class ClaudeCodeReader(StreamReader):
             }
             for key, members in groups.items()
         ]
-
-    @staticmethod
-    def _before_compaction(nodes: dict[str, _Node], boundaries: list[JsonValue], thread: list[_Node]) -> int:
-        """How many message lines precede a compaction on the thread (reached via logicalParentUuid)."""
-        on_thread = {n.entry["uuid"] for n in thread}
-        seen: set[str] = set()
-        for b in boundaries:
-            if not isinstance(b, dict) or b.get("uuid") not in on_thread:
-                continue
-            uuid = b.get("logicalParentUuid")
-            while isinstance(uuid, str) and uuid not in seen and uuid in nodes:
-                seen.add(uuid)
-                uuid = nodes[uuid].entry.get("parentUuid") or nodes[uuid].entry.get("logicalParentUuid")
-        return sum(1 for u in seen if nodes[u].entry.get("type") in MESSAGE_TYPES)
 
     def _convert(self, thread: list[_Node], built: Collector) -> None:
         """Messages from the thread, merging split assistant responses and consecutive results."""

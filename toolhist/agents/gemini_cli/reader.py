@@ -80,7 +80,9 @@ def _op(value: Any) -> str | None:
         return "$set"
     if _is_record(value):
         return str(value["type"])
-    return "metadata" if "sessionId" in value else None
+    # the header; a message record carries ``sessionId`` too, so one whose type is not known is
+    # a record of an unknown kind (skipped and named), never metadata
+    return "metadata" if "sessionId" in value and not {"id", "type"} & value.keys() else None
 
 
 def _is_meta(value: Any) -> bool:
