@@ -108,7 +108,7 @@ def pick_source(fmt: str | None) -> Input | None:
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
             return None
-        try:  # only where sessions live or the user allows (toolhist.views.paths); regular files only
+        try:  # only where sessions live or the user allows (toolhist.views.paths); a file or STORE#SESSION_ID
             opened = state.path_input(raw, fmt)
         except (OSError, ValueError, ToolhistError) as exc:
             alert("error", "Cannot read that path.", str(exc))

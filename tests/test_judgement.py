@@ -43,6 +43,11 @@ def test_every_format_has_its_judgement() -> None:
         "claude-code": "next-request",
         "codex": "next-request",
         "toolhist": "as-sent",
+        # agents added by issue 27: their logs are judged as the next request
+        **dict.fromkeys(("opencode", "crush", "goose", "zed"), "next-request"),
+        **dict.fromkeys(
+            ("vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript"), "next-request"
+        ),
     }
 
 

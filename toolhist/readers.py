@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from toolhist._gc import paused
+from toolhist.agents import stores
 from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
 from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError
@@ -145,14 +146,23 @@ def reader_for(format: str) -> Reader:
 
 @paused
 def load(
-    source: Any, format: str | None = None, *, name: str | None = None, progress: Progress | None = None
+    source: Any,
+    format: str | None = None,
+    *,
+    name: str | None = None,
+    progress: Progress | None = None,
+    session: str | None = None,
 ) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
 
     ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
     ``progress(bytes_read, total)`` is called while a file is read (agent logs: as they stream).
+    An agent's SQLite store (many sessions in one file) is recognised by its header before any
+    JSON sniffing; a path may name one of its sessions as ``PATH#SESSION_ID``, and ``session``
+    does the same for a store given as bytes (`toolhist.agents.stores`). Without either, the
+    store's most recently updated session is read and a note says how to pick another.
     """
-    return load_document(source, format, name=name, progress=progress)[1]
+    return load_document(source, format, name=name, progress=progress, session=session)[1]
 
 
 def _streamer(source: Any, reader: Reader | None) -> tuple[str, StreamReader] | None:
@@ -185,13 +195,22 @@ def _is_file(text: str) -> bool:
 
 
 def load_document(
-    source: Any, format: str | None = None, *, name: str | None = None, progress: Progress | None = None
+    source: Any,
+    format: str | None = None,
+    *,
+    name: str | None = None,
+    progress: Progress | None = None,
+    session: str | None = None,
 ) -> tuple[Document, Session]:
     """Like `load`, also returning the parsed document (to validate a captured body as it was sent).
 
-    A streamed agent log returns a Document without ``value``: the file was never held whole.
+    A streamed agent log, and a session of a store, return a Document without ``value``: the file
+    was never held whole as JSON.
     """
     reader = reader_for(format) if format is not None else None
+    stored = _from_store(source, reader, name, session)
+    if stored is not None:
+        return stored
     streamed = _streamer(source, reader)
     if streamed is not None:
         path, streamer = streamed
@@ -241,6 +260,56 @@ def malformed(reader: Reader, exc: Exception, doc: Document, base: Pointer) -> L
 
 def _at(value: Any, pointer: Pointer) -> Any:
     return value_at(value, pointer)[1]
+
+
+STORE_READERS: tuple[stores.StoreReader, ...] = tuple(
+    r for r in READERS.values() if isinstance(r, stores.StoreReader)
+)
+"""The readers of agents' SQLite stores, in detection order."""
+
+
+def _from_store(
+    source: Any, reader: Reader | None, name: str | None, session: str | None
+) -> tuple[Document, Session] | None:
+    """The session read from an SQLite store given as a path (a locator) or bytes; None for anything else.
+
+    Detected by the file's SQLite header, before JSON is sniffed: a store is never parsed as text.
+    """
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_pathlike(source)):
+        loc = stores.parse_locator(os.fspath(source))
+        if session is not None:
+            loc = stores.Locator(loc.path, session)
+        if not stores.is_store(loc.path):
+            if loc.session is not None and os.path.isfile(loc.path):
+                raise LoadError(
+                    f"{stores.SEP}{loc.session} names a session of an SQLite store, and this file is not one",
+                    file=loc.path,
+                )
+            return None
+        with stores.open_store(loc.path) as conn:
+            chosen = _store_reader(reader, conn, loc.path)
+            read = stores.read_session(chosen, conn, loc, loc.path)
+        where = stores.locator(loc.path, str(read.metadata["store_session"]))
+        return Document(value=None, name=where, path=loc.path), read
+    if isinstance(source, bytes | bytearray | memoryview) and stores.is_store_bytes(source):
+        label = name or "<bytes>"
+        with stores.deserialize(bytes(source), label) as conn:
+            chosen = _store_reader(reader, conn, label)
+            read = stores.read_session(chosen, conn, stores.Locator(label, session), label)
+        return Document(value=None, name=stores.locator(label, str(read.metadata["store_session"]))), read
+    return None
+
+
+def _is_pathlike(text: str) -> bool:
+    return "\n" not in text and len(text) < 4096 and not text.lstrip().startswith(("{", "["))
+
+
+def _store_reader(reader: Reader | None, conn: Any, name: str) -> stores.StoreReader:
+    if reader is None:
+        return stores.choose(STORE_READERS, conn, name)
+    if not isinstance(reader, stores.StoreReader):
+        raise LoadError(f"an SQLite database; the {reader.id} format is not read from one", file=name)
+    return reader
 
 
 def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> tuple[Document, Session]:

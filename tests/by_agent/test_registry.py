@@ -22,9 +22,11 @@ HOME = Path("/h")
 
 
 def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> None:
+    later = tuple(r.id for a in AGENTS for r in a.readers if r.id not in DETECTION)
     assert (
         *(r.id for r in WIRE),
         *DETECTION,
+        *dict.fromkeys(later),
         CANONICAL.id,
     ) == FORMATS
     assert FORMATS == (
@@ -42,6 +44,15 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "llxprt-checkpoint",
         "claude-code",
         "codex",
+        "vscode-jsonl",
+        "opencode",
+        "crush",
+        "goose",
+        "zed",
+        "copilot-cli",
+        "continue",
+        "cursor",
+        "cursor-transcript",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -52,7 +63,23 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
     assert (
         LISTED
         == MACHINE_AGENTS
-        == ("claude-code", "codex", "gemini-cli", "vscode", "cline", "roo", "kilo", "llxprt")
+        == (
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "vscode",
+            "cline",
+            "roo",
+            "kilo",
+            "llxprt",
+            "opencode",
+            "crush",
+            "goose",
+            "zed",
+            "copilot-cli",
+            "continue",
+            "cursor",
+        )
     )
     assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
@@ -71,7 +98,23 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "roo": "kilo",
         "kilo": "kilo",
         "llxprt": "llxprt-checkpoint",
+        "opencode": "opencode",
+        "crush": "crush",
+        "goose": "goose",
+        "zed": "zed",
+        "copilot-cli": "copilot-cli",
+        "continue": "continue",
+        "cursor": "cursor",
     }
+    cursor = BY_ID["cursor"]
+    assert [cursor.read_format(Path(p)) for p in ("g/state.vscdb#c1", "t/a/a.jsonl")] == [
+        "cursor",
+        "cursor-transcript",
+    ]
+    assert [BY_ID["vscode"].read_format(Path(p)) for p in ("s/a.json", "s/b.jsonl")] == [
+        "vscode",
+        "vscode-jsonl",
+    ]
     llxprt = BY_ID["llxprt"]
     assert [llxprt.read_format(Path(p)) for p in ("s/checkpoint-a.json", "s/chats/session-1.jsonl")] == [
         None,
@@ -93,6 +136,26 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         "llxprt-checkpoint": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "llxprt-debug": {"openai": "openai-chat", "openai-responses": "openai-responses"},
         "icontent": {"openai": "openai-chat", "openai-responses": "openai-responses"},
+        "opencode": {
+            "anthropic": "anthropic",
+            "openai": "openai-responses",
+            "google": "gemini",
+            "amazon-bedrock": "bedrock",
+            "mistral": "mistral",
+            "moonshotai": "kimi",
+            "moonshotai-cn": "kimi",
+        },
+        "crush": {"openai": "openai-responses", "anthropic": "anthropic", "gemini": "gemini"},
+        "goose": {"anthropic": "anthropic", "google": "gemini"},
+        "zed": {"anthropic": "anthropic", "google": "gemini", "mistral": "mistral", "bedrock": "bedrock"},
+        "copilot-cli": {
+            "anthropic": "anthropic",
+            "gemini": "gemini",
+            "openai-chat": "openai-chat",
+            "openai-responses": "openai-responses",
+        },
+        "cursor": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
+        "cursor-transcript": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
     }
 
 

@@ -53,6 +53,15 @@ FORMAT_OF_DIR = {
     "llxprt-debug": "llxprt-debug",
     "llxprt-checkpoint": "llxprt-checkpoint",
     "icontent": "icontent",
+    "opencode": "opencode",
+    "crush": "crush",
+    "goose": "goose",
+    "zed": "zed",
+    "copilot-cli": "copilot-cli",
+    "vscode-jsonl": "vscode-jsonl",
+    "continue": "continue",
+    "cursor": "cursor",
+    "cursor-transcript": "cursor-transcript",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -117,6 +126,34 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "vscode/dealenx-parse-export-chat.json": (2, 0, 0, 0),
     "vscode/dealenx-user-canceled-chat.json": (3, 0, 0, 0),
     "vscode/dealenx-user-in-progress-chat.json": (4, 0, 0, 0),
+    # Stores hold two sessions each; read without a locator, the newest is read.
+    # OpenCode: two steps of one assistant message are two assistant/tool pairs; the APIError message is
+    # unsent; the aborted message is sent with its running call answered "[Tool execution was interrupted]".
+    "opencode/opencode-message-v2-shapes.fixture.db": (7, 3, 3, 1),
+    "opencode/opencode-export-message-v2-shapes.fixture.json": (4, 1, 1, 0),
+    # Crush: its todo reminder first; the cancelled call gets Crush's synthetic result; the empty cancelled
+    # assistant message and the orphaned result are unsent.
+    "crush/crush-migrations.fixture.db": (5, 1, 1, 2),
+    # Goose: the hidden user message and the never-answered request are unsent; the agent-only summary and
+    # the next user message are merged (fix_conversation).
+    "goose/goose-session-manager-v9.fixture.db": (3, 0, 0, 2),
+    "goose/goose-legacy-message-tests.fixture.jsonl": (4, 1, 1, 0),
+    # Zed: the read_file use has no result, so Zed does not send it; Resume is a user message.
+    "zed/zed-threads-db.fixture.db": (4, 1, 1, 1),
+    # system, user, 3 assistant turns (1 + 2 calls), 2 tool messages; unsent: the first turn's reasoning,
+    # 2 detailedContent display copies that differ from the content sent, the explore sub-agent.
+    "copilot-cli/qiaolei81-session-demo-v1.0.55.jsonl": (7, 3, 3, 4),
+    # The failed request (errorDetails 'Canceled', no toolCallRounds) replays its prompt and the markdown it
+    # streamed; its 2 tool invocations are listed in the prompt's extra, not sent (vscode/reader.py).
+    "vscode-jsonl/qiaolei81-migrate-to-quarkus.jsonl": (2, 0, 0, 0),
+    # constructMessages: the system, tool and empty items are skipped (unsent); the thinking item goes into
+    # the next answer; each call gets one tool message ("No tool output" and the cancel text included).
+    "continue/continue-constructmessages-test-items.fixture.json": (10, 4, 4, 3),
+    # Cursor's newest composer: the thinking and text bubbles open the answer that ends with the first tool
+    # bubble's call; each result closes its answer; the empty placeholder bubble is unsent.
+    "cursor/cursor-state-vscdb.fixture.db": (6, 2, 2, 1),
+    # The transcript keeps no tool result: the Bash call gets a synthetic one (5th message).
+    "cursor-transcript/agent-sessions-small.fixture.jsonl": (5, 1, 1, 0),
 }
 
 

@@ -63,15 +63,23 @@ def unique(paths: list[Path]) -> tuple[Path, ...]:
 
 @dataclass(frozen=True)
 class Found:
-    """A session an agent keeps: its file (or task folder), and how to read what its first bytes say."""
+    """A session an agent keeps: its file (or task folder), and how to read what its first bytes say.
+
+    A session in a store of many (`toolhist.agents.stores`) has its locator ``PATH#SESSION_ID`` as
+    its path, no header (the store's listing gave its fields in ``extra``) and the store's own
+    update time as ``modified``.
+    """
 
     path: Path
     header: Header | None
-    """Reads the file's header; None for a file listed but not read (``problem`` says why)."""
+    """Reads the file's header; None for a file listed but not read (``problem`` says why), or for
+    a session of a store (its fields are in ``extra``)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Row fields known without the header (the project from a side file…); the header's win."""
     problem: str | None = None
     """Why a file without ``header`` is not read."""
+    modified: float | None = None
+    """Last modified, when the file's mtime is not the session's (a store's sessions share one file)."""
 
 
 def files(folder: Path, *, prefix: str = "", suffixes: tuple[str, ...]) -> Iterator[Path]:

@@ -16,6 +16,13 @@ Adding an agent is one folder and one line in `AGENTS`:
    (the one wire format it sends), ``provider_names`` (its own names for providers, as its headers
    write them), ``wire_names`` (names its code fixes the wire format of), ``session_says`` (a field
    of a read session that names the provider), ``provider_by_model``.
+   An agent that keeps many sessions in one SQLite file (OpenCode's ``opencode.db``, Crush, Goose,
+   Zed, Cursor's ``state.vscdb``) gives a `toolhist.agents.stores.StoreReader`: it says from the
+   tables whether a store is its agent's (``recognise_store``), lists the sessions
+   (``list_store``) and reads one by id (``read_store``); `toolhist.readers` recognises a store by
+   its SQLite header before any JSON is sniffed, opens it read-only (never locking out the agent)
+   and accepts the locator ``PATH#SESSION_ID`` wherever a path is taken; its ``sessions``
+   yields `toolhist.agents.stores.found_in` rows, whose paths are those locators.
 3. One line in `AGENTS` below. Its readers join detection after the ones in `DETECTION`.
 4. Tests: its real (or marked fixture) files in ``tests/corpus/logs/<format id>/`` with a
    ``.source.json`` each and a line in that README (`tests/ground_truth/test_real_logs.py` reads
@@ -28,7 +35,22 @@ from __future__ import annotations
 
 from typing import Final
 
-from toolhist.agents import claude_code, cline, codex, gemini_cli, llxprt, otel_genai, vscode
+from toolhist.agents import (
+    claude_code,
+    cline,
+    codex,
+    continuedev,
+    copilot_cli,
+    crush,
+    cursor,
+    gemini_cli,
+    goose,
+    llxprt,
+    opencode,
+    otel_genai,
+    vscode,
+    zed,
+)
 from toolhist.agents.spec import Agent
 from toolhist.formats.base import Reader
 
@@ -40,6 +62,13 @@ AGENTS: Final[tuple[Agent, ...]] = (
     *cline.AGENTS,
     llxprt.AGENT,
     otel_genai.AGENT,
+    opencode.AGENT,
+    crush.AGENT,
+    goose.AGENT,
+    zed.AGENT,
+    copilot_cli.AGENT,
+    continuedev.AGENT,
+    cursor.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

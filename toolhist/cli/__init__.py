@@ -8,19 +8,21 @@ even for a bug (that is exit 3 with a line asking for a report).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
 from toolhist import __version__
 from toolhist.cli.options import format_option, strategies_option, strategy_option
+from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.model import json_schema
-from toolhist.readers import READERS, load
+from toolhist.readers import READERS
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
@@ -36,7 +38,38 @@ def _emit_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; commands kept in modules of their own are imported only when run.
+
+    ``toolhist scan`` brings pandas and the fleet machinery, ``report`` the views: importing them for
+    every ``toolhist check`` cost a second of start-up and tens of MB of memory before any work.
+    ``--help`` still lists them all (it imports them then).
+    """
+
+    LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "migrate": ("migrate", "migrate_cmd"),
+        "compact": ("compact", "compact_cmd"),
+        "scan": ("scan", "scan_cmd"),
+        "report": ("report", "report_cmd"),
+        "sessions": ("sessions", "sessions_cmd"),
+        "peers": ("peers", "peers_cmd"),
+        "switch": ("switch", "switch_cmd"),
+    }
+    """Command name → (module in this package, attribute)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        known = super().get_command(ctx, cmd_name)
+        if known is not None or cmd_name not in self.LAZY:
+            return known
+        module, name = self.LAZY[cmd_name]
+        command: click.Command = getattr(import_module(f"toolhist.cli.{module}"), name)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolhist")
 @click.option(
     "--redact",
@@ -73,7 +106,7 @@ def formats_cmd(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def summary_cmd(file: str, fmt: str | None, as_json: bool) -> None:
     """Detected format and counts: messages, calls, results, unanswered calls, unmatched results."""
-    summary = summarize(load(file, format=fmt))
+    summary = summarize(load_shown(file, fmt))
     if as_json:
         _emit_json(summary.model_dump(mode="json"))
     else:
@@ -184,7 +217,16 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     from toolhist.judgement import describe
     from toolhist.ran_on import said
 
-    result = check(file, list(providers) or None, strategy=strategy, format=fmt)
+    with Progress() as progress:
+        reading = progress.reading(file)
+
+        def steps(stage: str, done: int, total: int) -> None:
+            if stage == "read":
+                reading(done, total)
+            else:
+                progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
+
+        result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
     if as_json:
         _emit_json(result.to_json())
     else:
@@ -240,7 +282,7 @@ def render_cmd(
     """Print the exact request body PROVIDER would receive for FILE."""
     from toolhist.providers import render
 
-    payload = render(load(file, format=fmt), provider, strategy=strategy)
+    payload = render(load_shown(file, fmt), provider, strategy=strategy)
     if via_sdk:
         _render_sdk(payload.body, provider, payload.source_map, as_json)
         return
@@ -253,7 +295,7 @@ def render_cmd(
 
 
 def _render_sdk(
-    body: dict[str, Any], provider: str, source_map: dict[str, tuple[int, int | None]], as_json: bool
+    body: dict[str, Any], provider: str, source_map: Mapping[str, tuple[int, int | None]], as_json: bool
 ) -> None:
     """``render --sdk``: the captured request on stdout; SDK type violations and notes on stderr."""
     from toolhist import sdk
@@ -299,7 +341,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
     from toolhist.providers import provider_for, validate
 
     provider = provider_for(provider).name
-    session = load(file, format=fmt)
+    session = load_shown(file, fmt)
     curation = curate(session, provider, strategy=strategy)
     left = validate(session, provider, strategy=strategy)
     if as_json:
@@ -352,7 +394,7 @@ def compare_cmd(
     from toolhist.providers import provider_for
 
     provider = provider_for(provider).name
-    session = load(file, format=fmt)
+    session = load_shown(file, fmt)
     results: dict[str, dict[str, Any]] = {
         name: {
             "messages": r.messages,
@@ -411,7 +453,7 @@ def explain_cmd(
 
     if text is not None and text_file is not None:
         raise UsageError("give the error text with exactly one of --text or --text-file")
-    session = load(file, format=fmt) if file else None
+    session = load_shown(file, fmt) if file else None
     bundle = session.metadata.get("bundle") if session is not None else None
     if text is None and text_file is None:
         if not isinstance(bundle, dict):
@@ -472,30 +514,19 @@ def schema_cmd() -> None:
     _emit_json(json_schema())
 
 
-def _command(module: str, name: str) -> click.Command:
-    """A command kept in a module of its own in this package (``toolhist.cli.scan``…).
-
-    Imported here, at the end, so each module can import this package's shared options first.
-    """
-    command: click.Command = getattr(import_module(f"toolhist.cli.{module}"), name)
-    return command
-
-
-cli.add_command(_command("migrate", "migrate_cmd"))
-cli.add_command(_command("compact", "compact_cmd"))
-cli.add_command(_command("scan", "scan_cmd"))
-cli.add_command(_command("report", "report_cmd"))
-cli.add_command(_command("sessions", "sessions_cmd"))
-cli.add_command(_command("peers", "peers_cmd"))
-cli.add_command(_command("switch", "switch_cmd"))
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the CLI and map every failure to one stderr line and an exit code."""
+    """Entry point: run the CLI and map every failure to one stderr line and an exit code.
+
+    Ctrl-C is exit 130 and one line (`toolhist.cli.progress`).
+    """
     try:
-        code = cli.main(args=argv, prog_name="toolhist", standalone_mode=False)
+        with stoppable():
+            code = cli.main(args=argv, prog_name="toolhist", standalone_mode=False)
         if isinstance(code, int):  # click returns Exit codes instead of raising without standalone mode
             return code
+    except (Interrupted, KeyboardInterrupt):
+        click.echo("toolhist: interrupted", err=True)
+        return EXIT_INTERRUPTED
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort:

@@ -8,13 +8,12 @@ the ``notebook`` extra is missing: the report is built from the inspector's tabl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from toolhist.atomic import write_text
 from toolhist.cli.options import format_option
+from toolhist.cli.progress import load_shown
 from toolhist.extras import require
-from toolhist.readers import load
 
 
 @click.command("report")
@@ -33,6 +32,6 @@ def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None)
     require("toolhist report", "notebook")
     from toolhist.report import report
 
-    text = report(load(file, format=fmt), providers or None)
-    Path(out).write_text(text, encoding="utf-8")
+    text = report(load_shown(file, fmt), providers or None)
+    write_text(out, text)  # whole or not at all: an interrupted report leaves no partial file
     click.echo(f"wrote {out}")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolhist.atomic import replacing
 from toolhist.errors import UsageError
 from toolhist.extras import ExtraMissing, missing
 from toolhist.providers import provider_for
@@ -62,20 +63,21 @@ def needs(
 
 
 def _write(result: ScanResult, out: str) -> None:
-    """Write the table, every string redacted: it is meant to be shared (`toolhist.redact`)."""
+    """Write the table, every string redacted (it is shared), whole or not at all (`toolhist.atomic`)."""
     from toolhist.redact import redact_text
 
     frame = result.frame.map(lambda v: redact_text(v)[0] if isinstance(v, str) else v)
     suffix = Path(out).suffix.lower()
-    if suffix == ".csv":
-        frame.to_csv(out, index=False)
-    elif suffix == ".parquet":
-        frame.to_parquet(out, index=False)
-    else:
-        Path(out).write_text(
-            json.dumps(frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
+    with replacing(out) as temp:
+        if suffix == ".csv":
+            frame.to_csv(temp, index=False)
+        elif suffix == ".parquet":
+            frame.to_parquet(temp, index=False)
+        else:
+            temp.write_text(
+                json.dumps(frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, Any]:

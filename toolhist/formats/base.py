@@ -273,7 +273,7 @@ class Built:
             line = self.doc.jsonl_lines[index]
         self.messages.append(message)
         self.locations.append(
-            Location(index=index, line=line, json_path=json_path(ptr), block_items=block_items)
+            construct(Location, index=index, line=line, json_path=json_path(ptr), block_items=block_items)
         )
 
     def session(

@@ -107,8 +107,36 @@ def read_input(source: Any, *, name: str | None = None) -> Document:
     if isinstance(source, str):
         return parse_text(source, name=name or "<text>")
     if isinstance(source, dict | list):
+        _json_only(source, name or "<json>")
         return Document(value=source, name=name or "<json>")
     raise LoadError(f"cannot read a session from a {type(source).__name__}; give a path, bytes, text or JSON")
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _json_only(value: Any, name: str) -> None:
+    """A LoadError at the first value that JSON cannot hold (a tuple, a date, bytes…).
+
+    Readers build the canonical model from parsed values without validating each one again
+    (`toolhist._trusted`); what a JSON parser returns is JSON, and Python input is checked here.
+    """
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    raise LoadError(
+                        f"object key {key!r} is not a string", file=name, json_path=json_path(pointer)
+                    )
+                stack.append(((*pointer, key), item))
+        elif isinstance(node, list):
+            stack.extend(((*pointer, i), item) for i, item in enumerate(node))
+        elif not isinstance(node, _JSON_SCALARS):
+            raise LoadError(
+                f"a {type(node).__name__} is not a JSON value", file=name, json_path=json_path(pointer)
+            )
 
 
 def _looks_like_path(text: str) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.errors import LoadError
 from toolhist.files import regular_file, why_not_regular
 from toolhist.formats.base import MALFORMED, UNREADABLE, Pointer, Reader, ShapeError, Skips, fill_tool_names
@@ -216,7 +217,7 @@ class Collector:
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
         self.messages.append(message)
-        self.locations.append(Location(index=index, line=line, json_path=path or f"[{index}]"))
+        self.locations.append(construct(Location, index=index, line=line, json_path=path or f"[{index}]"))
 
     def session(
         self,

@@ -50,6 +50,9 @@ class SessionRow:
     """``provider``'s verdict on the next request (`toolhist.machine.judge`); None until computed."""
     rules: tuple[str, ...] = ()
     """The rules broken there (with the verdict)."""
+    session: str | None = None
+    """The session's id inside a store of many (`toolhist.agents.stores`); ``path`` is then its
+    locator ``STORE#SESSION_ID``, which every command opens."""
 
     @property
     def format(self) -> str:
@@ -76,10 +79,11 @@ class SessionRow:
             "counted": self.counted,
             "model": self.model,
             "provider": self.provider,
-            "format": self.format,
+            "format": self.read_format or self.format,
             "verdict": self.verdict,
             "rules": list(self.rules),
             "problem": self.problem,
+            "session": self.session,
         }
 
 
@@ -97,7 +101,7 @@ def _row(agent: str, found: Found) -> SessionRow:
     path = found.path
     if found.header is None:
         try:
-            modified = path.stat().st_mtime
+            modified = found.modified if found.modified is not None else path.stat().st_mtime
         except OSError:
             modified = 0.0
         row = SessionRow(agent, path, modified, None, None, None, None, None, problem=found.problem)

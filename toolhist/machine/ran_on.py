@@ -46,10 +46,15 @@ def by_model(model: str | None) -> str | None:
     return next((provider for prefix, provider in FAMILIES if name.startswith(prefix)), None)
 
 
+WIRE: Final = {agent.id: agent.wire_names for agent in AGENTS if agent.wire_names}
+"""Per agent, its own provider names whose wire format its code fixes (OpenCode's ``openai`` is the
+Responses API, Cline's Chat Completions): asked before the names every agent shares."""
+
+
 def ran_on(agent: str, named: str | None = None, model: str | None = None) -> str | None:
     """The toolhist provider ``agent`` sent to: fixed, else the agent's name for it, else the model's."""
     if agent in FIXED:
         return FIXED[agent]
     if named:
-        return NAMED.get(named.lower())
+        return WIRE.get(agent, {}).get(named.lower()) or NAMED.get(named.lower())
     return by_model(model)

@@ -360,7 +360,7 @@ def render(session: Session) -> Payload:
     ):
         body["input"] = items[0].get("content")
         renderer.map.entries = {
-            ("input" if path.startswith("input[0]") else path): spot
+            (("input",) if path[:2] == ("input", 0) else path): spot
             for path, spot in renderer.map.entries.items()
         }
     else:
@@ -372,4 +372,4 @@ def render(session: Session) -> Payload:
             body["tools"] = tools
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"input": body["input"]}
-    return new_payload(NAME, body, renderer.map.entries, tuple(omitted))
+    return new_payload(NAME, body, renderer.map, tuple(omitted))

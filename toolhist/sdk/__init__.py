@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
@@ -223,7 +224,7 @@ def available(provider: str) -> bool:
 def check(
     body: dict[str, Any],
     provider: str,
-    source_map: dict[str, tuple[int, int | None]] | None = None,
+    source_map: Mapping[str, tuple[int, int | None]] | None = None,
     *,
     fill_model: bool = False,
 ) -> list[Violation]:
@@ -292,7 +293,7 @@ def with_model(body: dict[str, Any], provider: str, model: str | None = None) ->
 
 
 def _locate(
-    path: tuple[str | int, ...], fmt: Any, source_map: dict[str, tuple[int, int | None]]
+    path: tuple[str | int, ...], fmt: Any, source_map: Mapping[str, tuple[int, int | None]]
 ) -> tuple[int | None, int | None]:
     for n in range(len(path), 0, -1):
         hit = source_map.get(fmt(path[:n]))

@@ -42,6 +42,7 @@ import pandas as pd
 import streamlit as st
 
 from toolhist._gc import paused
+from toolhist.agents import stores
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
@@ -124,12 +125,18 @@ class Input:
     sample: str | None = None
     """The bundled sample's file name, when it came from the gallery (deep-linkable)."""
     path: str | None = None
-    """The path on this machine, when it came from one (deep-linkable)."""
+    """The path on this machine, when it came from one (deep-linkable); a session of an agent's
+    store is named by its locator ``STORE#SESSION_ID`` (`toolhist.agents.stores`)."""
+    session: str | None = None
+    """The session to read when ``data`` is an agent's store of many (None: its newest)."""
 
     @cached_property
     def digest(self) -> str:
-        """SHA-256 of the content: the cache key."""
-        return hashlib.sha256(self.data).hexdigest()
+        """SHA-256 of the content (and of the session read from it): the cache key."""
+        found = hashlib.sha256(self.data)
+        if self.session is not None:
+            found.update(b"\0#" + self.session.encode())
+        return found.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -162,15 +169,18 @@ def _result(key: str, _opened: Opened) -> CheckResult:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
+def _load(
+    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None = None
+) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
-    Few entries: a 100,000-message session holds about 1.1 GB once parsed.
+    Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
+    session of an agent's store (the digest covers it too).
     """
-    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None)
+    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
     # full passes over the growing parse took 63 s of Home's 229 s under AppTest
-    return paused(load_document)(_data, fmt, name=name)
+    return paused(load_document)(_data, fmt, name=name, session=session)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -194,7 +204,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
     try:
-        document, session = _load(digest, source.fmt, source.name, source.data)
+        document, session = _load(digest, source.fmt, source.name, source.data, source.session)
     finally:  # a file that fails to read leaves its error, not a progress bar that never ends
         bar.empty()
     settle()
@@ -268,11 +278,27 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
 
     Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big)
     or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+
+    A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
+    agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
+    state, read-only, WAL pages included), never by reading the file's bytes, which may lag the WAL.
     """
-    path = openable(raw)
+    loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
+    path = openable(loc.path)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
+    if stores.is_store(str(path)):
+        try:
+            data = stores.snapshot(str(path))
+        except ToolhistError as exc:
+            raise ValueError(str(exc)) from None
+        name = stores.locator(path, loc.session) if loc.session is not None else str(path)
+        return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
+    if loc.session is not None:
+        raise ValueError(
+            f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one"
+        )
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 

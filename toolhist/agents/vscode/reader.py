@@ -30,7 +30,8 @@ This reader therefore gives what the model sees next:
 
 Sessions seen: chat exports with and without ``version`` (the real-log corpus,
 tests/corpus/logs/vscode: a plain export, a user-cancelled and an in-progress chat). The
-append-only ``.jsonl`` session log of VS Code 1.109+ is not read here.
+append-only ``.jsonl`` session log of VS Code 1.109+ is replayed by `toolhist.agents.vscode.log`
+into the same session and read with these rules.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ from toolhist.model import (
 
 CANCELLED_RESULT: Final = "The user cancelled the tool call."
 """Copilot Chat's result text for a cancelled call (``toolCallErrorToResult``)."""
+CANCELLED_STATE: Final = 2
+"""``ResponseModelState.Cancelled`` (see `_cancelled`)."""
 EMPTY_REASON: Final = (
     "an assistant message with no text and no tool calls is dropped by prompt-tsx when Copilot Chat "
     "builds the next request (materialized.ts toChatMessages: empty messages are omitted)"
@@ -75,6 +78,19 @@ def _markdown(part: dict[str, Any]) -> str | None:
         if isinstance(content, dict) and isinstance(content.get("value"), str):
             return str(content["value"])
     return None
+
+
+def _cancelled(req: dict[str, Any]) -> bool:
+    """Whether the user cancelled the request.
+
+    ``isCanceled`` (files before version 3), or ``modelState.value`` 2,
+    ``ResponseModelState.Cancelled`` (microsoft/vscode
+    ``src/vs/workbench/contrib/chat/common/chatService/chatService.ts`` at
+    00817b7f8e1cfff7ee8ff8ac8d23b50e4c131ac5; version 3 writes ``isCanceled`` no more: "deprecated,
+    modelState is used instead", ``model/chatSessionOperationLog.ts``).
+    """
+    state = req.get("modelState")
+    return bool(req.get("isCanceled")) or (isinstance(state, dict) and state.get("value") == CANCELLED_STATE)
 
 
 def _message_text(value: Any) -> str:
@@ -162,7 +178,7 @@ class VSCodeReader(Reader):
                 if p.get("kind") in ("toolInvocationSerialized", "toolInvocation")
             ]
         extra: dict[str, JsonValue] = {"unsent_tool_invocations": invocations} if invocations else {}
-        if req.get("isCanceled"):
+        if _cancelled(req):
             extra["isCanceled"] = True
         built.add(
             Message(
@@ -189,7 +205,7 @@ class VSCodeReader(Reader):
             )
             return
         if invocations:
-            why = "was cancelled" if req.get("isCanceled") else "returned no tool-round metadata"
+            why = "was cancelled" if _cancelled(req) else "returned no tool-round metadata"
             ids = ", ".join(str(v["toolCallId"]) for v in invocations if isinstance(v, dict))
             built.notes.append(
                 f"requests[{index}]: the turn {why}; its tool invocation(s) {ids} were shown in the chat "
@@ -202,7 +218,7 @@ class VSCodeReader(Reader):
                 index,
                 (*ptr, "response"),
             )
-        elif _error_text(result) and not req.get("isCanceled"):
+        elif _error_text(result) and not _cancelled(req):
             self._unsent_answer(built, (*ptr, "result"), result, streamed)
 
     def _rounds(

@@ -7,7 +7,13 @@ VS Code (and Insiders, VSCodium, Code - OSS): user data is ``$VSCODE_PORTABLE/us
 @05528c78). Chat sessions: ``User/workspaceStorage/<id>/chatSessions/<session>.json``, or
 ``User/globalStorage/emptyWindowChatSessions/`` for a window with no folder
 (``contrib/chat/common/chatSessionStore.ts`` constructor, @0392c00f); ``workspace.json`` beside
-``chatSessions`` names the folder. Extensions keep their data in ``User/globalStorage/<extension
+``chatSessions`` names the folder. From 1.109 a session is an append log ``<session>.jsonl``
+(``getStorageLocation``, ``model/chatSessionStore.ts``; read by `toolhist.agents.vscode.log`).
+Newer builds keep history per profile: ``<profile globalStorage>/chatSessions/<workspace id>/``
+(``getProfileStorageRoot`` in ``chatSessionStore.ts`` as the search index's newest copy has it, with
+``getChatSessionStorageResource`` of ``model/chatUri.ts`` at 5f0dc7820caa3432c3ac3c1722286fe2d7882bfa);
+the default profile's globalStorage is ``User/globalStorage``, another profile's
+``User/profiles/<id>/globalStorage``. Extensions keep their data in ``User/globalStorage/<extension
 id>/`` (`user_folders`, read by Cline, Roo and Kilo too).
 """
 
@@ -67,14 +73,27 @@ def _workspace(folder: Path) -> str | None:
     return path[1:] if len(path) > 2 and path[0] == "/" and path[2] == ":" else path  # /c:/x → c:/x
 
 
+def _profiles(user: Path) -> list[Path]:
+    """The default profile's ``globalStorage`` and every other profile's."""
+    return [user / "globalStorage", *(p / "globalStorage" for p in dirs(user / "profiles"))]
+
+
 def sessions(user: Path) -> Iterator[Found]:
-    """``workspaceStorage/<id>/chatSessions/*.json`` and ``globalStorage/emptyWindowChatSessions/*.json``."""
+    """Every chat session file under ``user``.
+
+    ``workspaceStorage/<id>/chatSessions/*.json[l]``, ``globalStorage/emptyWindowChatSessions/`` and
+    the per-profile ``<globalStorage>/chatSessions/<workspace id>/``.
+    """
     folders = [(ws / "chatSessions", _workspace(ws)) for ws in dirs(user / "workspaceStorage")]
     folders.append((user / "globalStorage" / "emptyWindowChatSessions", "(no folder)"))
+    for storage in _profiles(user):
+        for ws in dirs(storage / "chatSessions"):
+            folders.append((ws, _workspace(user / "workspaceStorage" / ws.name)))
     for chats, project in folders:
         for path in files(chats, suffixes=(".json", ".jsonl")):
-            if path.suffix == ".jsonl":
-                problem = "a VS Code 1.109+ append-only session log (.jsonl); toolhist reads the .json form"
-                yield Found(path, None, {"project": project}, problem)
-            else:
-                yield Found(path, header, {"project": project})
+            yield Found(path, header, {"project": project})
+
+
+def read_as(path: Path) -> str:
+    """``vscode-jsonl`` for the append log, ``vscode`` for the flat JSON file."""
+    return "vscode-jsonl" if path.suffix == ".jsonl" else "vscode"
