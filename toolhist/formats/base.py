@@ -254,12 +254,12 @@ class Built:
 
         record = value if value is not None else value_at(self.doc.value, ptr)[1]
 
-        def locate() -> tuple[str, int | None]:
+        def locate(stopped: Pointer) -> tuple[str, int | None]:
             lines = self.doc.jsonl_lines
             if lines is not None and ptr and isinstance(ptr[0], int) and ptr[0] < len(lines):
                 line: int | None = lines[ptr[0]]
                 return (f"line {line}" + (f", {json_path(ptr[1:])}" if len(ptr) > 1 else "")), line
-            line = self.doc.line_of(ptr)[0]
+            line = self.doc.line_of(stopped)[0]  # the field's line: a record may span many
             return (f"line {line}, {json_path(ptr)}" if line is not None else json_path(ptr)), line
 
         return record_scope(self, kind=kind, record=record, base=ptr, locate=locate)

@@ -209,7 +209,7 @@ class Collector:
         scope only leaves out what the line would have added (`toolhist.formats.records`).
         """
 
-        def locate() -> tuple[str, int | None]:
+        def locate(stopped: Pointer) -> tuple[str, int | None]:
             return (f"line {line}" if line is not None else f"entry {index}"), line
 
         return record_scope(self, kind=kind, record=value, base=(), locate=locate)

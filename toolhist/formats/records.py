@@ -167,14 +167,20 @@ class Sink(Protocol):
 
 @contextmanager
 def record_scope(
-    sink: Sink, *, kind: str | None, record: Any, base: Pointer, locate: Callable[[], tuple[str, int | None]]
+    sink: Sink,
+    *,
+    kind: str | None,
+    record: Any,
+    base: Pointer,
+    locate: Callable[[Pointer], tuple[str, int | None]],
 ) -> Iterator[None]:
     """Convert one record; if it cannot be read, take back what it added, skip it and name it.
 
     ``kind`` None: not a record that may be skipped (a header); its error passes through.
     ``base`` is the record's pointer in the errors the reader raises (``()`` for a JSON Lines
-    line, whose errors point inside the line). ``locate()`` says where the record is (``line 41``)
-    and its line, asked only when it is skipped.
+    line, whose errors point inside the line). ``locate(pointer)`` says where the record is
+    (``line 41``) and its line, given where in it the reader stopped (as ``base`` counts); asked
+    only when it is skipped.
     """
     marks = (len(sink.messages), len(sink.locations), len(sink.notes), len(sink.unsent))
     try:
@@ -186,7 +192,7 @@ def record_scope(
         inside = relative(pointer, base) if isinstance(pointer, tuple) else culprit(exc, record)
         del sink.messages[marks[0] :], sink.locations[marks[1] :], sink.unsent[marks[3] :]
         del sink.notes[marks[2] :]
-        where, line = locate()
+        where, line = locate((*base, *inside) if inside else base)
         sink.notes.append(skipped_note(where, kind, record, inside, reason_of(exc)))
         sink.skips.add_unreadable(kind, line)
 

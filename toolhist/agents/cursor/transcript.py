@@ -100,6 +100,10 @@ class CursorTranscriptReader(StreamReader):
                 meta = MessageMetadata(source_role="assistant")
                 built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=meta), line, index, "message")
         made += self._close(built, open_calls, None, None)
+        if not built.messages and built.skips.counts and not made:  # no line is one: not a transcript
+            raise at_line(
+                None, (), "no Cursor transcript line (a user or assistant role with a message) in this file"
+            )
         if made:
             built.notes.append(
                 f"{made} tool call(s) have no result in the transcript (Cursor keeps none there): "
