@@ -44,7 +44,11 @@ def arguments_text(call: ToolCallBlock) -> str:
 
 
 def chat_tool_call(call: ToolCallBlock, call_id: str, *, same: bool) -> dict[str, JsonValue]:
-    """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not."""
+    """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not.
+
+    A freeform call read from a chat ``type: "custom"`` call goes back as one; from another
+    source (Codex's ``custom_tool_call``) it goes as a function call with ``{"input": text}``.
+    """
     data = dict(call.provider_data) if same else {}
     form = data.pop("_arguments_form", None)
     data.pop("_legacy", None)
@@ -53,6 +57,14 @@ def chat_tool_call(call: ToolCallBlock, call_id: str, *, same: bool) -> dict[str
     if call.raw_id is not None or call.id:
         out["id"] = call_id
     out["type"] = data.pop("type", "function")
+    if out["type"] == "custom" and call.freeform_input is not None:  # read from a chat custom call
+        custom: dict[str, JsonValue] = {"name": call.name, "input": call.freeform_input}
+        custom_extra = data.pop("custom", {})
+        if isinstance(custom_extra, dict):
+            custom.update(custom_extra)
+        out["custom"] = custom
+        out.update({k: v for k, v in data.items() if not k.startswith("_")})
+        return out
     fn: dict[str, JsonValue] = {"name": call.name}
     if form == "object":
         fn["arguments"] = call.parameters
