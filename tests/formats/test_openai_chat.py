@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -140,7 +141,7 @@ def test_unknown_part_is_kept_verbatim_with_a_note() -> None:
     )
 
 
-CUSTOM_BODY = {
+CUSTOM_BODY: dict[str, Any] = {
     "model": "gpt-5",
     "tools": [
         {
@@ -185,15 +186,16 @@ def test_custom_tool_call_is_read_as_freeform_text_and_renders_back_unchanged() 
     assert s.tools == (ToolSpec(name="apply_patch", description="Patch"),)
     assert toolhist.render(s, "openai-chat").body == CUSTOM_BODY
     # Responses takes freeform calls as they are; Anthropic gets the text as {"input": text}, said once.
-    responses = toolhist.render(s, "openai-responses")
-    assert responses.body["input"][1] == {
+    responses: Any = toolhist.render(s, "openai-responses").body
+    assert responses["input"][1] == {
         "type": "custom_tool_call",
         "call_id": "call_P",
         "name": "apply_patch",
         "input": "*** Begin Patch\n",
     }
     anthropic = toolhist.render(s, "anthropic")
-    assert anthropic.body["messages"][1]["content"][0]["input"] == {"input": "*** Begin Patch\n"}
+    sent: Any = anthropic.body
+    assert sent["messages"][1]["content"][0]["input"] == {"input": "*** Begin Patch\n"}
     assert len([o for o in anthropic.omitted if "freeform" in o]) == 1
 
 
