@@ -15,6 +15,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
 from toolhist.views.markup import md_literal
+from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
@@ -39,6 +40,7 @@ provider = state.pick(
 )
 default_strategy = "toolhist" if "toolhist" in STRATEGIES else STRATEGIES[0]
 strategy = state.pick("strategy", "Strategy", list(STRATEGIES), default_strategy, key="cu_strategy")
+strategy = pick_version(strategy)  # litellm / openai-agents: at the version picked (litellm@1.110.2)
 
 before = state.checked(opened, [provider])[provider]
 with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} for {provider}…"):
@@ -144,6 +146,6 @@ progress = st.empty()
 compared: list[pd.DataFrame] = []
 for n, name in enumerate(STRATEGIES):
     progress.progress(n / len(STRATEGIES), text=f"Curating with {name} ({n + 1} of {len(STRATEGIES)})…")
-    compared.append(state.compared(opened.key, provider, name, session))
+    compared.append(state.compared(opened.key, provider, with_version(name), session))
 progress.empty()
 st.dataframe(pd.concat(compared, ignore_index=True), hide_index=True, key="cu_compare")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import click
 
 from toolhist import __version__
-from toolhist.cli.options import format_option, strategies_option, strategy_option
+from toolhist.cli.options import format_option, peer_versions_option, strategies_option, strategy_option
 from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.model import json_schema
@@ -54,6 +54,7 @@ class _Commands(click.Group):
         "sessions": ("sessions", "sessions_cmd"),
         "peers": ("peers", "peers_cmd"),
         "switch": ("switch", "switch_cmd"),
+        "verify": ("verify", "verify_cmd"),
     }
     """Command name → (module in this package, attribute)."""
 
@@ -158,14 +159,22 @@ def strategies_cmd(as_json: bool) -> None:
     from toolhist.curation.strategies import STRATEGY_REGISTRY
     from toolhist.peers.env import find
     from toolhist.peers.pins import LIBRARY_OF_STRATEGY, PINS
+    from toolhist.peers.versions import selected
 
     rows: list[dict[str, Any]] = []
     for s in STRATEGY_REGISTRY.values():
         row: dict[str, Any] = {"name": s.name, "summary": s.summary}
         library = LIBRARY_OF_STRATEGY.get(s.name)
         if library is not None:
-            env = find(library)
-            row["library"] = {"name": library, "version": PINS[library], "installed": env is not None}
+            chosen = selected(library)
+            env = find(library, chosen.version)
+            row["library"] = {
+                "name": library,
+                "version": chosen.version,
+                "why": chosen.why,
+                "pin": PINS[library],
+                "installed": env is not None,
+            }
         rows.append(row)
     if as_json:
         _emit_json(rows)
@@ -176,7 +185,8 @@ def strategies_cmd(as_json: bool) -> None:
         runs = ""
         if lib is not None:
             state = "installed" if lib["installed"] else "not installed: run `toolhist peers install`"
-            runs = f" [runs {lib['name']} {lib['version']}, {state}]"
+            why = "" if lib["why"] == "pin" else f" ({lib['why']}; the pin is {lib['pin']})"
+            runs = f" [runs {lib['name']} {lib['version']}{why}, {state}]"
         click.echo(f"{row['name']:<{width}}  {row['summary']}{runs}")
 
 
@@ -205,6 +215,7 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
 @strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
@@ -269,6 +280,7 @@ def _echo_violations(found: Sequence[Violation]) -> None:
 @click.option("--provider", required=True, help="The provider whose request body to print.")
 @strategy_option("none", "Curation strategy applied first (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Also print the source map and what was omitted.")
 @click.option(
     "--sdk",
@@ -330,6 +342,7 @@ def _render_sdk(
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategy_option("toolhist", "Curation strategy (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
     """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
@@ -353,6 +366,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
         click.echo(f"{file}: {session.source.format}, {before} messages")
         if curation.library is not None:
             click.echo(f"library  {curation.library} (the real library's request body, read back)")
+            click.echo(f"versions {_versions_said([strategy])}")
         counts = diff(session, curation.session, curation.changes).counts()
         rows = ", ".join(f"{n} {status}" for status, n in counts.items())
         click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")
@@ -382,6 +396,7 @@ def _position(position: Position | None) -> str:
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategies_option("A strategy to compare (repeatable; default: every registered one).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
 def compare_cmd(
     file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool
@@ -426,6 +441,25 @@ def compare_cmd(
         counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
         runs = f" [{r['library']}]" if "library" in r else ""
         click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}{runs}")
+    said = _versions_said(list(results))
+    if said:
+        click.echo(f"versions {said}")
+
+
+def _versions_said(strategies: Sequence[str]) -> str:
+    """Which version of each library the given strategies ran, and why (empty when none runs one)."""
+    from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+    from toolhist.peers.versions import Selected, describe, resolve, selected, split_strategy
+
+    said: dict[str, str] = {}
+    for name in strategies:
+        base, wanted = split_strategy(name)
+        library = LIBRARY_OF_STRATEGY.get(base)
+        if library is None:
+            continue
+        chosen = selected(library) if wanted is None else Selected(library, resolve(library, wanted), "named")
+        said.setdefault(name, f"{name}: {describe(chosen)}")
+    return "; ".join(said.values())
 
 
 @cli.command("explain")

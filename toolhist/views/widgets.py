@@ -27,6 +27,7 @@ PAGES = {
     "compaction": "pages/6_Compaction.py",
     "fleet": "pages/7_Fleet.py",
     "switch": "pages/8_Switch.py",
+    "verify": "pages/9_Verify.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
