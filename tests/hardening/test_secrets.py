@@ -189,6 +189,7 @@ PAGES = [
     "pages/5_Explain.py",
     "pages/6_Compaction.py",
     "pages/8_Switch.py",
+    "pages/9_Verify.py",
 ]
 """Every page that shows the open session."""
 
