@@ -16,6 +16,14 @@ from streamlit.testing.v1 import AppTest
 from toolhist.readers import FORMATS
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
+HINT = "\nTo read it as one format, choose that reader in the Format box (sidebar of Home)."
+"""What the app adds when detection found no reader (`toolhist.views.failure.load_error`)."""
+
+
+def shown(error: str, fmt: str | None) -> str:
+    """The CLI's one line as the app's error box shows it: with the hint when no format was chosen."""
+    undetected = fmt is None and ("unknown format" in error or "ambiguous format" in error)
+    return error + HINT if undetected else error
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +49,7 @@ def test_path_source_shows_one_error_box(name: str, big_dir: Path) -> None:
     assert [e.value for e in at.error] == ["This input cannot be read as a session."]
     want = EXPECTED[name].format(file=path, formats=", ".join(FORMATS))
     # the page reads the bytes itself, so an empty file is reported as empty input
-    assert [c.value for c in at.code] == [want.replace(": file is empty", ": input is empty")]
+    assert [c.value for c in at.code] == [shown(want.replace(": file is empty", ": input is empty"), fmt)]
     assert not at.metric  # nothing of a session is shown
 
 
@@ -59,4 +67,4 @@ def test_paste_source_shows_one_error_box(name: str) -> None:
         return
     assert [e.value for e in at.error] == ["This input cannot be read as a session."]
     want = EXPECTED[name].format(file="<pasted text>", formats=", ".join(FORMATS))
-    assert [c.value for c in at.code] == [want]
+    assert [c.value for c in at.code] == [shown(want, None)]
