@@ -185,6 +185,18 @@ def test_custom_tool_call_is_read_as_freeform_text_and_renders_back_unchanged() 
     )
     assert s.tools == (ToolSpec(name="apply_patch", description="Patch"),)
     assert toolhist.render(s, "openai-chat").body == CUSTOM_BODY
+    assert toolhist.render(s, "openai-chat").omitted == ()  # sent back as freeform: nothing to say
+    # Mistral has no custom tools: a function call with {"input": text}, said once.
+    mistral = toolhist.render(s, "mistral")
+    to_mistral: Any = mistral.body
+    assert to_mistral["messages"][1]["tool_calls"] == [
+        {
+            "id": "call_P",
+            "type": "function",
+            "function": {"name": "apply_patch", "arguments": '{"input":"*** Begin Patch\\n"}'},
+        }
+    ]
+    assert len([o for o in mistral.omitted if "freeform" in o]) == 1
     # Responses takes freeform calls as they are; Anthropic gets the text as {"input": text}, said once.
     responses: Any = toolhist.render(s, "openai-responses").body
     assert responses["input"][1] == {
