@@ -225,8 +225,13 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
         timeout=WAIT
     )
 
-    # Violations: every provider's, counted exactly; the first row opened
+    # Violations: it opens on the provider the Timeline showed (the session's own, openai-chat), then
+    # every provider's, counted exactly; the first row opened
     sidebar_link(page, "Violations")
+    own = len(want.result.results["openai-chat"])
+    expect(page.get_by_role("heading", name=f"{own} violations", exact=True)).to_be_visible(timeout=LOAD)
+    page.locator('[data-testid="stSidebar"]').get_by_label("Provider").click()
+    page.get_by_role("option", name="all providers", exact=True).click()
     total = sum(len(found) for found in want.result.results.values())
     expect(page.get_by_role("heading", name=f"{total} violations", exact=True)).to_be_visible(timeout=LOAD)
     first_row = violations_frame(want.result.results).iloc[0]
