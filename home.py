@@ -19,8 +19,9 @@ import streamlit as st
 import toolhist
 from toolhist.errors import ToolhistError
 from toolhist.guard.bundle import BundleInfo, listing
+from toolhist.index.listing import listed
 from toolhist.judgement import describe
-from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
+from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, places
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.ran_on import said
@@ -33,6 +34,7 @@ from toolhist.views.failure import alert
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
+from toolhist.views.share import share
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
 from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
 from toolhist.views.widgets import PAGES, sentence, show_ids
@@ -141,8 +143,12 @@ def kept(held: Input | None, fmt: str | None, *, pasted: bool) -> Input | None:
 
 @st.cache_data(ttl=60, show_spinner="Looking for the sessions agents keep on this machine…")
 def machine_rows(home: str | None) -> list[SessionRow]:
-    """`toolhist.machine.list_sessions` (headers only), kept a minute; ``home`` is ``$TOOLHIST_HOME``."""
-    return list_sessions(home)
+    """The listing (headers only) through the session index (`toolhist.index.listing.listed`), kept a minute.
+
+    ``home`` is ``$TOOLHIST_HOME``. Heads are read again only from files that changed since the last
+    listing, by the app or by ``toolhist sessions``.
+    """
+    return listed(places(Path(home) if home is not None else None))
 
 
 @st.cache_data(max_entries=5000, show_spinner=False)
@@ -460,6 +466,7 @@ def main() -> None:
         st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
     show_captured(opened.session)
     show(opened)
+    share(opened, name)
 
 
 main()

@@ -12,10 +12,11 @@ with ``--format``.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from toolhist._gc import paused
-from toolhist.agents import stores
+from toolhist.agents import archives, stores
 from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
 from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError
@@ -25,6 +26,7 @@ from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.not_history import known_file
 from toolhist.formats.records import culprit, reason_of, strict, value_at
 from toolhist.formats.registry import CANONICAL, WIRE
+from toolhist.live import as_json, name_of
 from toolhist.model import Session
 
 READERS: dict[str, Reader] = {r.id: r for r in (*WIRE, *AGENT_READERS, CANONICAL)}
@@ -155,6 +157,9 @@ def load(
 ) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
 
+    A framework's live objects are read too (`toolhist.live`): pydantic-ai messages or a run
+    result, LangChain messages, a LangGraph state…, serialised by the framework itself.
+
     ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
     ``progress(bytes_read, total)`` is called while a file is read (agent logs: as they stream).
     An agent's SQLite store (many sessions in one file) is recognised by its header before any
@@ -207,10 +212,15 @@ def load_document(
     A streamed agent log, and a session of a store, return a Document without ``value``: the file
     was never held whole as JSON.
     """
+    live = as_json(source)
+    if live is not None:  # a framework's live objects (`toolhist.live`), dumped by the framework itself
+        name = name or name_of(source, live[1])
+        source, format = live[0], format or live[1]
     reader = reader_for(format) if format is not None else None
-    stored = _from_store(source, reader, name, session)
+    stored = _from_store(source, reader, name, session) or _from_archive(source, reader, name, session)
     if stored is not None:
         return stored
+    source, session = _located(source, session)
     streamed = _streamer(source, reader)
     if streamed is not None:
         path, streamer = streamed
@@ -224,6 +234,14 @@ def load_document(
         return _read_bundle(doc, bundle, reader)
     if reader is None:
         reader = detect(doc)
+    if session is not None:
+        if not reader.holds_many:
+            raise LoadError(
+                f"{stores.SEP}{session} names one session of a log that holds many; "
+                f"a {reader.id} file holds one",
+                file=doc.name,
+            )
+        doc = replace(doc, session=session)
     try:
         return doc, reader.read(doc)
     except MALFORMED as exc:
@@ -280,12 +298,7 @@ def _from_store(
         if session is not None:
             loc = stores.Locator(loc.path, session)
         if not stores.is_store(loc.path):
-            if loc.session is not None and os.path.isfile(loc.path):
-                raise LoadError(
-                    f"{stores.SEP}{loc.session} names a session of an SQLite store, and this file is not one",
-                    file=loc.path,
-                )
-            return None
+            return None  # an archive or a JSON log holding many sessions may take the locator
         with stores.open_store(loc.path) as conn:
             chosen = _store_reader(reader, conn, loc.path)
             read = stores.read_session(chosen, conn, loc, loc.path)
@@ -298,6 +311,47 @@ def _from_store(
             read = stores.read_session(chosen, conn, stores.Locator(label, session), label)
         return Document(value=None, name=stores.locator(label, str(read.metadata["store_session"]))), read
     return None
+
+
+ARCHIVE_READERS: tuple[archives.ArchiveReader, ...] = tuple(
+    r for r in READERS.values() if isinstance(r, archives.ArchiveReader)
+)
+"""The readers of zip archives of many sessions (Inspect AI's ``.eval``)."""
+
+
+def _from_archive(
+    source: Any, reader: Reader | None, name: str | None, session: str | None
+) -> tuple[Document, Session] | None:
+    """The session read from a zip archive given as a path (a locator) or bytes; None for anything else."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_pathlike(source)):
+        loc = stores.parse_locator(os.fspath(source))
+        if not archives.is_zip(loc.path):
+            return None
+        label, data, path = loc.path, None, loc.path
+        session = session if session is not None else loc.session
+    elif isinstance(source, bytes | bytearray | memoryview) and archives.is_zip_bytes(source):
+        label, data, path = name or "<bytes>", bytes(source), None
+    else:
+        return None
+    with archives.open_zip(data if data is not None else label, label) as zf:
+        if reader is None:
+            chosen = archives.choose(ARCHIVE_READERS, zf, label)
+        elif isinstance(reader, archives.ArchiveReader):
+            chosen = reader
+        else:
+            raise LoadError(f"a zip archive; the {reader.id} format is not read from one", file=label)
+        read = chosen.read_archive(zf, session, label, path)
+    where = read.metadata.get("log_session")
+    return Document(value=None, name=f"{label}#{where}" if where else label, path=path), read
+
+
+def _located(source: Any, session: str | None) -> tuple[Any, str | None]:
+    """A path ``FILE#ID`` split into the file and the session it names (a JSON log of many sessions)."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_pathlike(source)):
+        loc = stores.parse_locator(os.fspath(source))
+        if loc.session is not None:
+            return loc.path, session if session is not None else loc.session
+    return source, session
 
 
 def _is_pathlike(text: str) -> bool:

@@ -62,6 +62,15 @@ FORMAT_OF_DIR = {
     "continue": "continue",
     "cursor": "cursor",
     "cursor-transcript": "cursor-transcript",
+    "pydantic-ai": "pydantic-ai",
+    "langchain": "langchain",
+    "langgraph": "langgraph",
+    "openai-agents": "openai-agents",
+    "inspect-ai": "inspect-ai",
+    "swe-agent": "swe-agent",
+    "mini-swe-agent": "mini-swe-agent",
+    "atif": "atif",
+    "smolagents": "smolagents",
 }
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
@@ -154,6 +163,24 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "cursor/cursor-state-vscdb.fixture.db": (6, 2, 2, 1),
     # The transcript keeps no tool result: the Bash call gets a synthetic one (5th message).
     "cursor-transcript/agent-sessions-small.fixture.jsonl": (5, 1, 1, 0),
+    # Frameworks (issue 28). Files the framework itself wrote (kind "made by …", the producer script in
+    # tests/corpus/producers/): a tool round each, read as the framework sends it.
+    "pydantic-ai/pydantic-ai-testmodel.json": (5, 1, 1, 0),
+    "langchain/langchain-fake-chat-model.json": (5, 1, 1, 0),
+    # the newest thread (oslo) of two; its checkpoint holds human, the call, the ToolMessage, the answer
+    "langgraph/langgraph-sqlitesaver.sqlite": (4, 1, 1, 0),
+    # SQLiteSession keeps no instructions: user item, function_call, its output, the answer
+    "openai-agents/openai-agents-sqlitesession.db": (4, 1, 1, 0),
+    # the first of two samples: system, input, the call, its result, the answer
+    "inspect-ai/inspect-mockllm-tools.eval": (5, 1, 1, 0),
+    "inspect-ai/inspect-mockllm-tools.json": (5, 1, 1, 0),
+    # smolagents sends calls and observations as text: no native call or result
+    "smolagents/smolagents-toolcalling-memory.json": (8, 0, 0, 0),
+    "smolagents/smolagents-toolcalling-memory.messages.json": (8, 0, 0, 0),
+    # the COMPLETE command's call has no tool message (its output is the submission); 'exit' unsent
+    "mini-swe-agent/mini-swe-agent-toolcall.traj.json": (5, 2, 1, 1),
+    "swe-agent/swe-agent-function-calling-simple.traj": (12, 5, 5, 0),
+    "atif/atif-v1.4-rfc-shapes.fixture.json": (5, 2, 2, 0),
 }
 
 
@@ -228,7 +255,9 @@ def test_corpus_has_provenance_beside_every_file() -> None:
         assert src["repo"], path
         assert src["path"], path
         assert len(src["commit"]) == 40, path
-        assert src["kind"] == "real" or src["kind"].startswith("hand-made fixture of "), path
+        assert src["kind"] == "real" or src["kind"].startswith(("hand-made fixture of ", "made by ")), path
+        if src["kind"].startswith("made by "):  # written by the framework itself: its producer is here
+            assert (Path(__file__).parents[2] / src["producer"]).is_file(), path
         assert path.parent.name in FORMAT_OF_DIR, path
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from toolhist.agents import (
+    atif,
     claude_code,
     cline,
     codex,
@@ -45,9 +46,16 @@ from toolhist.agents import (
     cursor,
     gemini_cli,
     goose,
+    inspect_ai,
+    langchain,
+    langgraph,
     llxprt,
+    openai_agents,
     opencode,
     otel_genai,
+    pydantic_ai,
+    smolagents,
+    swe_agent,
     vscode,
     zed,
 )
@@ -69,6 +77,14 @@ AGENTS: Final[tuple[Agent, ...]] = (
     copilot_cli.AGENT,
     continuedev.AGENT,
     cursor.AGENT,
+    pydantic_ai.AGENT,
+    langchain.AGENT,
+    langgraph.AGENT,
+    openai_agents.AGENT,
+    inspect_ai.AGENT,
+    *swe_agent.AGENTS,
+    atif.AGENT,
+    smolagents.AGENT,
 )
 """Every agent and log source, in ``--agent``, ``--where`` and listing order."""
 

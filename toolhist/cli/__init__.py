@@ -366,7 +366,9 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
         click.echo(f"{file}: {session.source.format}, {before} messages")
         if curation.library is not None:
             click.echo(f"library  {curation.library} (the real library's request body, read back)")
-            click.echo(f"versions {_versions_said([strategy])}")
+            said = _versions_said([strategy])  # empty for a framework's strategy: its installed extra runs
+            if said:
+                click.echo(f"versions {said}")
         counts = diff(session, curation.session, curation.changes).counts()
         rows = ", ".join(f"{n} {status}" for status, n in counts.items())
         click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")

@@ -186,6 +186,9 @@ class Reader(ABC):
     """The format id users pass as ``--format`` (a contract: DESIGN §6)."""
     description: str
     """One line for ``toolhist formats``."""
+    holds_many: bool = False
+    """Whether one document of this format holds many sessions, one picked by ``Document.session``
+    (the locator ``PATH#ID``); a reader that holds one refuses a locator."""
     judgement: Judgement = "next-request"
     """How a verdict judges what this reader reads (`toolhist.judgement`): ``as-sent`` for a request
     body, ``next-request`` (the default) for an agent log, whose verdict is on the request the

@@ -361,10 +361,9 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
             raise ValueError(str(exc)) from None
         name = stores.locator(path, loc.session) if loc.session is not None else str(path)
         return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
-    if loc.session is not None:
-        raise ValueError(
-            f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one"
-        )
+    if loc.session is not None:  # a log of many (an Inspect AI .eval or .json): the reader says if it is not
+        name = stores.locator(path, loc.session)
+        return Input(name=name, data=path.read_bytes(), fmt=fmt, path=raw.strip(), session=loc.session)
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 
