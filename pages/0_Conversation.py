@@ -21,6 +21,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
 from toolhist.ran_on import ran_on
 from toolhist.readers import load_document
+from toolhist.redact import redact_bytes
 from toolhist.views import failure, state
 from toolhist.views.transcript import (
     MAIN,
@@ -50,7 +51,10 @@ def thread_of(key: str, thread: str, _opened: state.Opened) -> tuple[Document, S
         return _opened.document, read_sidechain(_opened.input.data, thread.removeprefix("sidechain:"))
     if thread.startswith("file:"):
         path = Path(thread.removeprefix("file:"))
-        return load_document(path.read_bytes(), None, name=str(path))
+        data = path.read_bytes()
+        if _opened.input.redacted is not None:  # the "Redact secrets" switch covers the subagents too
+            data = redact_bytes(data)
+        return load_document(data, None, name=str(path))
     return _opened.document, _opened.session
 
 

@@ -19,11 +19,12 @@ from toolhist._gc import paused
 from toolhist.agents import archives, stores
 from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
-from toolhist.formats.base import MALFORMED, Reader, ShapeError, malformed
+from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError
 from toolhist.formats.bundled import OpenedBundle, open_bundle
 from toolhist.formats.document import Document, json_path, read_input
 from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.not_history import known_file
+from toolhist.formats.records import culprit, reason_of, strict, value_at
 from toolhist.formats.registry import CANONICAL, WIRE
 from toolhist.live import as_json, name_of
 from toolhist.model import Session
@@ -77,7 +78,8 @@ def _unknown(doc: Document) -> LoadError:
     attempts: list[tuple[tuple[int, ...], str, ShapeError]] = []
     for rid, reader in READERS.items():
         try:
-            reader.read(doc)
+            with strict():  # each reader stops at the first record it cannot read: how far it got
+                reader.read(doc)
         except ShapeError as exc:
             if _got_nowhere(doc.value, exc.pointer):
                 continue
@@ -248,7 +250,7 @@ def load_document(
     try:
         return doc, reader.read(doc)
     except MALFORMED as exc:
-        raise malformed(reader, exc, doc.name, None) from None
+        raise malformed(reader, exc, doc, ()) from None
     except ShapeError as exc:
         line, column = doc.line_of(exc.pointer)
         raise LoadError(
@@ -275,6 +277,27 @@ def gather_folder(source: Any, reader: Reader | None = None) -> bytes | None:
         if data is not None:
             return data
     return None
+
+
+def malformed(reader: Reader, exc: Exception, doc: Document, base: Pointer) -> LoadError:
+    """The located `LoadError` for a reader that tripped on a field of an unexpected type.
+
+    A ``TypeError`` carries no JSON path; `toolhist.formats.records.culprit` finds the part of the
+    document the reader was reading (``base``: where the value it read sits in ``doc``).
+    """
+    inside = culprit(exc, doc.value if not base else _at(doc.value, base), base)
+    line, column = doc.line_of(inside) if inside is not None else (None, None)
+    return LoadError(
+        f"not a valid {reader.id} session: {reason_of(exc)}",
+        file=doc.name,
+        line=line,
+        column=column,
+        json_path=json_path(inside) if inside is not None else None,
+    )
+
+
+def _at(value: Any, pointer: Pointer) -> Any:
+    return value_at(value, pointer)[1]
 
 
 STORE_READERS: tuple[stores.StoreReader, ...] = tuple(
@@ -373,7 +396,7 @@ def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> 
     try:
         session = chosen.read(bundle.body)
     except MALFORMED as exc:
-        raise malformed(chosen, exc, doc.name, None) from None
+        raise malformed(chosen, exc, doc, ("request", "body")) from None
     except ShapeError as exc:
         line, column = doc.line_of(("request", "body", *exc.pointer))
         raise LoadError(

@@ -3,6 +3,7 @@ it; the Path box and ``?path=`` take a locator ``STORE#SESSION_ID``; the pages s
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,33 @@ def test_a_locator_of_a_missing_session_says_why(at: AppTest, home: Path) -> Non
     at.text_input(key="path").set_value(f"{home / OPENCODE_DB}#ses_gone").run()
     assert not at.exception
     assert "no session 'ses_gone' in this opencode store" in " ".join(c.value for c in at.code)
+
+
+def test_redact_secrets_covers_a_session_read_from_a_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store is not text: with "Redact secrets" on, the session read from it is what is redacted."""
+    home = make_store_home(tmp_path / "home")
+    secret = "sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"
+    with sqlite3.connect(home / OPENCODE_DB) as db:
+        changed = db.execute(
+            "UPDATE part SET data = json_set(data, '$.text', ?) "
+            "WHERE session_id = ? AND json_extract(data, '$.text') = 'Which routes does the API expose?'",
+            (f"Which routes does the API expose? My key is {secret}", OLDER),
+        ).rowcount
+    assert changed == 1
+    monkeypatch.setenv("TOOLHIST_HOME", str(home))
+    shown = {}
+    for redact in (False, True):
+        app = AppTest.from_file(APP, default_timeout=60)
+        app.query_params["path"] = f"{home / OPENCODE_DB}#{OLDER}"
+        if redact:
+            app.query_params["redact"] = "1"
+        app.run()
+        app.switch_page(str(PAGES / "0_Conversation.py")).run()
+        assert not app.exception
+        assert app.toggle(key="toolhist.redact.widget").value is redact
+        shown[redact] = " ".join(h.proto.body for h in app.get("html"))
+    assert f"My key is {secret}" in shown[False]
+    assert secret not in shown[True]
+    assert "My key is [REDACTED:openai-key]" in shown[True]

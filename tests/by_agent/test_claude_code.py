@@ -12,6 +12,7 @@ import toolhist
 from toolhist.agents.claude_code.reader import read_sidechain
 from toolhist.errors import LoadError
 from toolhist.formats.document import read_input
+from toolhist.model import TextBlock
 from toolhist.readers import READERS
 
 
@@ -86,8 +87,8 @@ def test_thread_follows_parent_uuid_from_latest_leaf_not_file_order(tmp_path: Pa
     texts = [b.text for m in session.messages for b in m.blocks if b.type == "text"]
     assert texts == ["hi", "retry", "thanks"]
     assert (
-        "1 message lines are on abandoned branches (retries, edits), not on the thread of the latest message"
-        in (session.source.notes)
+        "1 message lines are on abandoned branches (retries, edits), not on the thread of the latest message: "
+        "line 2" in (session.source.notes)
     )
 
 
@@ -185,35 +186,52 @@ def test_claude_code_is_not_read_as_another_format_and_vice_versa() -> None:
 
 
 @pytest.mark.parametrize(
-    ("bad", "reason", "json_path"),
+    ("bad", "note"),
     [
         (
             {k: v for k, v in line("user", "u9", "u1", "x").items() if k != "parentUuid"},
-            "required field 'parentUuid' is missing",
-            "parentUuid",
+            "line 2: skipped a record of kind `user` whose `parentUuid` is missing: required field 'parentUuid' is missing",
         ),
         (
             {**line("user", "u9", "u1", "x"), "message": "x"},
-            "a user line needs a 'message' object",
-            "message",
+            "line 2: skipped a record of kind `user` whose `message` is a string: a user line needs a 'message' object",
         ),
-        ({**line("user", "u9", "u1", "x"), "uuid": 9}, "a user line needs a string 'uuid'", "uuid"),
+        (
+            {**line("user", "u9", "u1", "x"), "uuid": 9},
+            "line 2: skipped a record of kind `user` whose `uuid` is a number: a user line needs a string 'uuid'",
+        ),
         (
             line("assistant", "u9", "u1", [{"type": "tool_use", "name": "Bash"}]),
+            "line 2: skipped a record of kind `assistant` whose `message.content[0].id` is missing: "
             "expected a string, got null",
-            "message.content[0].id",
+        ),
+        (
+            {**line("user", "u9", "u1", "x"), "parentUuid": ["u1"]},
+            "line 2: skipped a record of kind `user` whose `parentUuid` is an array: 'parentUuid' must be a string or null",
         ),
     ],
 )
-def test_malformed_lines_name_file_line_and_field(
-    tmp_path: Path, bad: dict[str, Any], reason: str, json_path: str
-) -> None:
-    path = write(tmp_path, line("user", "u1", None, "hi"), bad)
+def test_a_malformed_line_is_skipped_and_named(tmp_path: Path, bad: dict[str, Any], note: str) -> None:
+    """The line's message is left out, the rest read; a line that cannot be threaded (no uuid, a
+    bad parentUuid) takes the thread's start with it, which a note says too."""
+    path = write(tmp_path, line("user", "u1", None, "hi"), bad, line("assistant", "a1", "u9", "hello"))
     for fmt in (None, "claude-code"):  # named, and sniffed: the broken line does not hide the format
-        with pytest.raises(LoadError) as info:
-            toolhist.load(path, format=fmt)
-        assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 2, json_path)
-        assert info.value.reason == f"not a valid claude-code log: {reason}"
+        s = toolhist.load(path, format=fmt)
+        assert note in s.source.notes
+        assert s.source.skipped == {f"unreadable {bad['type']}": 1}
+        texts = [b.text for m in s.messages for b in m.blocks if isinstance(b, TextBlock)]
+        if bad["type"] == "assistant":  # read when threaded, left out when converted
+            assert texts == ["hi", "hello"]
+        else:
+            assert texts == ["hello"]
+            assert "line 3: parent 'u9' is not in this file; the thread starts after it" in s.source.notes
+
+
+def test_a_line_without_a_kind_is_skipped_as_unknown(tmp_path: Path) -> None:
+    path = write(tmp_path, line("user", "u1", None, "hi"), {**line("user", "u9", "u1", "x"), "type": 7})
+    s = toolhist.load(path, format="claude-code")
+    assert s.source.skipped == {"line without a string 'type'": 1}
+    assert [m.speaker for m in s.messages] == ["human"]
 
 
 def test_unknown_line_types_are_skipped_and_counted(tmp_path: Path) -> None:

@@ -211,14 +211,6 @@ def test_a_failed_call_sends_its_error() -> None:
     [
         ("[1]", ":2: at $: not a valid copilot-cli log: expected an event object, got list"),
         ('{"data": {}}', ":2: at type: not a valid copilot-cli log: expected the event's type as a string"),
-        (
-            '{"type": "user.message", "data": {"content": 5}}',
-            ":2: at data.content: not a valid copilot-cli log: expected a string, got number",
-        ),
-        (
-            '{"type": "assistant.message", "data": {"content": "", "toolRequests": [{"name": "x"}]}}',
-            ":2: at data.toolRequests[0].toolCallId: not a valid copilot-cli log: expected a string, got null",
-        ),
     ],
 )
 def test_a_malformed_line_is_one_error_naming_file_line_and_field(
@@ -229,6 +221,32 @@ def test_a_malformed_line_is_one_error_naming_file_line_and_field(
     with pytest.raises(LoadError) as caught:
         toolhist.load(path)
     assert str(caught.value) == f"{path}{message}"
+
+
+@pytest.mark.parametrize(
+    ("event", "note"),
+    [
+        (
+            '{"type": "user.message", "data": {"content": 5}}',
+            "line 2: skipped a record of kind `user.message` whose `data.content` is a number: "
+            "expected a string, got number",
+        ),
+        (
+            '{"type": "assistant.message", "data": {"content": "", "toolRequests": [{"name": "x"}]}}',
+            "line 2: skipped a record of kind `assistant.message` whose `data.toolRequests[0].toolCallId` "
+            "is missing: expected a string, got null",
+        ),
+    ],
+)
+def test_a_malformed_event_of_a_known_type_is_skipped_and_named(
+    tmp_path: Path, event: str, note: str
+) -> None:
+    """The shared stream reader's rule (`toolhist.formats.records`): the event is left out and named."""
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(log()[:-1] + b"\n" + event.encode() + b"\n" + log(user("after")).split(b"\n", 1)[1])
+    session = toolhist.load(path)
+    assert note in session.source.notes
+    assert [m.speaker for m in session.messages] == ["human"]
 
 
 def test_the_model_family_says_where_it_ran() -> None:

@@ -115,3 +115,20 @@ def test_a_transcript_result_answers_its_call_and_a_missing_one_is_synthetic() -
         ("Read", NOT_KEPT, False),
     ]
     assert session.source.skipped == {"line kind 'mystery'": 1}
+
+
+def test_a_transcript_block_left_out_is_named_with_its_line() -> None:
+    """A block of a kind the reader does not know, or of a known kind it cannot read, is skipped and
+    named; the rest of the line is read."""
+    lines = [
+        {"role": "user", "message": {"content": [{"type": "text", "text": 7}, {"type": "image"}]}},
+        {"role": "assistant", "message": {"content": [{"type": "text", "text": "ok"}, 3]}},
+    ]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    session = toolhist.load(data, format="cursor-transcript")
+    assert [m.blocks for m in session.messages] == [(TextBlock(text="ok"),)]
+    assert session.source.notes == (
+        "skipped 3 record(s) this reader does not know: content block 'image' x1 (first on line 1), "
+        "content block 'text' (unreadable) x1 (first on line 1), content block not an object x1 "
+        "(first on line 2)",
+    )

@@ -187,12 +187,23 @@ def test_set_messages_replaces_the_records() -> None:
     )
 
 
-def test_tool_call_without_name_names_the_field() -> None:
+def test_a_record_that_cannot_be_read_is_skipped_and_named() -> None:
     bad = {**GEMINI, "toolCalls": [{"id": "x", "args": {}}]}
+    again = {**USER, "id": "m3"}
+    session = toolhist.load(_jsonl(META, USER, bad, again), format="gemini-cli")
+    assert [m.speaker for m in session.messages] == ["human", "human"]
+    assert session.source.skipped == {"unreadable gemini": 1}
+    assert (
+        "line 3: skipped a record of kind `gemini` whose `toolCalls[0].name` is missing: "
+        "expected a string, got null"
+    ) in session.source.notes
+
+
+def test_a_damaged_header_is_a_located_error() -> None:
     with pytest.raises(LoadError) as err:
-        toolhist.load(_jsonl(META, USER, bad), format="gemini-cli")
-    assert str(err.value) == (
-        "<text>:3: at [2].toolCalls[0].name: not a valid gemini-cli session: expected a string, got null"
+        toolhist.load({**META, "messages": 7}, format="gemini-cli")
+    assert (
+        str(err.value) == "<json>: at messages: not a valid gemini-cli session: expected an array, got number"
     )
 
 

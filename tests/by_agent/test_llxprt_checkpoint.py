@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import toolhist
-from toolhist.errors import LoadError
 from toolhist.readers import READERS
 
 HISTORY = [
@@ -108,32 +107,42 @@ def test_recording_replays_content_compression_and_rewind(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    ("bad", "reason", "json_path"),
+    ("bad", "skipped", "note"),
     [
-        (record(2, "wat", {}), "unknown record type 'wat'", "type"),
+        (record(2, "wat", {}), {"record type 'wat'": 1}, None),
         (
             record(2, "content", {"content": content("robot", TEXT)}),
+            {"unreadable content": 1},
+            "line 2: skipped a record of kind `content` whose `payload.content.speaker` is a string: "
             "unknown speaker 'robot'; expected human, ai or tool",
-            "payload.content.speaker",
         ),
         (
             record(2, "rewind", {"itemsRemoved": -1}),
+            {"unreadable rewind": 1},
+            "line 2: skipped a record of kind `rewind` whose `payload.itemsRemoved` is a number: "
             "expected a non-negative integer",
-            "payload.itemsRemoved",
         ),
         (
             record(2, "content", {"content": content("ai", {"type": "tool_call", "name": "x"})}),
+            {"unreadable content": 1},
+            "line 2: skipped a record of kind `content` whose `payload.content.blocks[0].id` is missing: "
             "expected a string, got null",
-            "payload.content.blocks[0].id",
         ),
     ],
 )
-def test_malformed_records_name_file_line_and_field(
-    tmp_path: Path, bad: dict[str, Any], reason: str, json_path: str
+def test_a_record_the_replay_engine_skips_is_skipped_and_named(
+    tmp_path: Path, bad: dict[str, Any], skipped: dict[str, int], note: str | None
 ) -> None:
-    path = write(tmp_path, record(1, "session_start", {"model": "m"}), bad)
+    """llxprt's ReplayEngine skips a malformed event with a warning and goes on; so does the reader."""
+    path = write(
+        tmp_path,
+        record(1, "session_start", {"model": "m"}),
+        bad,
+        record(3, "content", {"content": content("human", TEXT)}),
+    )
     for fmt in (None, "llxprt-checkpoint"):  # named, and sniffed: the broken line does not hide the format
-        with pytest.raises(LoadError) as info:
-            toolhist.load(path, format=fmt)
-        assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 2, json_path)
-        assert info.value.reason == f"not a valid llxprt-checkpoint log: {reason}"
+        session = toolhist.load(path, format=fmt)
+        assert session.source.skipped == skipped
+        assert [m.speaker for m in session.messages] == ["human"]
+        if note is not None:
+            assert note in session.source.notes

@@ -263,40 +263,46 @@ def test_a_streamed_log_is_read_exactly_as_written(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("line", "reason", "json_path"),
+    ("line", "skipped", "note"),
     [
         (
             {"timestamp": "t", "level": "debug", "message": "x"},
-            "log entry has no string 'namespace'",
-            "namespace",
+            {"line without a string timestamp, namespace, level and message": 1},
+            "skipped 1 record(s) this reader does not know: line without a string timestamp, namespace, "
+            "level and message x1 (first on line 5)",
         ),
         (
             {**add("ai", ["tool_call", "tool_call"], calls=("c1",))},
-            "2 tool_call blocks but 1 tool call ids",
-            "args[0].toolCallIds",
+            {"unreadable llxprt:history:service": 1},
+            "line 5: skipped a record of kind `llxprt:history:service` whose `args[0].toolCallIds` is an "
+            "array: 2 tool_call blocks but 1 tool call ids",
         ),
         (
             {**add("robot", ["text"])},
+            {"unreadable llxprt:history:service": 1},
+            "line 5: skipped a record of kind `llxprt:history:service` whose `args[0].speaker` is a string: "
             "unknown speaker 'robot'; expected human, ai or tool",
-            "args[0].speaker",
         ),
         (
             {**add("ai", ["text"]), "args": ["oops"]},
+            {"unreadable llxprt:history:service": 1},
+            "line 5: skipped a record of kind `llxprt:history:service` whose `args[0]` is a string: "
             "expected the history entry description (an object)",
-            "args[0]",
         ),
     ],
 )
-def test_malformed_lines_name_file_line_and_field(
-    tmp_path: Path, line: dict[str, Any], reason: str, json_path: str
+def test_a_line_that_cannot_be_read_is_skipped_and_named(
+    tmp_path: Path, line: dict[str, Any], skipped: dict[str, int], note: str
 ) -> None:
+    """A debug log has no header: one damaged line is left out and named, the history around it read."""
     path = tmp_path / "debug.jsonl"
     path.write_bytes(jsonl(*HISTORY, line))
+    whole = toolhist.load(jsonl(*HISTORY), format="llxprt-debug")
     for fmt in (None, "llxprt-debug"):  # named, and sniffed: the broken line does not hide the format
-        with pytest.raises(LoadError) as info:
-            toolhist.load(path, format=fmt)
-        assert (info.value.file, info.value.line, info.value.json_path) == (str(path), 5, json_path)
-        assert info.value.reason == f"not a valid llxprt-debug log: {reason}"
+        session = toolhist.load(path, format=fmt)
+        assert session.source.skipped == skipped
+        assert note in session.source.notes
+        assert session.messages == whole.messages
 
 
 def test_broken_json_line_names_its_line(tmp_path: Path) -> None:

@@ -115,16 +115,23 @@ def test_copilot_cancelled_result_is_incomplete() -> None:
     assert (block.is_complete, block.error) == (False, "The user cancelled the tool call.")
 
 
-def test_missing_call_id_names_the_field() -> None:
+def test_a_request_that_cannot_be_read_is_skipped_and_named() -> None:
     bad = {
         "metadata": {"toolCallRounds": [{"response": "", "toolCalls": [{"name": "x", "arguments": "{}"}]}]}
     }
-    with pytest.raises(LoadError) as err:
-        toolhist.load(_session(_request("x", result=bad)), format="vscode")
-    assert str(err.value).endswith(
-        "at requests[0].result.metadata.toolCallRounds[0].toolCalls[0].id: "
-        "not a valid vscode session: expected a string, got null"
+    s = toolhist.load(_session(_request("x", result=bad), _request("next")), format="vscode")
+    assert [m.speaker for m in s.messages] == ["human"]
+    assert s.source.skipped == {"unreadable request": 1}
+    assert s.source.notes[-1] == (
+        "requests[0]: skipped a record of kind `request` whose "
+        "`result.metadata.toolCallRounds[0].toolCalls[0].id` is missing: expected a string, got null"
     )
+
+
+def test_a_damaged_request_list_is_a_located_error() -> None:
+    with pytest.raises(LoadError) as err:
+        toolhist.load({"sessionId": "s", "requests": 7}, format="vscode")
+    assert str(err.value) == "<json>: at requests: not a valid vscode session: expected an array, got number"
 
 
 # The failed request's shape: errorDetails as Copilot Chat writes it (commonTypes.ts: "Sorry, your

@@ -75,10 +75,6 @@ def test_an_unknown_entry_kind_is_skipped_and_named() -> None:
             {"kind": 1, "k": "requests"},
             ":2: at [1].k: not a valid vscode-jsonl session: expected the path as an array",
         ),
-        (
-            {"kind": 1, "k": ["requests", 0, "message"], "v": {"text": 7}},
-            ":2: at requests[0].message.text: not a valid vscode-jsonl session: expected a string, got number",
-        ),
     ],
 )
 def test_a_bad_entry_is_one_error_naming_its_line(
@@ -91,6 +87,26 @@ def test_a_bad_entry_is_one_error_naming_its_line(
     with pytest.raises(LoadError) as caught:
         toolhist.load(path)
     assert str(caught.value).startswith(f"{path}{message}")
+
+
+def test_a_request_the_log_made_unreadable_is_skipped_and_named(tmp_path: Path) -> None:
+    """A request is one record (`toolhist.agents.vscode.reader`): named with the line that broke it."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        jsonl(
+            {
+                "kind": 0,
+                "v": {"version": 3, "sessionId": "s", "requests": [request("r", "q"), request("s", "p")]},
+            },
+            {"kind": 1, "k": ["requests", 0, "message"], "v": {"text": 7}},
+        )
+    )
+    session = toolhist.load(path)
+    assert session.source.notes[0] == (
+        "line 2, requests[0]: skipped a record of kind `request` whose `message.text` is a number: "
+        "expected a string, got number"
+    )
+    assert [m.speaker for m in session.messages][:1] == ["human"]
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,6 +1,12 @@
 from __future__ import annotations
 
+import copy
+from typing import Any
+
+import pytest
+
 import toolhist
+from toolhist.errors import LoadError
 from toolhist.model import (
     MessageMetadata,
     TextBlock,
@@ -133,3 +139,81 @@ def test_unknown_part_is_kept_verbatim_with_a_note() -> None:
     assert s.source.notes == (
         "messages[0].content[1]: content part of type 'video_url' kept verbatim (not modelled)",
     )
+
+
+CUSTOM_BODY: dict[str, Any] = {
+    "model": "gpt-5",
+    "tools": [
+        {
+            "type": "custom",
+            "custom": {"name": "apply_patch", "description": "Patch", "format": {"type": "text"}},
+        }
+    ],
+    "messages": [
+        {"role": "user", "content": "Patch a.py"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_P",
+                    "type": "custom",
+                    "custom": {"name": "apply_patch", "input": "*** Begin Patch\n"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_P", "content": "Done"},
+    ],
+}
+
+
+def test_custom_tool_call_is_read_as_freeform_text_and_renders_back_unchanged() -> None:
+    s = toolhist.load(CUSTOM_BODY)
+    assert s.source.format == "openai-chat"
+    assert s.messages[1].blocks == (
+        ToolCallBlock(
+            id="call_P",
+            name="apply_patch",
+            parameters={"input": "*** Begin Patch\n"},
+            freeform_input="*** Begin Patch\n",
+            raw_id="call_P",
+            provider_data={"type": "custom"},
+        ),
+    )
+    assert s.messages[2].blocks[0] == ToolResponseBlock(
+        call_id="call_P", tool_name="apply_patch", result="Done", raw_call_id="call_P"
+    )
+    assert s.tools == (ToolSpec(name="apply_patch", description="Patch"),)
+    assert toolhist.render(s, "openai-chat").body == CUSTOM_BODY
+    assert toolhist.render(s, "openai-chat").omitted == ()  # sent back as freeform: nothing to say
+    # Mistral has no custom tools: a function call with {"input": text}, said once.
+    mistral = toolhist.render(s, "mistral")
+    to_mistral: Any = mistral.body
+    assert to_mistral["messages"][1]["tool_calls"] == [
+        {
+            "id": "call_P",
+            "type": "function",
+            "function": {"name": "apply_patch", "arguments": '{"input":"*** Begin Patch\\n"}'},
+        }
+    ]
+    assert len([o for o in mistral.omitted if "freeform" in o]) == 1
+    # Responses takes freeform calls as they are; Anthropic gets the text as {"input": text}, said once.
+    responses: Any = toolhist.render(s, "openai-responses").body
+    assert responses["input"][1] == {
+        "type": "custom_tool_call",
+        "call_id": "call_P",
+        "name": "apply_patch",
+        "input": "*** Begin Patch\n",
+    }
+    anthropic = toolhist.render(s, "anthropic")
+    sent: Any = anthropic.body
+    assert sent["messages"][1]["content"][0]["input"] == {"input": "*** Begin Patch\n"}
+    assert len([o for o in anthropic.omitted if "freeform" in o]) == 1
+
+
+def test_a_custom_call_without_its_input_is_a_located_error() -> None:
+    body = copy.deepcopy(CUSTOM_BODY)
+    del body["messages"][1]["tool_calls"][0]["custom"]["input"]
+    with pytest.raises(LoadError) as refused:
+        toolhist.load(body, format="openai-chat")
+    assert refused.value.json_path == "messages[1].tool_calls[0].custom.input"

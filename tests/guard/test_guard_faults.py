@@ -184,7 +184,7 @@ CUSTOM_CALL: dict[str, Any] = {
         CHAT["messages"][2],
     ],
 }
-"""GPT-5's freeform tool call in Chat Completions, left unanswered: toolhist's reader does not take it."""
+"""GPT-5's freeform tool call in Chat Completions, left unanswered: the provider refuses it."""
 
 LEGACY_FUNCTION_CALL: dict[str, Any] = {
     "model": "gpt-4o",
@@ -208,7 +208,6 @@ NUMBER_MESSAGE: dict[str, Any] = {**CHAT, "messages": [7, *CHAT["messages"][1:]]
 @pytest.mark.parametrize(
     ("name", "body", "mode", "said"),
     [
-        ("custom-tool-call-repair", CUSTOM_CALL, "repair", "could not repair"),
         ("legacy-function-call-raise", LEGACY_FUNCTION_CALL, "raise", None),
         ("number-message-raise", NUMBER_MESSAGE, "raise", "could not read the request as openai-chat"),
         ("number-message-repair", NUMBER_MESSAGE, "repair", "could not repair"),
@@ -238,6 +237,30 @@ def test_a_body_toolhist_reads_otherwise_is_sent_as_given(
     )
     if name == "legacy-function-call-raise":
         assert guarded[0] == "returned"  # the provider accepted it, and so did the guard
+
+
+@pytest.mark.parametrize("client", ["openai", "openai-async"])
+def test_repair_answers_a_freeform_call_and_sends_it_back_as_freeform(
+    client: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ``type: "custom"`` call is read, its missing answer supplied, and the call sent as it was."""
+    with serve() as (base, recorder):
+        unguarded = observe(client, base, CUSTOM_CALL, None)
+        recorder.calls.clear()
+        with caplog.at_level(logging.WARNING, "toolhist.guard"):
+            guarded = observe(client, base, CUSTOM_CALL, {"mode": "repair", "capture": tmp_path})
+    assert unguarded[:3] == ("raised", "openai", "BadRequestError")
+    assert guarded[0] == "returned"
+    [(_, sent, status)] = recorder.calls
+    assert status == 200
+    assert [m["role"] for m in sent["messages"]] == ["user", "assistant", "tool", "user"]
+    [call] = sent["messages"][1]["tool_calls"]
+    assert {k: v for k, v in call.items() if k != "id"} == {  # the repair maps ids to OpenAI's form
+        "type": "custom",
+        "custom": {"name": "apply_patch", "input": "*** Begin Patch"},
+    }
+    assert sent["messages"][2]["tool_call_id"] == call["id"]
+    assert not [m for m in _said(caplog) if "could not" in m]
 
 
 def test_a_capture_is_whole_or_absent(tmp_path: Path) -> None:

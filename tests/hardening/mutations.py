@@ -12,6 +12,7 @@ escaped, if any: a `ToolhistError` is the refusal the contract asks for, anythin
 from __future__ import annotations
 
 import json
+import re
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ class Mutant:
     """``line N: a.b[3].c`` (JSON Lines) or ``a.b[3].c``."""
     value: Any
     data: bytes
+    line: int | None = None
+    """The mutated line of a JSON Lines file (None for a JSON document)."""
 
 
 def _shape_key(record: Any) -> str:
@@ -111,7 +114,7 @@ def mutants(file: Path, *, every_value: bool = True) -> Iterator[Mutant]:
             k += 1
             for new in values(k):
                 changed = [*lines[:n], json.dumps(_replaced(record, path, new)), *lines[n + 1 :]]
-                yield Mutant(name, f"line {n + 1}: {_where(path)}", new, "\n".join(changed).encode())
+                yield Mutant(name, f"line {n + 1}: {_where(path)}", new, "\n".join(changed).encode(), n + 1)
 
 
 @dataclass(frozen=True)
@@ -132,12 +135,78 @@ class Crash:
 PIPELINE_PROVIDERS = ("anthropic", "openai-chat", "gemini", "openai-responses", "bedrock", "mistral", "kimi")
 
 
-def run(mutant: Mutant, n: int, *, report: bool) -> Crash | None:
+@dataclass(frozen=True)
+class Original:
+    """What the unmutated file reads as: its format, and the lines its session accounts for."""
+
+    format: str
+    lines: frozenset[int]
+    parts: int
+    """Blocks plus unsent records: a mutant with fewer lost something (a grouped record moving
+    within a message is not lost)."""
+
+
+def accounted(session: Any) -> frozenset[int]:
+    """The source lines a session shows: its messages' (merged lines too), and what it keeps unsent."""
+    lines = {loc.line for loc in session.source.locations if loc.line is not None}
+    for message in session.messages:
+        merged = message.metadata.extra.get("lines")
+        lines |= {n for n in merged if isinstance(n, int)} if isinstance(merged, list) else set()
+    lines |= {u.line for u in session.unsent if u.line is not None}
+    return frozenset(lines)
+
+
+def original(file: Path) -> Original:
+    import toolhist
+
+    session = toolhist.load(file.read_bytes(), name=file.name)
+    return Original(session.source.format, accounted(session), parts(session))
+
+
+def parts(session: Any) -> int:
+    return sum(len(m.blocks) for m in session.messages) + len(session.unsent)
+
+
+def named(line: int, notes: tuple[str, ...]) -> bool:
+    """Whether a note names ``line``: a skipped record (``line 41: skipped …``, ``first on line 41``)
+    or the lines a thread left out (``on abandoned branches: lines 40, 41``)."""
+    return any(re.search(rf"\blines? (?:\d+, )*{line}\b", note) for note in notes)
+
+
+def unlocated(mutant: Mutant, exc: Exception, was: Original) -> str | None:
+    """Why a `LoadError` fails the contract (one line naming the file, the line and the JSON path), or None.
+
+    "Unknown format" has no place to name when sniffing found no format at all (the field that
+    told the format apart is the one mutated); then the file read as the format it was must be
+    read, or refused with its place named, as ``--format`` would.
+    """
+    import toolhist
+    from toolhist.errors import LoadError
+
+    assert isinstance(exc, LoadError)
+    text = str(exc)
+    if "\n" in text or not text.startswith(mutant.file):
+        return f"not one line naming the file: {text}"
+    if exc.reason.startswith("unknown format") and exc.json_path is None:
+        try:
+            toolhist.load(mutant.data, format=was.format, name=mutant.file)
+        except LoadError as forced:
+            exc = forced
+        else:
+            return None
+    if exc.line is None or exc.json_path is None:
+        return f"names no line or no JSON path: {exc}"
+    return None
+
+
+def run(mutant: Mutant, n: int, *, report: bool, was: Original | None = None) -> Crash | None:
     """Take ``mutant`` through the pipeline; the escaped exception that is not a ToolhistError, if any.
 
     ``load`` and ``validate`` for every provider; ``curate`` and ``render`` for one provider, the
-    ``n``-th in turn (each provider gets every n-th mutant); ``report`` when asked. A `LoadError`
-    must also be one line naming the file.
+    ``n``-th in turn (each provider gets every n-th mutant); ``report`` when asked. Given ``was``
+    (the unmutated file), a `LoadError` must be one line naming the file, the line and the JSON
+    path (`unlocated`), and a mutated line of a JSON Lines file that was in the session and is
+    not any more must be named in the notes (`named`); either failure is returned as a Crash.
     """
     import toolhist
     from toolhist.errors import LoadError, ToolhistError
@@ -149,9 +218,17 @@ def run(mutant: Mutant, n: int, *, report: bool) -> Crash | None:
         try:
             session = toolhist.load(mutant.data, name=mutant.file)
         except LoadError as exc:
-            if "\n" in str(exc) or not str(exc).startswith(mutant.file):
-                raise AssertionError(f"not one line naming the file: {exc!r}") from exc
-            return None
+            why = unlocated(mutant, exc, was) if was is not None else None
+            return None if why is None else _broken(mutant, "load", why)
+        line = mutant.line
+        lost = (
+            was is not None
+            and line in was.lines
+            and line not in accounted(session)
+            and parts(session) < was.parts
+        )
+        if lost and not named(line or 0, session.source.notes):
+            return _broken(mutant, "load", f"line {line} left the session unnamed: {session.source.notes}")
         for provider in PROVIDERS:
             stage = f"validate {provider}"
             validate(session, provider)
@@ -171,3 +248,7 @@ def run(mutant: Mutant, n: int, *, report: bool) -> Crash | None:
         error = f"{type(exc).__name__}: {exc}"[:200]
         return Crash(mutant.file, mutant.where, json.dumps(mutant.value), stage, error, at)
     return None
+
+
+def _broken(mutant: Mutant, stage: str, why: str) -> Crash:
+    return Crash(mutant.file, mutant.where, json.dumps(mutant.value), stage, why[:300], "contract")

@@ -4,8 +4,10 @@
 to null, a number, a string, a list and an object; `mutations.run` takes each mutant through
 ``load``, ``validate`` (every provider), ``curate`` and ``render`` (one provider per mutant, in
 turn) and, for one mutant in `REPORT_EVERY`, ``report``. The contract: toolhist either reads the mutant or refuses it
-with a one-line `LoadError` naming the file (or another `ToolhistError`); anything else escaping is
-a crash, listed with the file, field, value, stage and the line that raised. Exhaustive over fields,
+with a one-line `LoadError` naming the file, the line and the JSON path (or another `ToolhistError`);
+a JSON Lines mutant it reads keeps the mutated line in the session, or names it in the notes (a
+skipped record); anything else escaping is a crash, listed with the file, field, value, stage and
+the line that raised. Exhaustive over fields,
 sampled over their occurrences (the first of each) and over the report (the costliest stage). In CI
 each field gets one of the five values in turn (about 3,500 mutants, a few minutes);
 ``TOOLHIST_MUTATE_ALL=1`` gives every field all five (about 17,700).
@@ -17,7 +19,7 @@ import os
 from pathlib import Path
 
 import pytest
-from mutations import ROOT, corpus, mutants, run
+from mutations import ROOT, corpus, mutants, original, run
 
 REPORT_EVERY = 25
 EVERY_VALUE = os.environ.get("TOOLHIST_MUTATE_ALL") == "1"
@@ -25,9 +27,10 @@ EVERY_VALUE = os.environ.get("TOOLHIST_MUTATE_ALL") == "1"
 
 @pytest.mark.parametrize("file", corpus(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_mutant_crashes(file: Path) -> None:
+    was = original(file)
     crashes = [
         c.line()
         for n, m in enumerate(mutants(file, every_value=EVERY_VALUE))
-        if (c := run(m, n, report=n % REPORT_EVERY == 0))
+        if (c := run(m, n, report=n % REPORT_EVERY == 0, was=was))
     ]
     assert crashes == []

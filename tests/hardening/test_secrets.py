@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,11 @@ def _notebook(leaky: Path, tmp: Path) -> str:
         toolhist.curate(session, "anthropic")._repr_html_(),
         json.dumps(timeline.messages),
         timeline.html(with_plotlyjs=False),
+        nb.conversation(session, "openai-chat")._repr_html_(),  # the transcript, tool calls as cards
+        nb.conversation(session, "openai-chat", query="curl")._repr_html_(),  # and search hits' snippets
+        nb.verdicts(session, ["openai-chat", "anthropic"])._repr_html_(),
+        nb.violations(session, ["openai-chat", "anthropic"]).to_html(),
+        nb.explain("tool_call_ids did not have response messages: call_1", session)._repr_html_(),
     ]
     return "\n".join(parts)
 
@@ -173,13 +180,55 @@ def _app_download(leaky: Path, tmp: Path) -> str:
     return "\n".join(d.decode() for d in downloads)
 
 
-ARTEFACTS = {
+PAGES = [
+    "pages/0_Conversation.py",
+    "pages/1_Timeline.py",
+    "pages/2_Violations.py",
+    "pages/3_Curation.py",
+    "pages/4_Payloads.py",
+    "pages/5_Explain.py",
+    "pages/6_Compaction.py",
+    "pages/8_Switch.py",
+    "pages/9_Verify.py",
+]
+"""Every page that shows the open session."""
+
+
+def _shown(node: Any) -> list[str]:
+    """Everything an AppTest element tree holds for the browser: each element's message, as text
+    (a table's Arrow bytes hold its strings as they are, so a secret in a cell is seen too)."""
+    proto = getattr(node, "proto", None)
+    found = [str(proto)] if proto is not None else []
+    for child in getattr(node, "children", {}).values():
+        found += _shown(child)
+    return found
+
+
+def _app_pages(leaky: Path, tmp: Path, *, redact: bool) -> str:
+    """The home page and every page showing the leaky file, the "Redact secrets" switch as given."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["path"] = str(leaky)
+    at.run()
+    at.toggle(key="toolhist.redact.widget").set_value(redact).run()
+    assert not at.exception, at.exception
+    shown = _shown(at.main) + _shown(at.sidebar)
+    for page in PAGES:
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception)
+        assert at.toggle(key="toolhist.redact.widget").value is redact  # the choice follows the user
+        assert (at.query_params.get("redact") == "1") is redact  # and is in the link
+        shown += _shown(at.main) + _shown(at.sidebar)
+    return "\n".join(shown)
+
+
+ARTEFACTS: dict[str, Callable[[Path, Path], str]] = {
     "report": _report,
     "bundle": _bundle,
     "dataset": _dataset,
     "notebook-html": _notebook,
     "app-download": _app_download,
     "cli-redact": _cli_redact,
+    "app-pages-redacted": partial(_app_pages, redact=True),
 }
 
 
@@ -223,6 +272,13 @@ def test_the_local_views_show_the_body_exactly_as_sent(
     assert json.loads(out) == body
     for secret, _ in SECRETS.values():
         assert secret in json.dumps(body)
+
+
+def test_the_app_shows_the_secrets_as_sent_until_asked_to_redact(leaky: Path, tmp_path: Path) -> None:
+    shown = _app_pages(leaky, tmp_path, redact=False)
+    assert "[REDACTED:" not in shown
+    for secret, _ in SECRETS.values():
+        assert secret in shown
 
 
 def test_redaction_keeps_json_text_valid_and_the_code_as_it_was() -> None:

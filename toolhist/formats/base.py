@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
+from contextlib import AbstractContextManager
 from typing import Any
 
 import orjson
 from pydantic import JsonValue
 
 from toolhist._trusted import construct
-from toolhist.errors import LoadError
 from toolhist.formats.document import Document, json_path
 from toolhist.judgement import Judgement
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
@@ -128,6 +128,10 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
     return out
 
 
+UNREADABLE = "unreadable "
+"""How ``SessionSource.skipped`` names a record of a known kind that could not be read."""
+
+
 class Skips:
     """Records a reader does not know: skipped, counted by kind and said in one note (never fatal).
 
@@ -147,15 +151,27 @@ class Skips:
         self.counts[kind] += 1
         self.first.setdefault(kind, line)
 
+    def add_unreadable(self, kind: str, line: int | None = None) -> None:
+        """Count one record of a known ``kind`` that could not be read (`toolhist.formats.records`).
+
+        Counted as ``unreadable <kind>``; its own note names it, so `note` leaves it out.
+        """
+        self.add(f"{UNREADABLE}{kind}", line)
+
+    def unreadable(self) -> int:
+        """How many unreadable records were skipped so far."""
+        return sum(n for kind, n in self.counts.items() if kind.startswith(UNREADABLE))
+
     def note(self, why: str = "") -> list[str]:
-        """One note naming every skipped kind with its count and first line (none when nothing was)."""
-        if not self.counts:
+        """One note naming each skipped unknown kind with its count and first line (none when nothing was)."""
+        unknown = {k: n for k, n in self.counts.items() if not k.startswith(UNREADABLE)}
+        if not unknown:
             return []
         kinds = ", ".join(
             f"{kind} x{n}" + (f" (first on line {self.first[kind]})" if self.first[kind] is not None else "")
-            for kind, n in sorted(self.counts.items())
+            for kind, n in sorted(unknown.items())
         )
-        total = sum(self.counts.values())
+        total = sum(unknown.values())
         return [f"skipped {total} record(s) this reader does not know: {kinds}" + (f"; {why}" if why else "")]
 
     def as_dict(self) -> dict[str, int]:
@@ -235,6 +251,29 @@ class Built:
             )
         )
 
+    def record(self, ptr: Pointer, kind: str | None, value: Any = None) -> AbstractContextManager[None]:
+        """A scope converting the record at ``ptr``: a bad record of a known ``kind`` is skipped and named.
+
+        ``with built.record((i,), "user"): …`` around one record's conversion: when it raises a
+        shape error (or trips on a field of an unexpected type), what it added is taken back, a note
+        names the record, its line and the field (`toolhist.formats.records`), and reading goes on.
+        ``kind`` None (a header) lets the error through. ``value`` is the record (for the note's
+        field); by default the document's value at ``ptr``.
+        """
+        from toolhist.formats.records import record_scope, value_at
+
+        record = value if value is not None else value_at(self.doc.value, ptr)[1]
+
+        def locate(stopped: Pointer) -> tuple[str, int | None]:
+            lines = self.doc.jsonl_lines
+            if lines is not None and ptr and isinstance(ptr[0], int) and ptr[0] < len(lines):
+                line: int | None = lines[ptr[0]]
+                return (f"line {line}" + (f", {json_path(ptr[1:])}" if len(ptr) > 1 else "")), line
+            line = self.doc.line_of(stopped)[0]  # the field's line: a record may span many
+            return (f"line {line}, {json_path(ptr)}" if line is not None else json_path(ptr)), line
+
+        return record_scope(self, kind=kind, record=record, base=ptr, locate=locate)
+
     def add(
         self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None
     ) -> None:
@@ -276,13 +315,6 @@ class Built:
 
 MALFORMED = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 """What a reader raises when a field has a type it did not expect (``x in SET`` on a list, ``.get``
-on a string): turned into a `LoadError` naming the file and, when known, the line (`_malformed`),
-so a reader's blind spot is a clear refusal, never a traceback."""
-
-
-def malformed(reader: Reader, exc: Exception, name: str, line: int | None) -> LoadError:
-    """The `LoadError` for a reader that tripped on a field of an unexpected type (see `MALFORMED`)."""
-    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-    return LoadError(
-        f"not a valid {reader.id} session: a field of an unexpected type ({what})", file=name, line=line
-    )
+on a string): a record skipped and named in an agent's log, else a `LoadError` naming the file, the
+line and the part of the document the reader was reading (`toolhist.formats.records`), so a
+reader's blind spot is a clear refusal, never a traceback."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -25,8 +26,17 @@ from pydantic import JsonValue
 from toolhist._trusted import construct
 from toolhist.errors import LoadError
 from toolhist.files import regular_file, why_not_regular
-from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError, Skips, fill_tool_names, malformed
+from toolhist.formats.base import MALFORMED, UNREADABLE, Pointer, Reader, ShapeError, Skips, fill_tool_names
 from toolhist.formats.document import Document, json_path
+from toolhist.formats.records import (
+    MAX_SKIPPED,
+    culprit,
+    kind_of,
+    reason_of,
+    record_scope,
+    skipped_note,
+    skipping,
+)
 from toolhist.model import Location, Message, Session, SessionSource, ToolSpec, Unsent
 
 Progress = Callable[[int, int], None]
@@ -189,6 +199,21 @@ class Collector:
             )
         )
 
+    def record(
+        self, line: int | None, index: int | None, kind: str | None, value: Any
+    ) -> AbstractContextManager[None]:
+        """A scope converting the line ``value``: if it cannot be read, it is skipped and named.
+
+        For a reader that converts lines after reading them all (Claude Code threads first): the
+        automatic skip of `StreamReader` would leave the line out of the threading too; this
+        scope only leaves out what the line would have added (`toolhist.formats.records`).
+        """
+
+        def locate(stopped: Pointer) -> tuple[str, int | None]:
+            return (f"line {line}" if line is not None else f"entry {index}"), line
+
+        return record_scope(self, kind=kind, record=value, base=(), locate=locate)
+
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
         self.messages.append(message)
@@ -221,44 +246,118 @@ class Collector:
 
 
 class StreamReader(Reader):
-    """A JSON Lines agent log: read from a parsed document or streamed from a file, same result."""
+    """A JSON Lines agent log: read from a parsed document or streamed from a file, same result.
+
+    A line whose conversion fails (a shape error, a field of an unexpected type) is skipped and
+    named, and the log read again without it, when `record_kind` says it is a record
+    (`toolhist.formats.records`); a header line's failure, or one whose line cannot be told, is a
+    `LoadError` naming the file, the line and the field. Subclasses need do nothing for this.
+    """
 
     @abstractmethod
     def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
         """Build the Session from ``(line, value)`` pairs; raise LineError for bad content."""
 
+    def record_kind(self, value: Any) -> str | None:
+        """The kind of the record on one line, when a malformed one may be skipped; None otherwise.
+
+        By default a line's string ``type`` (``response_item``, ``user``…); a line without one has
+        no kind this reader could know. Override to name headers (return None for them: a damaged
+        header makes the file unreadable) or to take the kind from another field.
+        """
+        return kind_of(value)
+
     def read(self, doc: Document) -> Session:
         """Read an already parsed document (bytes, text, upload)."""
-        return self._guard(
-            lambda: self.read_lines(
-                lines_of_document(doc), name=doc.name, path=doc.path, notes=list(doc.notes)
-            ),
-            doc.name,
-        )
+        return self._read(lambda: lines_of_document(doc), doc.name, doc.path, list(doc.notes))
 
     def stream(self, path: str, progress: Progress | None = None) -> Session:
         """Read ``path`` line by line; memory holds the Session, never the file."""
-        return self._guard(
-            lambda: self.read_lines(lines_of_path(path, progress=progress), name=path, path=path, notes=[]),
-            path,
+        return self._read(lambda: lines_of_path(path, progress=progress), path, path, [])
+
+    def _read(self, lines: Callable[[], Lines], name: str, path: str | None, notes: list[str]) -> Session:
+        """`read_lines`, again without each line that could not be read (at most `MAX_SKIPPED`)."""
+        skipped: dict[int, tuple[int | None, str, str]] = {}
+        while True:
+            tracked = _Tracked(lines(), skipped)
+            try:
+                session = self.read_lines(tracked, name=name, path=path, notes=list(notes))
+            except (LineError, ShapeError, *MALFORMED) as exc:
+                key, line, value, pointer = self._where(exc, tracked, lines)
+                kind = self.record_kind(value) if key is not None else None
+                if key is None or kind is None or len(skipped) >= MAX_SKIPPED or not skipping():
+                    raise self._error(exc, name, line, pointer) from None
+                where = f"line {line}" if line is not None else f"entry {key}"
+                skipped[key] = (line, kind, skipped_note(where, kind, value, pointer, reason_of(exc)))
+                continue
+            return _with_skipped(session, skipped.values())
+
+    def _where(
+        self, exc: Exception, tracked: _Tracked, lines: Callable[[], Lines]
+    ) -> tuple[int | None, int | None, Any, Pointer | None]:
+        """The failed line: its key (position), number, value, and the field inside it (if known)."""
+        if isinstance(exc, LineError):
+            if exc.line is None:
+                return None, None, None, exc.pointer
+            if not tracked.done and tracked.line == exc.line:
+                return tracked.key, exc.line, tracked.value, exc.pointer
+            found = next(((k, v) for k, n, v in _positions(lines()) if n == exc.line), None)
+            return (
+                (found[0], exc.line, found[1], exc.pointer) if found else (None, exc.line, None, exc.pointer)
+            )
+        if tracked.done or tracked.key is None:  # raised after the last line: which one is not known
+            return None, None, None, getattr(exc, "pointer", None)
+        if isinstance(exc, ShapeError):  # a shared block reader's pointer starts at the line
+            return tracked.key, tracked.line, tracked.value, exc.pointer
+        return tracked.key, tracked.line, tracked.value, culprit(exc, tracked.value)
+
+    def _error(self, exc: Exception, name: str, line: int | None, pointer: Pointer | None) -> LoadError:
+        return LoadError(
+            f"not a valid {self.id} log: {reason_of(exc)}",
+            file=name,
+            line=line,
+            json_path=json_path(pointer) if pointer is not None else None,
         )
 
-    def _guard(self, read: Callable[[], Session], name: str) -> Session:
-        try:
-            return read()
-        except LineError as exc:
-            raise LoadError(
-                f"not a valid {self.id} log: {exc.reason}",
-                file=name,
-                line=exc.line,
-                json_path=json_path(exc.pointer),
-            ) from None
-        except ShapeError as exc:  # a shared block reader stopped: its pointer starts at the line
-            raise LoadError(
-                f"not a valid {self.id} log: {exc.reason}", file=name, json_path=json_path(exc.pointer)
-            ) from None
-        except MALFORMED as exc:
-            raise malformed(self, exc, name, None) from None
+
+class _Tracked:
+    """The lines a reader reads, minus the skipped ones, remembering the one it is on."""
+
+    def __init__(self, lines: Lines, skipped: dict[int, Any]) -> None:
+        self._lines = lines
+        self._skipped = skipped
+        self.key: int | None = None
+        self.line: int | None = None
+        self.value: Any = None
+        self.done = False
+
+    def __iter__(self) -> Iterator[tuple[int | None, Any]]:
+        for key, line, value in _positions(self._lines):
+            if key in self._skipped:
+                continue
+            self.key, self.line, self.value = key, line, value
+            yield line, value
+        self.done = True
+
+
+def _positions(lines: Lines) -> Iterator[tuple[int, int | None, Any]]:
+    """``(position, line, value)``: the position names a line even where its number is unknown."""
+    for key, (line, value) in enumerate(lines):
+        yield key, line, value
+
+
+def _with_skipped(session: Session, skipped: Iterable[tuple[int | None, str, str]]) -> Session:
+    """The session with each skipped line named in the notes and counted in ``skipped``."""
+    done = list(skipped)
+    if not done:
+        return session
+    counts = dict(session.source.skipped)
+    for _, kind, _ in done:
+        counts[f"{UNREADABLE}{kind}"] = counts.get(f"{UNREADABLE}{kind}", 0) + 1
+    source = session.source.model_copy(
+        update={"notes": (*session.source.notes, *(note for _, _, note in done)), "skipped": counts}
+    )
+    return session.model_copy(update={"source": source})
 
 
 def at_line(line: int | None, pointer: Pointer, reason: str) -> LineError:

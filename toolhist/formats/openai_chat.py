@@ -127,10 +127,39 @@ def _path(ptr: Pointer) -> str:
     return json_path(ptr)
 
 
+def read_custom_call(call: dict[str, Any], call_id: str | None, ptr: Pointer) -> ToolCallBlock:
+    """A freeform ``{"type": "custom", "custom": {"name", "input"}}`` call (GPT-5's custom tools).
+
+    Its input is text, not JSON arguments: kept verbatim in ``freeform_input`` (and as
+    ``{"input": text}`` for providers whose tools take an object), as the Responses reader keeps a
+    ``custom_tool_call``. Shape: openai/openai-python@4677fff463bea8e0331c94d1316c7f009af4271d
+    ``src/openai/types/chat/chat_completion_message_custom_tool_call_param.py`` (``id``,
+    ``type: "custom"``, ``custom: {input, name}``, all required).
+    """
+    custom = obj(call.get("custom"), (*ptr, "custom"))
+    name = text(custom.get("name"), (*ptr, "custom", "name"))
+    freeform = text(custom.get("input"), (*ptr, "custom", "input"))
+    provider_data: dict[str, JsonValue] = rest(call, "id", "custom")
+    custom_rest = rest(custom, "name", "input")
+    if custom_rest:
+        provider_data["custom"] = custom_rest
+    return construct(
+        ToolCallBlock,
+        id=call_id or "",
+        name=name,
+        parameters={"input": freeform},
+        freeform_input=freeform,
+        raw_id=call_id,
+        provider_data=provider_data,
+    )
+
+
 def read_tool_call(raw: Any, ptr: Pointer) -> ToolCallBlock:
     """One ``tool_calls[]`` entry as a ToolCallBlock, arguments kept verbatim."""
     call = obj(raw, ptr)
     call_id = opt_text(call.get("id"), (*ptr, "id"))
+    if call.get("type") == "custom":
+        return read_custom_call(call, call_id, ptr)
     fn = obj(call.get("function"), (*ptr, "function"))
     name = text(fn.get("name", ""), (*ptr, "function", "name"))
     raw_args = fn.get("arguments")
@@ -232,7 +261,10 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
     specs = []
     for i, raw in enumerate(arr(tools, ptr)):
         tool = obj(raw, (*ptr, i))
-        fn = tool.get("function", tool) if tool.get("type", "function") == "function" else None
+        kind = tool.get("type", "function")
+        # A custom tool declares {"type": "custom", "custom": {"name", "description", "format"}}
+        # (openai-python ``chat/chat_completion_custom_tool_param.py``); calls to it are freeform.
+        fn = tool.get(kind, tool) if kind in ("function", "custom") else None
         if isinstance(fn, dict) and isinstance(fn.get("name"), str):
             specs.append(
                 ToolSpec(

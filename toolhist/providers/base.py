@@ -349,10 +349,15 @@ def freeform_note(session: Session, provider: Provider) -> str | None:
     """
     if provider.freeform_tools:
         return None
+    same = session.source.format == provider.name
     names: dict[str, int] = {}
     for message in session.messages:
         for block in message.blocks:  # not tool_calls(): this runs on every render, and its generator costs
             if isinstance(block, ToolCallBlock) and block.freeform_input is not None:
+                if (
+                    same and block.provider_data.get("type") == "custom"
+                ):  # a chat custom call, sent back as one
+                    continue
                 names[block.name] = names.get(block.name, 0) + 1
     if not names:
         return None

@@ -43,8 +43,16 @@ def arguments_text(call: ToolCallBlock) -> str:
     )
 
 
-def chat_tool_call(call: ToolCallBlock, call_id: str, *, same: bool) -> dict[str, JsonValue]:
-    """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not."""
+def chat_tool_call(
+    call: ToolCallBlock, call_id: str, *, same: bool, freeform: bool = False
+) -> dict[str, JsonValue]:
+    """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not.
+
+    A freeform call read from a chat ``type: "custom"`` call goes back as one to OpenAI
+    (``freeform``); to the providers without custom tools (Mistral, Kimi), and from another source
+    (Codex's ``custom_tool_call``), it goes as a function call with ``{"input": text}``
+    (`toolhist.providers.base.freeform_note`).
+    """
     data = dict(call.provider_data) if same else {}
     form = data.pop("_arguments_form", None)
     data.pop("_legacy", None)
@@ -53,6 +61,15 @@ def chat_tool_call(call: ToolCallBlock, call_id: str, *, same: bool) -> dict[str
     if call.raw_id is not None or call.id:
         out["id"] = call_id
     out["type"] = data.pop("type", "function")
+    if out["type"] == "custom":  # read from a chat custom call
+        custom_extra = data.pop("custom", {})
+        if freeform and call.freeform_input is not None:
+            custom: dict[str, JsonValue] = {"name": call.name, "input": call.freeform_input}
+            custom.update(custom_extra if isinstance(custom_extra, dict) else {})
+            out["custom"] = custom
+            out.update({k: v for k, v in data.items() if not k.startswith("_")})
+            return out
+        out["type"] = "function"
     fn: dict[str, JsonValue] = {"name": call.name}
     if form == "object":
         fn["arguments"] = call.parameters
@@ -232,7 +249,10 @@ class _Renderer:
         legacy = [c for _, c in calls if c.provider_data.get("_legacy")]
         regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")]
         if regular or (self.same and message.metadata.extra.get("tool_calls") == []):
-            out["tool_calls"] = [chat_tool_call(c, c.id, same=self.same) for _, c in regular]
+            freeform = self.same and self.fmt == CHAT_FORMAT
+            out["tool_calls"] = [
+                chat_tool_call(c, c.id, same=self.same, freeform=freeform) for _, c in regular
+            ]
             for k, (bi, _) in enumerate(regular):
                 self.map.add(self.path("tool_calls", k), mi, bi)
         if legacy:

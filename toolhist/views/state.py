@@ -33,10 +33,10 @@ import gc
 import hashlib
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import pandas as pd
 import streamlit as st
@@ -60,6 +60,7 @@ from toolhist.providers import (
 )
 from toolhist.providers.base import violations as violations_of
 from toolhist.readers import gather_folder, load_document
+from toolhist.redact import redact_session, redact_text
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
@@ -73,6 +74,7 @@ DEFAULT_SAMPLE = "openai_chat_request.json"
 MAX_UPLOAD_MB = 50
 _INPUT = "toolhist.input"
 _PREFS = "toolhist.prefs"
+_REDACT = "toolhist.redact"
 SESSIONS_KEPT: Final = 2
 """Sessions whose parse and derived results stay cached (the ones read last, process-wide)."""
 
@@ -129,13 +131,19 @@ class Input:
     store is named by its locator ``STORE#SESSION_ID`` (`toolhist.agents.stores`)."""
     session: str | None = None
     """The session to read when ``data`` is an agent's store of many (None: its newest)."""
+    redacted: Literal["bytes", "session"] | None = None
+    """None: as the user gave it. ``bytes``: ``data`` is the text with its secrets replaced (the
+    "Redact secrets" switch, `redacting`). ``session``: ``data`` is not text (an agent's SQLite
+    store), so the session read from it is redacted instead."""
 
     @cached_property
     def digest(self) -> str:
-        """SHA-256 of the content (and of the session read from it): the cache key."""
+        """SHA-256 of the content (and of the session read from it, redacted or not): the cache key."""
         found = hashlib.sha256(self.data)
         if self.session is not None:
             found.update(b"\0#" + self.session.encode())
+        if self.redacted is not None:
+            found.update(b"\0redacted:" + self.redacted.encode())
         return found.hexdigest()
 
 
@@ -170,19 +178,68 @@ def _result(key: str, _opened: Opened) -> CheckResult:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load(
-    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None
+    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None, redact: bool
 ) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
     Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
-    session of an agent's store (the digest covers it too). It has no default: Streamlit keys an
-    entry by the arguments as passed, so a call that left it out could not be cleared by
-    `_keep_recent`, which names all five.
+    session of an agent's store (the digest covers it too); ``redact`` redacts the session read
+    (an input whose bytes are not text, `Input.redacted`). They have no default: Streamlit keys an
+    entry by the arguments as passed, so a call that left one out could not be cleared by
+    `_keep_recent`, which names all six.
     """
-    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session)
+    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session, redact)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
     # full passes over the growing parse took 63 s of Home's 229 s under AppTest
-    return paused(load_document)(_data, fmt, name=name, session=session)
+    document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
+    return document, redact_session(read_session)[0] if redact else read_session
+
+
+@st.cache_resource(max_entries=2, show_spinner="Redacting secrets…")
+def _redacted(digest: str, _source: Input) -> Input:
+    """``_source`` with its secrets replaced (`toolhist.redact`), once per content digest.
+
+    Text is redacted as bytes, so every page, the document and a Claude Code sidechain read from
+    them show the same redacted text; bytes that are not text (an agent's SQLite store) are kept,
+    and the session read from them is redacted (`_load`).
+    """
+    try:
+        text = _source.data.decode("utf-8")
+    except UnicodeDecodeError:
+        return replace(_source, redacted="session")
+    return replace(_source, data=redact_text(text)[0].encode("utf-8"), redacted="bytes")
+
+
+def _chosen() -> None:
+    st.session_state[_REDACT] = bool(st.session_state[f"{_REDACT}.widget"])
+
+
+def redacting() -> bool:
+    """The sidebar switch "Redact secrets" (off unless ``?redact=1``), remembered across pages.
+
+    Off, every page shows the session exactly as it was sent; on, the open input's secrets are
+    replaced (the fifteen kinds of `toolhist.redact`) before it is read, so what every page shows
+    and every download holds is redacted, e.g. for a screen share. The choice is in the URL.
+    """
+    widget = f"{_REDACT}.widget"
+    # Each page has its own widget: the choice lives under its own key (set by the callback, which
+    # runs before the page), and every page's switch starts from it.
+    if _REDACT not in st.session_state:
+        st.session_state[_REDACT] = st.query_params.get("redact") == "1"
+    st.session_state[widget] = st.session_state[_REDACT]
+    on = bool(
+        st.sidebar.toggle(
+            "Redact secrets",
+            key=widget,
+            on_change=_chosen,
+            help="Replace API keys, tokens, passwords and private keys in everything shown and downloaded.",
+        )
+    )
+    if on:
+        st.query_params["redact"] = "1"
+    elif "redact" in st.query_params:
+        del st.query_params["redact"]
+    return on
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -199,14 +256,21 @@ def _size(n: int) -> str:
 def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     """Read ``source`` (cached), check ``providers`` with a progress bar, and make it the open session.
 
-    Raises `ToolhistError` for input that is not a session; the caller shows it.
+    Raises `ToolhistError` for input that is not a session; the caller shows it. With the
+    "Redact secrets" switch on (`redacting`) the input is redacted first: ``Opened.input`` is the
+    redacted one, while the one kept for the next page is as given (the switch can go off again).
     """
+    given = source
+    if redacting():
+        source = _redacted(source.digest, source)
     digest = source.digest
     bar = st.empty()
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
     try:
-        document, session = _load(digest, source.fmt, source.name, source.data, source.session)
+        document, session = _load(
+            digest, source.fmt, source.name, source.data, source.session, source.redacted == "session"
+        )
     finally:  # a file that fails to read leaves its error, not a progress bar that never ends
         bar.empty()
     settle()
@@ -214,7 +278,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
     _keep_recent(opened.key)
     checked(opened, providers, first=1)
-    st.session_state[_INPUT] = source
+    st.session_state[_INPUT] = given
     return opened
 
 

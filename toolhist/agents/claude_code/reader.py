@@ -28,9 +28,14 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist.agents.claude_code.thread import keep_sidechains, with_sibling_results
+from toolhist.agents.claude_code.thread import (
+    before_compaction,
+    chosen_among,
+    keep_sidechains,
+    with_sibling_results,
+)
 from toolhist.formats.anthropic import read_content
-from toolhist.formats.base import ShapeError, Skips
+from toolhist.formats.base import Skips
 from toolhist.formats.document import read_input
 from toolhist.formats.jsonl_stream import (
     Collector,
@@ -39,7 +44,6 @@ from toolhist.formats.jsonl_stream import (
     at_line,
     head_of_path,
     iso_seconds,
-    shape_on_line,
 )
 from toolhist.model import Message, MessageMetadata, Session, ToolResponseBlock
 
@@ -55,6 +59,8 @@ KNOWN_TYPES = {
     "ai-title",
     "progress",
 }
+MAX_NAMED = 10
+"""Lines a note names one by one before it says "…"."""
 SESSION_FIELDS = ("sessionId", "cwd", "gitBranch", "version", "userType")
 """Per-line fields that describe the session; read from the first message line into metadata."""
 MESSAGE_EXTRA = (
@@ -119,11 +125,10 @@ class _Index:
 
     def add(self, index: int, line: int | None, entry: Any) -> None:
         """Check and file one line."""
-        if not isinstance(entry, dict):
-            raise at_line(line, (), "expected a JSON object")
-        kind = entry.get("type")
-        if not isinstance(kind, str):
-            raise at_line(line, ("type",), "line has no string 'type'")
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if not isinstance(kind, str):  # a line of no kind this reader knows: skipped and named, as below
+            self.skips.add("line without a string 'type'", line)
+            return
         if kind == "summary":
             self.summaries.append(
                 {"line": line, "summary": entry.get("summary"), "leafUuid": entry.get("leafUuid")}
@@ -135,8 +140,6 @@ class _Index:
                 raise at_line(line, ("uuid",), f"a {kind} line needs a string 'uuid'")
             if "parentUuid" not in entry:
                 raise at_line(line, ("parentUuid",), "required field 'parentUuid' is missing")
-            if not isinstance(entry["parentUuid"], str | None):
-                raise at_line(line, ("parentUuid",), "'parentUuid' must be a string or null")
             message = entry.get("message")
             if not isinstance(message, dict):
                 raise at_line(line, ("message",), f"a {kind} line needs a 'message' object")
@@ -160,6 +163,8 @@ class _Index:
         else:  # a line type newer than this reader: Claude Code's own kinds grow release by release
             self.skips.add(f"line type {kind!r}", line)
             return
+        if not isinstance(entry.get("parentUuid"), str | None):  # on every threaded line: hooks' too
+            raise at_line(line, ("parentUuid",), "'parentUuid' must be a string or null")
         node = _Node(entry, line, index)
         self.nodes[uuid] = node
         self.order.append(node)
@@ -186,29 +191,38 @@ class ClaudeCodeReader(StreamReader):
         found = _Index()
         for index, (line, entry) in enumerate(lines):
             found.add(index, line, entry)
+        if not found.order and not found.summaries and not found.other and found.skips.counts:
+            raise at_line(
+                None, (), "no Claude Code line (a typed object: user, assistant, summary…) in this file"
+            )
         nodes, order, boundaries = found.nodes, found.order, found.boundaries
         summaries, other = found.summaries, found.other
         thread, broken = self._thread(nodes, order)
         built = Collector(notes)
+        built.skips = found.skips
         self._convert(thread, built)
         if broken is not None:
             built.notes.append(
                 f"line {broken[0]}: parent {broken[1]!r} is not in this file; the thread starts after it"
             )
         on_thread = {id(n) for n in thread}
-        main = [n for n in order if n.entry.get("type") in MESSAGE_TYPES and not n.entry.get("isSidechain")]
         chains = self._sidechains(nodes, order)
-        left_out = [n for n in main if id(n) not in on_thread] if not self._selected_sidechain(order) else []
-        compacted = self._before_compaction(nodes, boundaries, thread)
+        pool = [] if self.sidechain is not None else chosen_among(order, thread, MESSAGE_TYPES)
+        left_out = [n for n in pool if id(n) not in on_thread]
+        compacted = before_compaction(nodes, boundaries, thread, MESSAGE_TYPES)
         if compacted:
             built.notes.append(
-                f"{compacted} message lines before a compaction are not in the history sent after it "
+                f"{len(compacted)} message lines before a compaction are not in the history sent after it "
                 "(a compaction summary replaced them)"
             )
-        if len(left_out) > compacted:
+        abandoned = [n.line for n in left_out if id(n) not in compacted]
+        if abandoned:
+            shown = ", ".join(str(n) for n in abandoned[:MAX_NAMED]) + (
+                ", …" if len(abandoned) > MAX_NAMED else ""
+            )
             built.notes.append(
-                f"{len(left_out) - compacted} message lines are on abandoned branches (retries, edits), "
-                "not on the thread of the latest message"
+                f"{len(abandoned)} message lines are on abandoned branches (retries, edits), "
+                f"not on the thread of the latest message: line{'s' if len(abandoned) > 1 else ''} {shown}"
             )
         if chains and not self._selected_sidechain(order):
             built.notes.append(
@@ -220,7 +234,6 @@ class ClaudeCodeReader(StreamReader):
             built.notes.append(
                 "lines not sent to the model: " + ", ".join(f"{k} x{v}" for k, v in sorted(other.items()))
             )
-        built.skips = found.skips
         version = next(
             (n.entry.get("version") for n in order if isinstance(n.entry.get("version"), str)), None
         )
@@ -314,20 +327,6 @@ class ClaudeCodeReader(StreamReader):
             for key, members in groups.items()
         ]
 
-    @staticmethod
-    def _before_compaction(nodes: dict[str, _Node], boundaries: list[JsonValue], thread: list[_Node]) -> int:
-        """How many message lines precede a compaction on the thread (reached via logicalParentUuid)."""
-        on_thread = {n.entry["uuid"] for n in thread}
-        seen: set[str] = set()
-        for b in boundaries:
-            if not isinstance(b, dict) or b.get("uuid") not in on_thread:
-                continue
-            uuid = b.get("logicalParentUuid")
-            while isinstance(uuid, str) and uuid not in seen and uuid in nodes:
-                seen.add(uuid)
-                uuid = nodes[uuid].entry.get("parentUuid") or nodes[uuid].entry.get("logicalParentUuid")
-        return sum(1 for u in seen if nodes[u].entry.get("type") in MESSAGE_TYPES)
-
     def _convert(self, thread: list[_Node], built: Collector) -> None:
         """Messages from the thread, merging split assistant responses and consecutive results."""
         last_id: str | None = None
@@ -338,64 +337,66 @@ class ClaudeCodeReader(StreamReader):
                 if kind == "system":
                     last_id = None
                 continue  # a hook's progress line between two parts of one response does not split it
-            message = entry["message"]
-            try:
-                blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
-            except ShapeError as exc:
-                raise shape_on_line(node.line, exc) from None
-            extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
-            for key in ("id", "stop_reason", "usage"):
-                if key in message:
-                    extra[f"message.{key}"] = message[key]
-            model = message.get("model")
-            if kind == "assistant":
-                speaker = "ai"
-            else:
-                speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
-            msg_id = message.get("id") if kind == "assistant" else None
-            previous = built.messages[-1] if built.messages else None
-            merge = previous is not None and (
-                (speaker == "ai" and previous.speaker == "ai" and msg_id is not None and msg_id == last_id)
-                or (
-                    speaker == "tool"
-                    and previous.speaker == "tool"
-                    and all(isinstance(b, ToolResponseBlock) for b in blocks)
-                )
+            with built.record(node.line, node.index, kind, entry):
+                last_id = self._message(node, built, last_id)
+
+    def _message(self, node: _Node, built: Collector, last_id: str | None) -> str | None:
+        """One user or assistant line: a new message, or merged into the previous one; the new last id."""
+        entry = node.entry
+        kind = entry["type"]
+        message = entry["message"]
+        blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
+        extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
+        for key in ("id", "stop_reason", "usage"):
+            if key in message:
+                extra[f"message.{key}"] = message[key]
+        model = message.get("model")
+        if kind == "assistant":
+            speaker = "ai"
+        else:
+            speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
+        msg_id = message.get("id") if kind == "assistant" else None
+        previous = built.messages[-1] if built.messages else None
+        merge = previous is not None and (
+            (speaker == "ai" and previous.speaker == "ai" and msg_id is not None and msg_id == last_id)
+            or (
+                speaker == "tool"
+                and previous.speaker == "tool"
+                and all(isinstance(b, ToolResponseBlock) for b in blocks)
             )
-            if merge and previous is not None:
-                lines = previous.metadata.extra.get("lines")
-                merged_extra = {
-                    **previous.metadata.extra,
-                    "lines": [*(lines if isinstance(lines, list) else []), node.line],
+        )
+        if merge and previous is not None:
+            lines = previous.metadata.extra.get("lines")
+            merged_extra = {
+                **previous.metadata.extra,
+                "lines": [*(lines if isinstance(lines, list) else []), node.line],
+            }
+            built.messages[-1] = previous.model_copy(
+                update={
+                    "blocks": (*previous.blocks, *blocks),
+                    "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
                 }
-                built.messages[-1] = previous.model_copy(
-                    update={
-                        "blocks": (*previous.blocks, *blocks),
-                        "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
-                    }
-                )
-            else:
-                extra["lines"] = [node.line]
-                built.add(
-                    Message(
-                        speaker=speaker,
-                        blocks=tuple(blocks),
-                        metadata=MessageMetadata(
-                            source_role=str(message.get("role", kind)),
-                            turn_id=entry.get("requestId")
-                            if isinstance(entry.get("requestId"), str)
-                            else None,
-                            timestamp=iso_seconds(entry.get("timestamp")),
-                            provider="anthropic" if kind == "assistant" else None,
-                            model=model if isinstance(model, str) else None,
-                            extra=extra,
-                        ),
+            )
+        else:
+            extra["lines"] = [node.line]
+            built.add(
+                Message(
+                    speaker=speaker,
+                    blocks=tuple(blocks),
+                    metadata=MessageMetadata(
+                        source_role=str(message.get("role", kind)),
+                        turn_id=entry.get("requestId") if isinstance(entry.get("requestId"), str) else None,
+                        timestamp=iso_seconds(entry.get("timestamp")),
+                        provider="anthropic" if kind == "assistant" else None,
+                        model=model if isinstance(model, str) else None,
+                        extra=extra,
                     ),
-                    node.line,
-                    node.index,
-                    f"[{node.index}].message",
-                )
-            last_id = msg_id if isinstance(msg_id, str) else None
+                ),
+                node.line,
+                node.index,
+                f"[{node.index}].message",
+            )
+        return msg_id if isinstance(msg_id, str) else None
 
 
 def read_sidechain(source: Any, key: str) -> Session:

@@ -3,7 +3,8 @@
 Helpers of `toolhist.agents.claude_code.reader`, kept here so that module stays small:
 
 - `_with_sibling_results`: parallel tool calls' results that sit on a side branch go back in;
-- `_keep_sidechains`: each subagent thread is listed in ``Session.unsent``.
+- `_keep_sidechains`: each subagent thread is listed in ``Session.unsent``;
+- `chosen_among`, `before_compaction`: the lines the thread left out, so the notes can name them.
 """
 
 from __future__ import annotations
@@ -119,3 +120,34 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     """
     content = message.get("content")
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def chosen_among(order: list[N], thread: list[N], kinds: tuple[str, ...]) -> list[N]:
+    """The message lines the thread was chosen among: the main ones, or a lone subagent's own."""
+    if not thread:
+        return []
+    side = bool(thread[-1].entry.get("isSidechain"))
+    agent = thread[-1].entry.get("agentId")
+    return [
+        n
+        for n in order
+        if n.entry.get("type") in kinds
+        and bool(n.entry.get("isSidechain")) == side
+        and (not side or n.entry.get("agentId") == agent)
+    ]
+
+
+def before_compaction(
+    nodes: dict[str, N], boundaries: list[JsonValue], thread: list[N], kinds: tuple[str, ...]
+) -> set[int]:
+    """The message lines (``id`` of their nodes) before a compaction on the thread, via logicalParentUuid."""
+    on_thread = {n.entry["uuid"] for n in thread}
+    seen: set[str] = set()
+    for b in boundaries:
+        if not isinstance(b, dict) or b.get("uuid") not in on_thread:
+            continue
+        uuid = b.get("logicalParentUuid")
+        while isinstance(uuid, str) and uuid not in seen and uuid in nodes:
+            seen.add(uuid)
+            uuid = nodes[uuid].entry.get("parentUuid") or nodes[uuid].entry.get("logicalParentUuid")
+    return {id(nodes[u]) for u in seen if nodes[u].entry.get("type") in kinds}

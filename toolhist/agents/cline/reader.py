@@ -185,13 +185,23 @@ class KiloReader(Reader):
     )
 
     def recognise(self, value: Any) -> int:
-        """`SPECIFIC` for an Anthropic-shaped list with an agent marker; otherwise 0 (Anthropic's)."""
-        if not isinstance(value, list) or not value or not all(_shape_ok(m) for m in value):
+        """`SPECIFIC` for an Anthropic-shaped list with an agent marker; otherwise 0 (Anthropic's).
+
+        One damaged message does not make it another format: a list with a well-formed message and
+        an agent marker is this reader's, which then names the damaged message, line and field.
+        """
+        if not isinstance(value, list) or not value:
             return 0
-        return SPECIFIC if any(_has_marker(m) for m in value) else 0
+        entries = [m for m in value if isinstance(m, dict)]
+        return SPECIFIC if any(_shape_ok(m) for m in entries) and any(_has_marker(m) for m in entries) else 0
 
     def read(self, doc: Document) -> Session:
-        """Read every entry; ``ts`` (ms) becomes the message timestamp, other fields stay in ``extra``."""
+        """Read every entry; ``ts`` (ms) becomes the message timestamp, other fields stay in ``extra``.
+
+        A message this reader cannot read is a located error, never skipped: the file is the
+        message list Kilo, Roo and Cline send back to the provider (``api_conversation_history``),
+        so a damaged message is sent too, and is likely the very cause of the provider's 400.
+        """
         built = Built(doc)
         entries = arr(doc.value, ())
         migration: JsonValue = None

@@ -72,10 +72,11 @@ from toolhist.agents.codex.history import (
     rollback_event,
 )
 from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
-from toolhist.formats.base import Built, ShapeError, Skips
-from toolhist.formats.document import Document, json_path
+from toolhist.formats.base import Built, ShapeError, Skips, tag
+from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
+from toolhist.formats.records import MAX_SKIPPED, kind_of, skipped_note
 from toolhist.model import Location, Session, SessionSource, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
@@ -175,7 +176,7 @@ def looks_codex(value: Any) -> int:
         return 2
     if not all(isinstance(v, dict) and ("payload" in v or "type" in v) for v in value):
         return 0
-    ok = any(v.get("type") in LINE_TYPES and "payload" in v and "timestamp" in v for v in value)
+    ok = any(tag(v.get("type")) in LINE_TYPES and "payload" in v and "timestamp" in v for v in value)
     return 2 if ok else 0
 
 
@@ -204,23 +205,29 @@ def _grouped(
 
     An item of a known kind that the Responses reader refuses (a ``function_call`` whose
     ``arguments`` is null) is skipped and named, and the rest of the rollout is read: one bad
-    record does not make a whole session unreadable.
+    record does not make a whole session unreadable. Done here, item by item, rather than by the
+    stream's line skipping (`toolhist.formats.records`): a compaction's ``replacement_history``
+    holds many items on one line, and one bad item must not take the whole compaction with it.
     """
     while True:
         doc = Document(value=items, name=name, path=path, jsonl_lines=None)
         built = Built(doc)
         built.notes = notes
+        said = len(notes)
         try:
             OpenAIResponsesReader()._read_items(items, (), built)
             break
         except ShapeError as exc:
+            del notes[said:]  # what the failed pass noted is said again by the next one
             first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
             line = item_lines[first] if first is not None else None
-            if first is None:
+            if first is None or skips.unreadable() >= MAX_SKIPPED:
                 raise at_line(line, ("payload", *exc.pointer[1:]), exc.reason) from None
-            kind = items[first].get("type", "message")
-            where = json_path(("payload", *exc.pointer[1:]))
-            skips.add(f"{kind} item that cannot be read ({where}: {exc.reason})", line)
+            kind = "response_item"
+            record = {"type": kind, "payload": items[first]}
+            where = f"line {line}" if line is not None else f"item {first}"
+            notes.append(skipped_note(where, kind, record, ("payload", *exc.pointer[1:]), exc.reason))
+            skips.add_unreadable(kind, line)
             items = items[:first] + items[first + 1 :]
             item_lines = item_lines[:first] + item_lines[first + 1 :]
     locations = tuple(
@@ -244,6 +251,16 @@ class CodexReader(StreamReader):
     def recognise(self, value: Any) -> int:
         """Certain on ``{timestamp, type, payload}`` lines with Codex line types."""
         return looks_codex(value)
+
+    def record_kind(self, value: Any) -> str | None:
+        """A line's type (``response_item``…), legacy lines' too; None for the ``session_meta`` header.
+
+        Codex cannot resume a rollout whose session header it cannot parse ("failed to parse thread
+        ID from rollout file"), so neither does this reader; any other line is one record.
+        """
+        legacy = _legacy_line(value)
+        kind = legacy[0] if legacy is not None else kind_of(value)
+        return None if kind == "session_meta" else kind
 
     def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
         """Collect the response items (compactions applied), then group them as the Responses reader does."""

@@ -12,7 +12,8 @@ So a call has no result in most transcripts although Cursor sent one: each such 
 marked synthetic (``provider_data._synthetic``, `NOT_KEPT`), so a verdict does not blame Cursor for a
 result it did send, and a note says how many. A ``tool_result`` that is in the file answers the
 oldest open call (by ``tool_use_id`` when both sides have one). ``turn_ended`` and ``metadata``
-lines carry no message; other line kinds are skipped and named.
+lines carry no message; other line kinds, and content blocks of other kinds or of a known kind
+that cannot be read, are skipped and named.
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ class CursorTranscriptReader(StreamReader):
                 if results:
                     self._results(built, results, open_calls, line, index)
                 texts = [TextBlock(text=b["text"]) for b in content if _is_text(b)]
+                for block in content:
+                    if not _is_text(block) and not (
+                        isinstance(block, dict) and block.get("type") == "tool_result"
+                    ):
+                        _skip(built, block, line)
                 if texts:
                     made += self._close(built, open_calls, line, index)
                     meta = MessageMetadata(source_role="user")
@@ -95,11 +101,15 @@ class CursorTranscriptReader(StreamReader):
                     )
                 continue
             made += self._close(built, open_calls, line, index)
-            blocks = self._assistant(content, line, open_calls)
+            blocks = self._assistant(built, content, line, open_calls)
             if blocks:
                 meta = MessageMetadata(source_role="assistant")
                 built.add(Message(speaker="ai", blocks=tuple(blocks), metadata=meta), line, index, "message")
         made += self._close(built, open_calls, None, None)
+        if not built.messages and built.skips.counts and not made:  # no line is one: not a transcript
+            raise at_line(
+                None, (), "no Cursor transcript line (a user or assistant role with a message) in this file"
+            )
         if made:
             built.notes.append(
                 f"{made} tool call(s) have no result in the transcript (Cursor keeps none there): "
@@ -109,7 +119,9 @@ class CursorTranscriptReader(StreamReader):
         return built.session(self.id, path=path)
 
     @staticmethod
-    def _assistant(content: list[Any], line: int | None, open_calls: list[ToolCallBlock]) -> list[Block]:
+    def _assistant(
+        built: Collector, content: list[Any], line: int | None, open_calls: list[ToolCallBlock]
+    ) -> list[Block]:
         blocks: list[Block] = []
         for i, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
@@ -130,6 +142,8 @@ class CursorTranscriptReader(StreamReader):
                 )
                 blocks.append(call)
                 open_calls.append(call)
+            else:
+                _skip(built, block, line)
         return blocks
 
     @staticmethod
@@ -178,6 +192,20 @@ class CursorTranscriptReader(StreamReader):
         count = len(open_calls)
         open_calls.clear()
         return count
+
+
+def _skip(built: Collector, block: Any, line: int | None) -> None:
+    """Name a content block the reader leaves out (an unknown kind, or a known one it cannot read)."""
+    kind = block.get("type") if isinstance(block, dict) else None
+    what = (
+        f"'{kind}'"
+        if isinstance(kind, str)
+        else "with no type"
+        if isinstance(block, dict)
+        else "not an object"
+    )
+    unreadable = " (unreadable)" if kind in ("text", "thinking") else ""  # its text is not a string
+    built.skips.add(f"content block {what}{unreadable}", line)
 
 
 def _is_text(block: Any) -> bool:

@@ -70,6 +70,21 @@ def _is_record(value: Any) -> bool:
     )
 
 
+def _op(value: Any) -> str | None:
+    """A session line's kind: ``$rewindTo``, ``$set``, a record's type, ``metadata`` (the header) or None."""
+    if not isinstance(value, dict):
+        return None
+    if "$rewindTo" in value:
+        return "$rewindTo"
+    if "$set" in value:
+        return "$set"
+    if _is_record(value):
+        return str(value["type"])
+    # the header; a message record carries ``sessionId`` too, so one whose type is not known is
+    # a record of an unknown kind (skipped and named), never metadata
+    return "metadata" if "sessionId" in value and not {"id", "type"} & value.keys() else None
+
+
 def _is_meta(value: Any) -> bool:
     return isinstance(value, dict) and ("$set" in value or "$rewindTo" in value or "sessionId" in value)
 
@@ -105,27 +120,23 @@ class GeminiCliReader(Reader):
             for key in ("history", "clientHistory"):
                 if key in value and looks_gemini(value[key]):
                     return 2
+            if {"sessionId", "projectHash"} <= value.keys() and "messages" in value:
+                return 2  # the legacy ``.json`` ConversationRecord, whatever its messages hold
             if "sessionId" in value and isinstance(value.get("messages"), list):
-                # the legacy ``.json`` ConversationRecord: its known records make it one, and a
-                # record of a kind newer than this reader is skipped and named on read (as in the
-                # ``.jsonl`` form), not a reason to call the whole file an unknown format
-                records = value["messages"]
-                return (
-                    2
-                    if any(_is_record(m) for m in records) and all(isinstance(m, dict) for m in records)
-                    else 0
-                )
+                # its known records make it one; a record of a kind newer than this reader (or one
+                # that is not an object) is skipped and named on read, as in the ``.jsonl`` form,
+                # not a reason to call the whole file an unknown format
+                return 2 if any(_is_record(m) for m in value["messages"]) else 0
             return 0
         if isinstance(value, list) and value and all(_is_record(v) or _is_meta(v) for v in value):
             return 2 if any(_is_record(v) for v in value) or "projectHash" in value[0] else 0
         if (
             isinstance(value, list)
             and value
-            and all(isinstance(v, dict) for v in value)
+            and isinstance(value[0], dict)
             and {"sessionId", "projectHash"} <= value[0].keys()
-            and any(_is_record(v) for v in value)
         ):
-            return 2  # a session file with lines of kinds newer than this reader: skipped on read
+            return 2  # a session file's header, then lines of any kind: those it does not know are skipped
         return 0
 
     def read(self, doc: Document) -> Session:
@@ -162,7 +173,8 @@ class GeminiCliReader(Reader):
                     index=i,
                 )
                 continue
-            self._record(record, (*ptr, i), i, built)
+            with built.record((*ptr, i), record["type"], record):
+                self._record(record, (*ptr, i), i, built)
         if ui_only:
             built.notes.append(
                 f"{ui_only} info/error/warning record(s) are shown to the user only and never sent "
@@ -188,38 +200,42 @@ class GeminiCliReader(Reader):
         records: dict[str, tuple[int, dict[str, Any]]] = {}
         rewritten = 0
         replaced: tuple[int, list[Any]] | None = None
-        for i, raw in entries:
-            entry = obj(raw, (*ptr, i))
-            if "$rewindTo" in entry:
-                target = text(entry["$rewindTo"], (*ptr, i, "$rewindTo"))
-                ids = list(records)
-                cut = ids.index(target) if target in records else 0
-                for gone in ids[cut:]:
-                    del records[gone]
-                found = "" if target in ids else ", which no earlier record has, so Gemini CLI drops them all"
-                built.notes.append(
-                    f"line {i + 1}: $rewindTo {target!r} removed {len(ids) - cut} record(s){found} "
-                    "(they are not part of the history any more)"
-                )
-            elif "$set" in entry:
-                update = obj(entry["$set"], (*ptr, i, "$set"))
-                session_meta.update({k: v for k, v in update.items() if k != "messages"})
-                if isinstance(update.get("messages"), list):
-                    replaced = (i, update["messages"])
-            elif _is_record(entry):
-                if isinstance(entry["id"], str) and entry["id"] in records:
-                    rewritten += 1
-                key = entry["id"] if isinstance(entry["id"], str) else f"#{i}"
-                records[key] = (i, entry)
-            elif "sessionId" in entry:
-                session_meta.update(entry)
-            else:  # a record kind newer than this reader: skipped and counted, never fatal
-                kind = entry.get("type")
+        for i, entry in entries:
+            kind = _op(entry)
+            if kind is None:  # not an object, or a record kind newer than this reader: skipped and counted
+                found = entry.get("type") if isinstance(entry, dict) else None
                 lines = built.doc.jsonl_lines
                 built.skips.add(
-                    f"record type {kind!r}" if isinstance(kind, str) else "line of an unknown shape",
+                    f"record type {found!r}" if isinstance(found, str) else "line of an unknown shape",
                     lines[i] if lines is not None and i < len(lines) else None,
                 )
+                continue
+            with built.record((*ptr, i), None if kind == "metadata" else kind, entry):
+                if kind == "$rewindTo":
+                    target = text(entry["$rewindTo"], (*ptr, i, "$rewindTo"))
+                    ids = list(records)
+                    cut = ids.index(target) if target in records else 0
+                    for gone in ids[cut:]:
+                        del records[gone]
+                    found = (
+                        "" if target in ids else ", which no earlier record has, so Gemini CLI drops them all"
+                    )
+                    built.notes.append(
+                        f"line {i + 1}: $rewindTo {target!r} removed {len(ids) - cut} record(s){found} "
+                        "(they are not part of the history any more)"
+                    )
+                elif kind == "$set":
+                    update = obj(entry["$set"], (*ptr, i, "$set"))
+                    session_meta.update({k: v for k, v in update.items() if k != "messages"})
+                    if isinstance(update.get("messages"), list):
+                        replaced = (i, update["messages"])
+                elif kind == "metadata":
+                    session_meta.update(entry)
+                else:
+                    if isinstance(entry["id"], str) and entry["id"] in records:
+                        rewritten += 1
+                    key = entry["id"] if isinstance(entry["id"], str) else f"#{i}"
+                    records[key] = (i, entry)
         if rewritten:
             built.notes.append(
                 f"{rewritten} record(s) rewrite a message already written (same id): Gemini CLI keeps "

@@ -10,6 +10,13 @@ Two files, one reader:
   replayed as llxprt's ReplayEngine does: ``content`` appends an IContent, ``compressed`` resets the
   history to its summary, ``rewind`` removes the last items. What a replay removes is said in the
   notes. Recordings stream line by line.
+
+A record the ReplayEngine would skip is skipped here too and named in a note: it skips a malformed
+``content``, ``compressed`` or ``rewind`` event with a warning ("Line N: malformed content event,
+skipping") and fails only on a bad ``session_start`` (vybestack/llxprt-code
+``packages/core/src/recording/ReplayEngine.ts`` at 017f1ee5f51e502efbd852edc79c5537790dc91d), so
+``session_start`` is this reader's one header (`LlxprtCheckpointReader.record_kind`), and a record
+type it does not know is skipped and counted (`toolhist.formats.records`).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from toolhist.formats.base import Built, ShapeError, rest
 from toolhist.formats.document import Document
 from toolhist.formats.gemini import looks_gemini, read_contents
 from toolhist.formats.jsonl_stream import Collector, Lines, StreamReader, at_line, shape_on_line
+from toolhist.formats.records import kind_of
 from toolhist.model import Message, Session
 
 RECORD_TYPES = {
@@ -54,10 +62,16 @@ def looks_recording(value: Any) -> int:
 
 
 def looks_checkpoint(value: Any) -> int:
-    """2 for ``{history: Gemini contents, context}``; 1 for a bare ``{history: Gemini contents}``."""
-    if not isinstance(value, dict) or looks_gemini(value.get("history")) == 0:
+    """2 for ``{history, context}`` (llxprt's own pair of keys); 1 for a bare ``{history: Gemini contents}``.
+
+    With ``context`` the file is llxprt's whatever its history holds: a damaged history is then
+    this reader's to name, with its place, not an unknown format.
+    """
+    if not isinstance(value, dict) or "history" not in value:
         return 0
-    return 2 if "context" in value else 1
+    if "context" in value:
+        return 2
+    return 1 if looks_gemini(value.get("history")) else 0
 
 
 def _content(payload: Any, line: int | None, key: str, notes: list[str]) -> Message:
@@ -94,6 +108,11 @@ class LlxprtCheckpointReader(StreamReader):
         """Certain on a checkpoint with ``context`` or recording records; plausible on ``{history}``."""
         return max(looks_checkpoint(value), looks_recording(value))
 
+    def record_kind(self, value: Any) -> str | None:
+        """A record's type; None for ``session_start``, the header the ReplayEngine cannot do without."""
+        kind = kind_of(value)
+        return None if kind == "session_start" else kind
+
     def read(self, doc: Document) -> Session:
         """A checkpoint JSON directly; a recording through the line reader."""
         if isinstance(doc.value, dict) and "history" in doc.value:
@@ -122,11 +141,13 @@ class LlxprtCheckpointReader(StreamReader):
         switches: list[JsonValue] = []
         start: dict[str, JsonValue] = {}
         for index, (line, record) in enumerate(lines):
-            if not isinstance(record, dict):
-                raise at_line(line, (), "expected a record object")
-            kind = record.get("type")
-            if kind not in RECORD_TYPES:
-                raise at_line(line, ("type",), f"unknown record type {kind!r}")
+            kind = record.get("type") if isinstance(record, dict) else None
+            if not isinstance(kind, str) or kind not in RECORD_TYPES:
+                built.skips.add(
+                    f"record type {kind!r}" if isinstance(kind, str) else "record without a string 'type'",
+                    line,
+                )
+                continue
             payload = record.get("payload")
             if kind == "content":
                 built.add(
@@ -155,10 +176,13 @@ class LlxprtCheckpointReader(StreamReader):
                 start = dict(payload)
             else:
                 others[str(kind)] += 1
+        if not start and not built.messages and not others and not switches and built.skips.counts:
+            raise at_line(None, (), "no llxprt session record ({v, seq, type, payload}) in this file")
         if others:
             built.notes.append(
                 "records not in the history: " + ", ".join(f"{k} x{v}" for k, v in sorted(others.items()))
             )
+        built.notes += built.skips.note()
         request: dict[str, JsonValue] = {}
         last = switches[-1] if switches else start
         model = last.get("model") if isinstance(last, dict) else None

@@ -40,6 +40,7 @@ from toolhist.formats.jsonl_stream import (
     lines_of_document,
     lines_of_path,
 )
+from toolhist.formats.records import kind_of
 from toolhist.model import (
     Block,
     MediaBlock,
@@ -452,6 +453,14 @@ class LlxprtDebugReader(StreamReader):
         """Certain on lines with timestamp/namespace/level/message and an ``llxprt:`` namespace."""
         return looks_llxprt_debug(value)
 
+    def record_kind(self, value: Any) -> str | None:
+        """A log line's namespace (``llxprt:history:service``…): any line that cannot be read is skipped.
+
+        A debug log has no header; a line the reader trips on (a history entry whose description
+        is cut, a snapshot of an unexpected shape) is left out and named, the rest read.
+        """
+        return kind_of(value, "namespace")
+
     def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
         """Rebuild the history; index the snapshots; keep error lines; count everything else."""
         built = Collector(notes)
@@ -463,11 +472,9 @@ class LlxprtDebugReader(StreamReader):
         total = 0
         for number, (line, entry) in enumerate(lines):
             total += 1
-            if not isinstance(entry, dict):
-                raise at_line(line, (), "expected a log entry object")
-            for key in ("namespace", "message"):
-                if not isinstance(entry.get(key), str):
-                    raise at_line(line, (key,), f"log entry has no string {key!r}")
+            if not _is_line(entry):  # not a log line this reader knows: skipped and named
+                built.skips.add("line without a string timestamp, namespace, level and message", line)
+                continue
             namespace, message = entry["namespace"], entry["message"]
             namespaces[namespace] += 1
             if namespace == HISTORY_NAMESPACE and message.startswith(ADD_MESSAGE):
@@ -483,6 +490,10 @@ class LlxprtDebugReader(StreamReader):
                 error_count += 1
                 if len(errors) < MAX_ERRORS:
                     errors.append({"line": line, "namespace": namespace, "message": message[:4000]})
+        if total and not namespaces:  # no line is a log line: not a debug log at all, not an empty one
+            raise at_line(
+                None, (), "no llxprt debug log line ({timestamp, namespace, level, message}) in this file"
+            )
         built.messages = _name_calls(built.messages, names)
         if built.messages:
             built.notes.append(
@@ -500,6 +511,7 @@ class LlxprtDebugReader(StreamReader):
                 f"{len(index)} provider request snapshot(s) captured ({cut} with previews cut short); "
                 "toolhist.agents.llxprt.debug.requests(path) yields their bodies"
             )
+        built.notes += built.skips.note()
         if error_count > len(errors):
             built.notes.append(
                 f"{error_count} error-level lines; the first {len(errors)} are kept in metadata"

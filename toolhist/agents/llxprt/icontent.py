@@ -124,11 +124,11 @@ class IContentReader(Reader):
     description = "llxprt-code IContent history JSON ({speaker, blocks, metadata} list)"
 
     def recognise(self, value: Any) -> int:
-        """Certain when entries carry ``speaker`` and ``blocks``."""
+        """Certain when an entry carries ``speaker`` and ``blocks`` (the others are the reader's to name)."""
         history = _history(value)
         if not isinstance(history, list) or not history:
             return 0
-        ok = all(
+        ok = any(
             isinstance(c, dict) and c.get("speaker") in SPEAKERS and isinstance(c.get("blocks"), list)
             for c in history
         )

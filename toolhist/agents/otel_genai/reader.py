@@ -33,7 +33,7 @@ import orjson
 from pydantic import JsonValue
 
 from toolhist.agents.otel_genai.tools import is_tool_span, join
-from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, parse_arguments, rest
+from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, parse_arguments, rest, text
 from toolhist.formats.document import Document, json_path
 from toolhist.model import (
     Block,
@@ -96,8 +96,8 @@ class _Span:
         return [(n, a) for n, a in self.events if n in LEGACY_EVENTS]
 
 
-def _any_value(value: Any) -> Any:
-    """An OTLP/JSON ``AnyValue`` as plain JSON."""
+def _any_value(value: Any, ptr: Pointer) -> Any:
+    """An OTLP/JSON ``AnyValue`` as plain JSON (a plain value as it is)."""
     if not isinstance(value, dict):
         return value
     for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
@@ -106,33 +106,43 @@ def _any_value(value: Any) -> Any:
     if "intValue" in value:
         raw = value["intValue"]
         return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdigit() else raw
-    if "arrayValue" in value:
-        return [_any_value(v) for v in (value["arrayValue"] or {}).get("values", [])]
-    if "kvlistValue" in value:
-        return _kv((value["kvlistValue"] or {}).get("values", []))
+    for key in ("arrayValue", "kvlistValue"):
+        if key in value:
+            inner = obj(value[key] if value[key] is not None else {}, (*ptr, key))
+            values = arr(inner.get("values", []), (*ptr, key, "values"))
+            if key == "kvlistValue":
+                return _kv(values, (*ptr, key, "values"))
+            return [_any_value(v, (*ptr, key, "values", i)) for i, v in enumerate(values)]
     return None
 
 
-def _kv(items: Any) -> dict[str, Any]:
+def _kv(items: Any, ptr: Pointer) -> dict[str, Any]:
     """OTLP ``[{key, value}]`` attributes, or an already plain object."""
     if isinstance(items, dict):
         return items
     out: dict[str, Any] = {}
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("key"), str):
-            out[item["key"]] = _any_value(item.get("value"))
+    for i, item in enumerate(arr(items if items is not None else [], ptr)):
+        entry = obj(item, (*ptr, i))
+        out[text(entry.get("key"), (*ptr, i, "key"))] = _any_value(entry.get("value"), (*ptr, i, "value"))
     return out
 
 
+def _listed(value: Any, key: str, ptr: Pointer) -> list[Any]:
+    """``value[key]`` as a list (absent or null: none), ``value`` being an object at ``ptr``."""
+    found = obj(value, ptr).get(key)
+    return [] if found is None else arr(found, (*ptr, key))
+
+
 def _spans(value: Any) -> list[_Span]:
-    """Every span in the export, in file order."""
+    """Every span in the export, in file order; the OTLP envelope's damage names its place."""
     spans: list[_Span] = []
     if isinstance(value, dict) and "resourceSpans" in value:
-        for r, res in enumerate(value["resourceSpans"] or []):
-            for s, scope in enumerate((res or {}).get("scopeSpans", []) or []):
-                for k, span in enumerate((scope or {}).get("spans", []) or []):
-                    ptr: Pointer = ("resourceSpans", r, "scopeSpans", s, "spans", k)
-                    spans.append(_one(span, ptr))
+        for r, res in enumerate(_listed(value, "resourceSpans", ())):
+            rptr: Pointer = ("resourceSpans", r)
+            for s, scope in enumerate(_listed(res, "scopeSpans", rptr)):
+                sptr: Pointer = (*rptr, "scopeSpans", s)
+                for k, span in enumerate(_listed(scope, "spans", sptr)):
+                    spans.append(_one(span, (*sptr, "spans", k)))
         return spans
     items = value if isinstance(value, list) else [value]
     for k, span in enumerate(items):
@@ -142,17 +152,17 @@ def _spans(value: Any) -> list[_Span]:
 
 def _one(span: Any, ptr: Pointer) -> _Span:
     span = obj(span, ptr)
-    events = [
-        (str(e.get("name", "")), _kv(e.get("attributes", [])))
-        for e in span.get("events", []) or []
-        if isinstance(e, dict)
-    ]
+    events = []
+    for e, raw in enumerate(_listed(span, "events", ptr)):
+        event = obj(raw, (*ptr, "events", e))
+        name = event.get("name", "")
+        events.append((str(name), _kv(event.get("attributes", []), (*ptr, "events", e, "attributes"))))
     start = span.get("startTimeUnixNano", span.get("start_time_unix_nano"))
     if isinstance(start, str) and start.isdigit():
         start = int(start)
     return _Span(
         str(span.get("name", "")),
-        _kv(span.get("attributes", [])),
+        _kv(span.get("attributes", []), (*ptr, "attributes")),
         events,
         ptr,
         start if isinstance(start, int) and not isinstance(start, bool) else None,
@@ -205,7 +215,9 @@ class OtelGenAIReader(Reader):
 
     def recognise(self, value: Any) -> int:
         """Certain when a span carries ``gen_ai.*`` attributes or events."""
-        if isinstance(value, dict) and "resourceSpans" not in value and "attributes" not in value:
+        if isinstance(value, dict) and "resourceSpans" in value:
+            return 2  # OTLP/JSON's own envelope: damage in it is the reader's to name, with its place
+        if isinstance(value, dict) and "attributes" not in value:
             return 0
         if isinstance(value, list) and not all(isinstance(v, dict) and "attributes" in v for v in value):
             return 0

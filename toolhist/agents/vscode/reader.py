@@ -125,19 +125,31 @@ class VSCodeReader(Reader):
 
     def recognise(self, value: Any) -> int:
         """Certain on an object whose ``requests`` carry ``message`` and ``response``."""
-        if not isinstance(value, dict) or not isinstance(value.get("requests"), list):
+        if not isinstance(value, dict) or "requests" not in value:
             return 0
+        if {"sessionId", "requesterUsername", "responderUsername"} & value.keys():
+            return 2  # the export's own fields (IExportableChatData): a damaged request is the reader's
         requests = value["requests"]
-        if not all(isinstance(r, dict) and "message" in r for r in requests):
-            return 0
-        return 2 if "sessionId" in value or "requesterUsername" in value or not requests else 1
+        ok = isinstance(requests, list) and all(isinstance(r, dict) and "message" in r for r in requests)
+        return 0 if not ok else 1 if requests else 2
 
     def read(self, doc: Document) -> Session:
-        """Read every request as the messages the next request's history holds."""
+        """Read every request as the messages the next request's history holds.
+
+        A request is one record: Copilot Chat builds each turn of the next prompt from one request
+        (``createTurnFromVSCodeChatHistoryTurns``), so a request this reader cannot read is skipped
+        and named, and the others read (`toolhist.formats.records`); the session object and its
+        ``requests`` list are the envelope, whose damage is a located error.
+        """
         value = obj(doc.value, ())
         built = Built(doc)
         for i, raw in enumerate(arr(value.get("requests"), ("requests",))):
-            self._request(obj(raw, ("requests", i)), ("requests", i), i, built)
+            if not isinstance(raw, dict):  # no request at all: skipped and counted, like an unknown kind
+                built.skips.add("request that is not an object", doc.line_of(("requests", i))[0])
+                continue
+            with built.record(("requests", i), "request", raw):
+                self._request(raw, ("requests", i), i, built)
+        built.notes += built.skips.note()
         return built.session(self.id, tools=None, request={}, metadata=rest(value, "requests"))
 
     def _request(self, req: dict[str, Any], ptr: Pointer, index: int, built: Built) -> None:
