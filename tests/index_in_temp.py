@@ -1,8 +1,10 @@
 """A pytest plugin every run loads (`-p index_in_temp` in pyproject): the session index under a temporary cache.
 
-``toolhist sessions`` keeps its index under ``$XDG_CACHE_HOME`` (`toolhist.index.db.default_path`);
-setting it for the whole run keeps every test (and each toolhist process a test starts) off the
-user's own ``~/.cache/toolhist``.
+``toolhist sessions`` keeps its index at ``$TOOLHIST_INDEX``, else under ``$XDG_CACHE_HOME``
+(`toolhist.index.db.default_path`); pointing ``$TOOLHIST_INDEX`` into a temporary folder for the
+whole run keeps every test (and each toolhist process a test starts) off the user's own index. Not
+``$XDG_CACHE_HOME``: the pinned peer libraries' environments live there (``toolhist peers install``,
+run before the tests), and the strategies that run them must find them.
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ import pytest
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    saved = {key: os.environ.get(key) for key in ("XDG_CACHE_HOME", "TOOLHIST_INDEX")}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    os.environ.pop("TOOLHIST_INDEX", None)
+    saved = {key: os.environ.get(key) for key in ("TOOLHIST_INDEX",)}
+    os.environ["TOOLHIST_INDEX"] = str(tmp_path_factory.mktemp("cache") / "index.sqlite")
     yield
     for key, value in saved.items():
         if value is None:

@@ -145,7 +145,7 @@ def test_the_installed_command_reads_toolhist_home(home: Path) -> None:
         "TOOLHIST_HOME": str(home),
         "PATH": "/usr/bin:/bin",
         "CODEX_HOME": "/nonexistent",
-        "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"],  # the run's own (tests/conftest.py)
+        "TOOLHIST_INDEX": os.environ["TOOLHIST_INDEX"],  # the run's own (tests/index_in_temp.py)
     }
     out = subprocess.run(
         [exe, "sessions", "--agent", "codex"],

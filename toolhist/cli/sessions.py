@@ -214,7 +214,9 @@ def _rows(where: Places, agents: tuple[str, ...], verdicts: bool, index: Path | 
                 if not verdicts:
                     return listing.rows
                 refresh(conn, str(where.home), pending(conn, listing, (WHERE_IT_RAN,)), shown)
-                return judged_rows(conn, listing)
+                # what the index holds no verdict for (a session kept as a folder: OpenHands) is
+                # judged here, as without the index
+                return [row if row.verdict is not None else judge(row) for row in judged_rows(conn, listing)]
         except IndexProblem as exc:
             click.echo(f"toolhist: note: {exc}; listing without it", err=True)
     rows = newest_first(list(walk(where, agents)))
