@@ -1,15 +1,18 @@
 """Pass ``merge_turns``: the turn order each provider insists on, beyond pairing.
 
 - Bedrock Converse: the conversation starts with a user turn and roles alternate (``A conversation
-  must alternate between user and assistant roles``): consecutive user-side turns (tool results,
-  then the user's text) and consecutive assistant turns are merged, and a placeholder user turn is
-  prepended when the history opens with the assistant.
+  must alternate between user and assistant roles``): a placeholder user turn is prepended when the
+  history opens with the assistant. The Converse renderer sends consecutive messages of one role as
+  one message itself (`toolhist.providers.bedrock_render`), so a merge is a repair only where that
+  fold would not do: a Converse body's own turns (sent as they are while nothing else changes), and a
+  user turn followed by tool results (Converse wants the results first, so the merge reorders).
 - Gemini: a function call must follow a user turn or a function response (``Please ensure that
   function call turn comes immediately after a user turn or after a function response turn``):
   an assistant text turn is merged into the assistant turn after it, and a history opening with a
   call gets a placeholder user turn first.
 - Mistral: the validator skips the first message, so a history opening with an assistant call
-  leaves its result "unexpected": a placeholder user turn goes first. After tool results only the assistant (or more results) may speak: a minimal assistant
+  leaves its result "unexpected": a placeholder user turn goes first (an opening assistant text
+  turn is taken as it is). After tool results only the assistant (or more results) may speak: a minimal assistant
   bridge turn goes between results and the next user or system message; a history ending on an
   assistant message marks it ``prefix: true`` (Mistral's continuation flag) instead of dropping it.
 
@@ -49,8 +52,8 @@ def _first_turn(out: list[Message], changes: list[Change], provider: str, trace:
     first = next((i for i, m in enumerate(out) if m.speaker != "system"), None)
     if first is None or out[first].speaker != "ai":
         return
-    if provider == "gemini" and not any(True for _ in out[first].tool_calls()):
-        return
+    if provider in ("gemini", "mistral") and not any(True for _ in out[first].tool_calls()):
+        return  # both take an opening assistant text turn; a call needs the user turn before it
     placeholder = synthetic("human", [TextBlock(text=PLACEHOLDER_USER)], "placeholder_user_turn")
     out.insert(first, placeholder)
     changes.append(
@@ -62,7 +65,15 @@ def _first_turn(out: list[Message], changes: list[Change], provider: str, trace:
     )
 
 
-def merge_turns(provider: str) -> Pass:
+def _bedrock_needs_merge(prev: Message, message: Message, source_format: str | None) -> bool:
+    """Whether merging ``message`` into ``prev`` repairs something the Converse renderer's own fold would not."""
+    if source_format == "bedrock":
+        return True
+    results = any(isinstance(b, ToolResponseBlock) for b in message.blocks)
+    return results and any(not isinstance(b, ToolResponseBlock) for b in prev.blocks)
+
+
+def merge_turns(provider: str, source_format: str | None = None) -> Pass:
     """The pass for ``provider`` (a no-op for providers without turn-order rules)."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
@@ -76,6 +87,7 @@ def merge_turns(provider: str) -> Pass:
                 and provider == "bedrock"
                 and _side(prev) == _side(message) != "system"
                 and not (prev.speaker == "ai" and any(True for _ in prev.tool_calls()))
+                and _bedrock_needs_merge(prev, message, source_format)
             ):
                 out[-1] = _merge(prev, message, trace)
                 changes.append(_merged(message, trace, provider))
@@ -86,6 +98,7 @@ def merge_turns(provider: str) -> Pass:
                 and prev.speaker == "ai"
                 and message.speaker == "ai"
                 and not any(True for _ in prev.tool_calls())
+                and any(True for _ in message.tool_calls())  # two text turns in a row are taken
             ):
                 out[-1] = _merge(prev, message, trace)
                 changes.append(_merged(message, trace, provider))
