@@ -78,8 +78,11 @@ def _move(
             kept: list[Block] = [b for b in message.blocks if id(b) not in moved]
             if len(kept) != len(message.blocks):
                 if kept:
-                    # Text left behind once its results moved away is the user's, not a tool's.
-                    speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in kept) else "human"
+                    # Text left behind once its results moved away is the user's, not a tool's;
+                    # inside a run of results (which moved results may join) it stays a tool
+                    # message's for split_tool_text or merge_turns to put after the run.
+                    results = any(isinstance(b, ToolResponseBlock) for b in kept)
+                    speaker = "tool" if results or m in run_of else "human"
                     new = replace(message, blocks=tuple(kept), speaker=speaker)
                     trace.derive(new, message)
                     message = new  # noqa: PLW2901

@@ -77,11 +77,11 @@ def passes(session: Session, provider: str, renamed: dict[str, str], mode: Mode 
     pipeline = [
         split_tool_calls(provider),
         shared(session, f"reference:{fmt}:{mode}", provider_independent),
-        fill_empty_content(provider),
+        fill_empty_content(provider, fmt, session.request.get("model")),
         drop_foreign_thinking(provider, fmt),
         shared(session, f"reference:move_close:{late}", [move_results_for(late), close_orphans]),
         split_tool_text(provider),
-        sanitize_tool_names(provider, renamed),
+        sanitize_tool_names(provider, renamed, declared=bool(session.tools)),
         drop_item_ids(provider, fmt),
         merge_turns(provider, fmt),
         model_requirements(provider, session.request),

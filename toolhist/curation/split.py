@@ -172,28 +172,41 @@ def _split(
     return tuple(out), changes
 
 
-def split_tool_text(provider: str) -> Pass:
-    """Pass ``split_tool_calls`` again, after the results have their places: text that now sits inside a run of results.
+def _text_only(message: Message) -> bool:
+    """A tool message left with text only (its results moved to their call by `move_results`)."""
+    return bool(message.blocks) and all(isinstance(b, TextBlock | MediaBlock) for b in message.blocks)
 
-    A tool message kept as results-then-text (see `RESULTS_THEN_TEXT_SPLIT`) that more tool
-    messages follow has its text moved to a ``human`` message after the run, where the renderer
-    would otherwise cut the run in two. Bedrock and Gemini merge the run into one turn with the
-    results first (`merge_turns`), so nothing moves for them.
+
+def split_tool_text(provider: str) -> Pass:
+    """Pass ``split_tool_calls`` again, after the results have their places: text left inside a run of results.
+
+    A tool message kept as results-then-text (see `RESULTS_THEN_TEXT_SPLIT`), or left with text
+    only once `move_results` took its results away, that more tool messages follow has its text
+    moved to a ``human`` message after the run, where the renderer would otherwise cut the run in
+    two. Bedrock and Gemini merge the run into one turn with the results first (`merge_turns`), so
+    nothing moves for them. A text-only tool message that ends its run is the user's: it becomes a
+    ``human`` message (its results' move is the Change).
     """
+    hold = provider not in ("bedrock", "gemini")
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        if provider in RESULTS_THEN_TEXT_SPLIT or provider in ("bedrock", "gemini"):
-            return messages, []
         out: list[Message] = []
         changes: list[Change] = []
         held: list[Block] = []
         for k, message in enumerate(messages):
             following = k + 1 < len(messages) and messages[k + 1].speaker == "tool"
-            if message.speaker == "tool" and following and _results_then_text(message):
+            text_only = message.speaker == "tool" and _text_only(message)
+            if (
+                message.speaker == "tool"
+                and hold
+                and following
+                and (_results_then_text(message) or text_only)
+            ):
                 results = [b for b in message.blocks if isinstance(b, ToolResponseBlock)]
                 if len(results) < len(message.blocks):
                     rest = [b for b in message.blocks if not isinstance(b, ToolResponseBlock)]
-                    out.append(_keep(message, results, trace))
+                    if results:
+                        out.append(_keep(message, results, trace))
                     held.extend(rest)
                     changes += _moved(
                         rest,
@@ -202,6 +215,10 @@ def split_tool_text(provider: str) -> Pass:
                         "text inside a tool message that more results follow; it would cut those results off from their call, so it goes after them",
                     )
                     continue
+            if text_only and not (following and not hold):
+                spoken = replace(message, speaker="human")
+                trace.derive(spoken, message)
+                message = spoken  # noqa: PLW2901 - copy-on-write
             out.append(message)
             if held and not following:
                 out.append(synthetic("human", held, "content_split_from_tool_message"))

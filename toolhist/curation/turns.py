@@ -8,8 +8,9 @@
   user turn followed by tool results (Converse wants the results first, so the merge reorders).
 - Gemini: a function call must follow a user turn or a function response (``Please ensure that
   function call turn comes immediately after a user turn or after a function response turn``):
-  an assistant text turn is merged into the assistant turn after it, and a history opening with a
-  call gets a placeholder user turn first.
+  the assistant text turns right before a call turn are merged into it, and a history opening with
+  a call gets a placeholder user turn first. Consecutive tool messages become one response turn,
+  results first; the renderer already folds result-only ones, so only those with text merge here.
 - Mistral: the validator skips the first message, so a history opening with an assistant call
   leaves its result "unexpected": a placeholder user turn goes first (an opening assistant text
   turn is taken as it is). After tool results only the assistant (or more results) may speak: a minimal assistant
@@ -100,13 +101,39 @@ def merge_turns(provider: str, source_format: str | None = None) -> Pass:
                 and not any(True for _ in prev.tool_calls())
                 and any(True for _ in message.tool_calls())  # two text turns in a row are taken
             ):
-                out[-1] = _merge(prev, message, trace)
-                changes.append(_merged(message, trace, provider))
+                # The whole run of assistant text turns before the call turn goes into one turn.
+                start = len(out) - 1
+                while (
+                    start > 0
+                    and out[start - 1].speaker == "ai"
+                    and not any(True for _ in out[start - 1].tool_calls())
+                ):
+                    start -= 1
+                merged = out[start]
+                for later in (*out[start + 1 :], message):
+                    merged = _merge(merged, later, trace)
+                    changes.append(_merged(later, trace, provider))
+                del out[start:]
+                out.append(merged)
                 continue
-            if prev is not None and provider == "gemini" and prev.speaker == message.speaker == "tool":
+            if (
+                prev is not None
+                and provider == "gemini"
+                and prev.speaker == message.speaker == "tool"
+                and (source_format == "gemini" or not (_results_only(prev) and _results_only(message)))
+            ):
                 # One function-response turn per function-call turn, with as many parts as calls.
-                out[-1] = _merge(prev, message, trace)
-                changes.append(_merged(message, trace, provider))
+                # The Gemini renderer folds result-only messages itself (not a body sent back as it
+                # was); one with text it does not, so then the whole run of tool messages is merged.
+                start = len(out) - 1
+                while start > 0 and out[start - 1].speaker == "tool":
+                    start -= 1
+                merged = out[start]
+                for later in (*out[start + 1 :], message):
+                    merged = _merge(merged, later, trace)
+                    changes.append(_merged(later, trace, provider))
+                del out[start:]
+                out.append(merged)
                 continue
             if (
                 prev is not None
@@ -164,6 +191,15 @@ def _merged(message: Message, trace: Trace, provider: str) -> Change:
     )
 
 
+def _results_only(message: Message) -> bool:
+    return bool(message.blocks) and all(isinstance(b, ToolResponseBlock) for b in message.blocks)
+
+
+def _said(message: Message) -> bool:
+    """Whether ``message`` says anything: a block other than blank text."""
+    return any(not isinstance(b, TextBlock) or b.text.strip() for b in message.blocks)
+
+
 def _hoist_system(
     messages: tuple[Message, ...], trace: Trace, changes: list[Change], provider: str
 ) -> tuple[Message, ...]:
@@ -173,7 +209,9 @@ def _hoist_system(
     take the system prompt out of the turns only when it leads; one that ended up after an
     assistant or tool turn (results stored before the prompt, a reconstructed call) moves up.
     """
-    first_human = next((i for i, m in enumerate(messages) if m.speaker == "human"), len(messages))
+    first_human = next(  # a blank user turn (kept where the provider takes it) does not start the talk
+        (i for i, m in enumerate(messages) if m.speaker == "human" and _said(m)), len(messages)
+    )
     head = [m for m in messages[:first_human] if m.speaker == "system"]
     if all(m.speaker == "system" for m in messages[: len(head)]):
         return messages
