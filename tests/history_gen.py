@@ -45,9 +45,7 @@ STYLES = ("openai", "anthropic", "kimi", "empty", "mistral", "weird")
 
 
 @st.composite
-def clean_history(
-    draw: st.DrawFn, styles: tuple[str, ...] = STYLES, thinking: bool = True
-) -> list[Message]:
+def clean_history(draw: st.DrawFn, styles: tuple[str, ...] = STYLES, thinking: bool = True) -> list[Message]:
     """A valid-looking conversation: human, then assistant turns with 0-3 parallel calls and their results.
 
     ``styles`` limits the id styles drawn; ``thinking=False`` draws no thinking blocks.

@@ -220,7 +220,8 @@ def test_curate_shows_the_id_sent_for_each_rewrite() -> None:
     assert lines[2] == "changes  2 (rewrite_id 2); 2 repair a violation of the history as given, listed first"
     assert lines[3].startswith("  map_ids rewrite_id @2.1 → 2.1 call_Zx8Cv2Bn6Mq4Wr9Ty1Ui3Op7 → ")
     sent = lines[3].split(" → ")[2].split(" ")[0]
-    assert len(sent) == 9 and sent.isalnum()
+    assert len(sent) == 9
+    assert sent.isalnum()
     assert "(fixes mis.id_format): mistral refuses this id: Mistral ids are exactly 9 characters" in lines[3]
     data = json.loads(run("curate", mistral, "--provider", "mistral", "--json").stdout)
     assert [(c["fixes"], c["detail"]["new_id"]) for c in data["changes"]] == [(["mis.id_format"], sent)] * 2
@@ -240,7 +241,9 @@ def test_curate_canonical_prints_one_id_map() -> None:
         "call_Rk2Vb7nXc4LzA9qWe6tYu1Io",
     ]
     assert all(r[2] == "toolu_" + r[1].removeprefix("hist_tool_") for r in rows)
-    data = json.loads(run("curate", CHAT, "--provider", "anthropic", "--strategy", "canonical", "--json").stdout)
+    data = json.loads(
+        run("curate", CHAT, "--provider", "anthropic", "--strategy", "canonical", "--json").stdout
+    )
     assert [row["sent"] for row in data["id_map"]] == [r[2] for r in rows]
     assert [c["action"] for c in data["changes"]] == ["close"]
 
@@ -248,17 +251,30 @@ def test_curate_canonical_prints_one_id_map() -> None:
 def test_compare_says_not_run_and_how_to_install(tmp_path: Path) -> None:
     """A peers home with nothing installed (a real empty folder): the peer strategies did not run."""
     env = {**os.environ, "TOOLHIST_PEERS_HOME": str(tmp_path)}
-    args = ["compare", CHAT, "--provider", "openai-chat", "--strategy", "litellm", "--strategy", "openai-agents"]
+    args = [
+        "compare",
+        CHAT,
+        "--provider",
+        "openai-chat",
+        "--strategy",
+        "litellm",
+        "--strategy",
+        "openai-agents",
+    ]
     exe = shutil.which("toolhist", path=str(Path(sys.executable).parent))
     assert exe is not None
-    out = subprocess.run([exe, *args], cwd=ROOT, capture_output=True, text=True, check=False, env=env, timeout=60)
+    out = subprocess.run(
+        [exe, *args], cwd=ROOT, capture_output=True, text=True, check=False, env=env, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[2:] == [
         "litellm        not run: litellm 1.106.2 is not installed; install it with `toolhist peers install`",
         "openai-agents  not run: openai-agents 0.24.0 is not installed; install it with `toolhist peers install`",
     ]
     data = json.loads(
-        subprocess.run([exe, *args, "--json"], cwd=ROOT, capture_output=True, text=True, env=env, check=True).stdout
+        subprocess.run(
+            [exe, *args, "--json"], cwd=ROOT, capture_output=True, text=True, env=env, check=True
+        ).stdout
     )
     assert {k: data["litellm"][k] for k in ("status", "changes", "errors", "warnings", "install")} == {
         "status": "not run",

@@ -111,7 +111,7 @@ def id_map_frame(curation: Curation) -> pd.DataFrame:
 
 
 def per_pass(changes: Sequence[Change]) -> str:
-    """``map_ids 105,027 · dedupe_results 1,253``: how many Changes each pass made, in the order it ran.
+    """``close_orphans 88 · dedupe_results 1,253``: how many Changes each pass made, in change-log order.
 
     The change log of a long history is a table of 100,000 rows; this line is what it adds up to.
     """
