@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from toolhist.curation.base import Change, Curation, IdMapping, Trace
 from toolhist.curation.fixes import attribute
-from toolhist.curation.reference import as_given, repair
+from toolhist.curation.given import as_given
+from toolhist.curation.reference import repair
 from toolhist.curation.strategies import StrategyDef
 from toolhist.model import Message, Session, ToolCallBlock
 from toolhist.providers.idmap import map_ids as edge_map_ids
@@ -45,7 +46,12 @@ def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curati
         for call in message.tool_calls()
     )
     return curation.model_copy(
-        update={"changes": attribute(curation.changes, as_given(session, provider, tail)), "id_map": rows}
+        update={
+            "changes": attribute(
+                curation.changes, as_given(session, provider, tail) if curation.changes else ()
+            ),
+            "id_map": rows,
+        }
     )
 
 

@@ -1,10 +1,11 @@
 """Strategy ``toolhist``: the reference repair (DESIGN §6), changing only what the target refuses.
 
-A history the target provider accepts as it is needs no repair, and gets none: the history is
-checked first (`toolhist.providers.validate`, the same check every page shows) and, without a
-violation, goes out exactly as given, ids included. Otherwise the passes below repair it, each
-leaving alone what the target takes, and every Change says which violation it repairs
-(`toolhist.curation.fixes`; those that repair an error come first). The passes, in order:
+A history the target provider accepts as it is needs no repair, and gets none. The passes below
+each leave alone what the target takes, so on such a history they find nothing to do; when they do
+change something, the history's own violations are checked (`toolhist.curation.given`, the check
+every page shows): without one it goes out exactly as given, ids included; with some, every Change
+says which violation it repairs (`toolhist.curation.fixes`; those that repair an error come first).
+The passes, in order:
 
 1. ``split_tool_calls``   blocks into the speaker that can carry them (seed 000 failure mode A)
 2. ``map_ids``            which call each result answers; ids to pair on (no Change)
@@ -47,6 +48,7 @@ from toolhist.curation.declarations import add_tool_declarations
 from toolhist.curation.dedupe import dedupe_results
 from toolhist.curation.final_turn import demote_system, end_on_user
 from toolhist.curation.fixes import attribute
+from toolhist.curation.given import as_given
 from toolhist.curation.items import drop_item_ids
 from toolhist.curation.names import rename_declarations, sanitize_tool_names
 from toolhist.curation.pairing import Mode, dedupe_calls, map_ids
@@ -60,7 +62,6 @@ from toolhist.curation.synthesize import synthesize_calls
 from toolhist.curation.thinking import drop_final_thinking, drop_foreign_thinking
 from toolhist.curation.turns import merge_turns
 from toolhist.model import Message, Session
-from toolhist.providers.base import Violation
 
 
 def passes(session: Session, provider: str, renamed: dict[str, str], mode: Mode = "keep") -> list[Pass]:
@@ -90,14 +91,6 @@ def passes(session: Session, provider: str, renamed: dict[str, str], mode: Mode 
         drop_final_thinking(provider, session.request if fmt == provider else {}),
     ]
     return [*pipeline, sent_ids(provider, fmt)] if mode == "keep" else pipeline
-
-
-def as_given(session: Session, provider: str, tail: tuple[Message, ...]) -> list[Violation]:
-    """The violations of ``session`` + ``tail`` sent to ``provider`` as they are (strategy ``none``)."""
-    from toolhist.providers import validate
-
-    joined = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
-    return validate(joined, provider)
 
 
 def repair(
@@ -134,12 +127,17 @@ def repair(
 
 
 def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
-    """Repair ``session`` (+ ``tail``) for ``provider``: nothing when the provider accepts it as it is."""
-    found = as_given(session, provider, tail)
+    """Repair ``session`` (+ ``tail``) for ``provider``: nothing when the provider accepts it as it is.
+
+    The passes run first: when they find nothing to do, the history goes out as given without
+    checking it. Otherwise the history's own violations decide: none, and it goes out as given
+    (a pass found something the provider takes); some, and each Change names those it repairs.
+    """
+    curation = repair(session, provider, tail)
+    found = as_given(session, provider, tail) if curation.changes else ()
     if not found:
         curated = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
         return Curation(session=curated, changes=(), strategy="toolhist", provider=provider, original=session)
-    curation = repair(session, provider, tail)
     return curation.model_copy(update={"changes": attribute(curation.changes, found)})
 
 

@@ -109,35 +109,43 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         ids = _Ids(provider, source_format)
-        answered: dict[str, str] = {}  # pairing id → the id the history gave a result answering it
+        first_result: dict[str, ToolResponseBlock] = {}  # pairing id → the first result answering it
+        own_of: dict[int, str | None] = {}  # id() of each call → the id the history gave it
         for message in messages:
             for result in message.tool_responses():
-                if result.call_id not in answered:
-                    source = trace.input_block(result)
-                    if isinstance(source, ToolResponseBlock):
-                        answered[result.call_id] = source.call_id
+                first_result.setdefault(result.call_id, result)
         for message in messages:
             turn: set[str] = set()
             for block in message.blocks:
-                if isinstance(block, ToolCallBlock):
-                    if block.id not in ids.sent:
-                        source = trace.input_block(block)
-                        own = source.id if isinstance(source, ToolCallBlock) else answered.get(block.id)
-                        ids.decide(block.id, own, block, turn)
-                    ids.index += 1
-        for message in messages:  # results whose call is not in the history (none after synthesize_calls)
-            for result in message.tool_responses():
-                if result.call_id not in ids.sent:
-                    source = trace.input_block(result)
-                    own = source.call_id if isinstance(source, ToolResponseBlock) else None
-                    ids.decide(result.call_id, own, None, set())
-        return _rewrite(messages, trace, ids.sent, provider)
+                if type(block) is not ToolCallBlock:
+                    continue
+                source = trace.input_block(block)
+                own = source.id if type(source) is ToolCallBlock else None
+                own_of[id(block)] = own
+                if block.id not in ids.sent:
+                    if own is None:  # a call a pass made: the id of the result it was made for
+                        answering = first_result.get(block.id)
+                        answer = trace.input_block(answering) if answering is not None else None
+                        own = answer.call_id if type(answer) is ToolResponseBlock else None
+                    ids.decide(block.id, own, block, turn)
+                ids.index += 1
+        for call_id, result in first_result.items():  # results whose call is not in the history
+            if call_id not in ids.sent:
+                source = trace.input_block(result)
+                ids.decide(
+                    call_id, source.call_id if type(source) is ToolResponseBlock else None, None, set()
+                )
+        return _rewrite(messages, trace, ids.sent, own_of, provider)
 
     return run
 
 
 def _rewrite(
-    messages: tuple[Message, ...], trace: Trace, sent: dict[str, _Sent], provider: str
+    messages: tuple[Message, ...],
+    trace: Trace,
+    sent: dict[str, _Sent],
+    own_of: dict[int, str | None],
+    provider: str,
 ) -> tuple[tuple[Message, ...], list[Change]]:
     out: list[Message] = []
     changes: list[Change] = []
@@ -145,24 +153,29 @@ def _rewrite(
         blocks: list[Block] = []
         changed = False
         for block in message.blocks:
-            if isinstance(block, ToolCallBlock | ToolResponseBlock):
-                pairing = block.id if isinstance(block, ToolCallBlock) else block.call_id
-                decided = sent[pairing]
-                tool: ToolCallBlock | ToolResponseBlock = block
-                if decided.id != pairing:
-                    tool = (
-                        replace(block, id=decided.id)
-                        if isinstance(block, ToolCallBlock)
-                        else replace(block, call_id=decided.id)
-                    )
-                    trace.derive(tool, block)
-                    changed = True
-                change = _change(tool, decided, trace, provider)
-                if change is not None:
-                    changes.append(change)
-                blocks.append(tool)
+            kind = type(block)
+            if kind is ToolCallBlock:
+                pairing, old = block.id, own_of[id(block)]  # type: ignore[union-attr]
+            elif kind is ToolResponseBlock:
+                pairing = block.call_id  # type: ignore[union-attr]
+                source = trace.input_block(block)
+                old = source.call_id if type(source) is ToolResponseBlock else None
+            else:
+                blocks.append(block)
                 continue
-            blocks.append(block)
+            decided = sent[pairing]
+            tool: Block = block
+            if decided.id != pairing:
+                tool = (
+                    replace(block, id=decided.id)
+                    if kind is ToolCallBlock
+                    else replace(block, call_id=decided.id)
+                )
+                trace.derive(tool, block)
+                changed = True
+            if old is not None and old != decided.id:
+                changes.append(_change(tool, old, decided, trace, provider))
+            blocks.append(tool)
         if changed:
             rebuilt = replace(message, blocks=tuple(blocks))
             trace.derive(rebuilt, message)
@@ -172,21 +185,13 @@ def _rewrite(
     return tuple(out), changes
 
 
-def _change(
-    block: ToolCallBlock | ToolResponseBlock, decided: _Sent, trace: Trace, provider: str
-) -> Change | None:
-    """The ``rewrite_id`` Change for ``block`` (already carrying the sent id), or None when its id is its own."""
-    source = trace.input_block(block)
-    if isinstance(block, ToolCallBlock):
-        old = source.id if isinstance(source, ToolCallBlock) else None
-    else:
-        old = source.call_id if isinstance(source, ToolResponseBlock) else None
-    if old is None or old == decided.id:
-        return None
+def _change(block: Block, old: str, decided: _Sent, trace: Trace, provider: str) -> Change:
+    """The ``rewrite_id`` Change for ``block`` (already carrying the sent id), whose id was ``old``."""
+    call = type(block) is ToolCallBlock
     if decided.canonical is None:  # the call kept its id; the result pairs with it by position or order
         reason = f"the result answers call {decided.id} (paired by order: its own id {old!r} names no call it can answer)"
-    elif isinstance(block, ToolCallBlock) or decided.reason:
-        own = "this id" if isinstance(block, ToolCallBlock) else "its call's id"
+    elif call or decided.reason:
+        own = "this id" if call else "its call's id"
         reason = f"{provider} refuses {own}: {decided.reason}; it goes out as seed 001's canonical id in {provider}'s form"
     else:
         reason = f"the result follows its call, whose id goes out as {decided.id}"
