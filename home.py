@@ -17,29 +17,32 @@ import pandas as pd
 import streamlit as st
 
 import toolhist
-from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
-from toolhist.formats import FORMATS, READERS
 from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.judgement import describe
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
 from toolhist.model import Session
-from toolhist.ran_on import ran_on, said
+from toolhist.providers import PROVIDERS
+from toolhist.ran_on import said
+from toolhist.readers import FORMATS, READERS
 from toolhist.summary import Summary
-from toolhist.views import state
+from toolhist.views import failure, state
 from toolhist.views.bundles import bundles_frame, captured, default_folder
 from toolhist.views.bundles import label as bundle_label
+from toolhist.views.failure import alert
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
-from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input, alert
+from toolhist.views.sent import as_sent, ran_on_of
+from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
 from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
-from toolhist.views.widgets import PAGES
+from toolhist.views.widgets import PAGES, sentence, show_ids
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
 # not a string: Streamlit's magic would show a bare string on the page.
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
+PASTED = "<pasted text>"
 
 
 def cli_path() -> str | None:
@@ -73,7 +76,11 @@ def pick_source(fmt: str | None) -> Input | None:
     linked_path = st.query_params.get("path") or cli_path()
     if linked_path and "sample" not in st.query_params and "source" not in st.session_state:
         st.session_state["source"], st.session_state["path"] = "Path", linked_path  # a ?path= deep link
-    source = st.segmented_control("Load from", SOURCES, default="Sample", key="source", required=True)
+    elif "source" not in st.session_state and held is not None and held.sample is None and held.path is None:
+        st.session_state["source"] = "Paste" if held.name == PASTED else "Upload"  # back from another page
+    if "source" not in st.session_state:  # a default beside a value set in session state: Streamlit warns
+        st.session_state["source"] = "Sample"
+    source = st.segmented_control("Load from", SOURCES, key="source", required=True)
     # the URL names the input only when a link can reopen it: a sample or a path, never an upload
     for param in ("sample", "path"):
         if param in st.query_params and param != LINKED.get(str(source)):
@@ -85,10 +92,14 @@ def pick_source(fmt: str | None) -> Input | None:
             key="upload",
             max_upload_size=MAX_UPLOAD_MB,
         )
-        return Input(name=upload.name, data=upload.getvalue(), fmt=fmt) if upload is not None else None
+        if upload is not None:
+            return Input(name=upload.name, data=upload.getvalue(), fmt=fmt)
+        return kept(held, fmt, pasted=False)
     if source == "Paste":
         text = st.text_area("Paste a request body, a message list or a session log", key="paste", height=200)
-        return Input(name="<pasted text>", data=text.encode("utf-8"), fmt=fmt) if text.strip() else None
+        if text.strip():
+            return Input(name=PASTED, data=text.encode("utf-8"), fmt=fmt)
+        return kept(held, fmt, pasted=True)
     if source == "This machine":
         return machine_source(fmt)
     if source == "Bundles":
@@ -97,26 +108,35 @@ def pick_source(fmt: str | None) -> Input | None:
         raw = st.text_input("Path to a session file on this machine", key="path")
         if not raw.strip():
             return None
-        path = Path(raw.strip()).expanduser()
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            alert("error", "Cannot read that path.", f"{path}: {exc.strerror or exc}")
-            return None
-        if size > MAX_UPLOAD_MB * 1024 * 1024:
-            alert(
-                "error",
-                f"That file is over the app's {MAX_UPLOAD_MB} MB limit; use the CLI.",
-                f"{path}: {size} bytes",
-            )
+        try:  # only where sessions live or the user allows (toolhist.views.paths); a file or STORE#SESSION_ID
+            opened = state.path_input(raw, fmt)
+        except (OSError, ValueError, ToolhistError) as exc:
+            alert("error", "Cannot read that path.", str(exc))
             return None
         st.query_params["path"] = raw.strip()
-        return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+        return opened
     choice = st.selectbox("Sample session", names, index=default, key="sample")
     if choice is None:
         return None
     st.query_params["sample"] = choice
     return state.sample_input(choice, fmt)
+
+
+def kept(held: Input | None, fmt: str | None, *, pasted: bool) -> Input | None:
+    """The file uploaded (or text pasted) before, when the user comes back to Home from another page.
+
+    Streamlit forgets a widget's value once a page without it has run, so the uploader is empty
+    again; the session it opened is still the open one (every other page shows it), and Home shows
+    it too, saying where it came from, until another is uploaded or pasted.
+    """
+    if held is None or held.sample is not None or held.path is not None:
+        return None
+    if (held.name == PASTED) != pasted:
+        return None
+    st.caption(
+        "Showing the session opened earlier; " + ("paste" if pasted else "upload") + " another to replace it."
+    )
+    return Input(name=held.name, data=held.data, fmt=fmt)
 
 
 @st.cache_data(ttl=60, show_spinner="Looking for the sessions agents keep on this machine…")
@@ -185,6 +205,7 @@ def machine_source(fmt: str | None) -> Input | None:
     if row.problem is not None:
         alert("error", "toolhist cannot read this session.", f"{row.path}: {row.problem}")
         return None
+    picked = subagent_pick(picked)
     try:
         opened = state.path_input(picked, fmt or row.read_format)
     except (OSError, ValueError) as exc:
@@ -192,6 +213,21 @@ def machine_source(fmt: str | None) -> Input | None:
         return None
     st.query_params["path"] = picked
     return opened
+
+
+def subagent_pick(path: str) -> str:
+    """A Claude Code session's own file, or one of its subagent files (``<session>/subagents/*.jsonl``)."""
+    files = sorted(str(p) for p in Path(path).with_suffix("").joinpath("subagents").glob("*.jsonl"))
+    if not files:
+        return path
+    return str(
+        st.selectbox(
+            f"This session has {len(files)} subagent file(s): open the session or one of them",
+            [path, *files],
+            format_func=lambda p: "the session" if p == path else f"subagent {Path(p).name}",
+            key="machine_subagent",
+        )
+    )
 
 
 def bundle_source(fmt: str | None) -> Input | None:
@@ -225,8 +261,13 @@ def bundle_source(fmt: str | None) -> Input | None:
     )
     if picked is None:
         return None
+    try:
+        opened = state.path_input(picked, fmt)
+    except (OSError, ValueError, ToolhistError) as exc:
+        alert("error", "Cannot open that bundle.", str(exc))
+        return None
     st.query_params["path"] = picked
-    return Input(name=picked, data=Path(picked).read_bytes(), fmt=fmt, path=picked)
+    return opened
 
 
 @st.cache_data(ttl=10, show_spinner=False)
@@ -291,11 +332,11 @@ def show_messages(key: str, session: Session) -> None:
 def show_reader_notes(summary: Summary) -> None:
     """What the counts alone do not say: unanswered and unmatched ids, unsent and skipped records."""
     if summary.unanswered_calls:
-        st.text("Unanswered calls: " + ", ".join(summary.unanswered_calls))
+        show_ids("Unanswered calls", summary.unanswered_calls, "ids_unanswered")
     if summary.unmatched_results:
-        st.text("Results answering no earlier call: " + ", ".join(summary.unmatched_results))
+        show_ids("Results answering no earlier call", summary.unmatched_results, "ids_unmatched")
     if summary.duplicate_results:
-        st.text("Calls answered more than once: " + ", ".join(summary.duplicate_results))
+        show_ids("Calls answered more than once", summary.duplicate_results, "ids_duplicate")
     if summary.unsent:
         alert(
             "info",
@@ -312,9 +353,20 @@ def show_reader_notes(summary: Summary) -> None:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 
 
-def show(key: str, session: Session, result: CheckResult) -> None:
-    """Summary, provider verdicts and the message table."""
-    summary = toolhist.summarize(session)
+@st.cache_resource(max_entries=4, show_spinner=False)
+def summary_of(key: str, _session: Session) -> Summary:
+    """`toolhist.summarize`, cached per content key."""
+    return toolhist.summarize(_session)
+
+
+def show(opened: state.Opened) -> None:
+    """Summary, provider verdicts and the message table.
+
+    The summary shows as soon as the session is read; the verdicts are computed after it (with a
+    progress bar naming the provider being checked), so the counts are on screen meanwhile.
+    """
+    key, session = opened.key, opened.session
+    summary = summary_of(key, session)
     st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
     cols = st.columns(5)
     cols[0].metric("Messages", summary.messages)
@@ -325,10 +377,13 @@ def show(key: str, session: Session, result: CheckResult) -> None:
     show_reader_notes(summary)
 
     st.subheader("Would a provider accept it?")
-    st.text(describe(result.judged, result.appended).capitalize())  # literal: pending call ids are user data
-    ran = ran_on(session)
+    as_sent()
+    state.checked(opened, PROVIDERS)
+    result = opened.result
+    st.text(sentence(describe(result.judged, result.appended)))  # literal: pending call ids are user data
+    ran = ran_on_of(key, session)
     if ran is not None:
-        st.text(said(ran).capitalize())
+        st.text(sentence(said(ran)))
     st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
     matrix = violation_matrix(result.results)
     if len(matrix):
@@ -352,7 +407,8 @@ def show(key: str, session: Session, result: CheckResult) -> None:
                     help=f"{errors} error(s), {warnings} warning(s) for {provider}",
                     query_params={"provider": provider},
                 )
-    nav = st.columns(6)
+    nav = st.columns(7)
+    nav[6].page_link(PAGES["conversation"], label="Conversation", icon=":material/forum:")
     nav[0].page_link(PAGES["timeline"], label="Timeline", icon=":material/timeline:")
     nav[1].page_link(PAGES["violations"], label="Violations", icon=":material/rule:")
     nav[2].page_link(PAGES["curation"], label="Curation", icon=":material/difference:")
@@ -391,19 +447,19 @@ def main() -> None:
         return
     name = picked.name
     try:
-        opened = state.read(picked)
+        opened = state.read(picked, ())  # the verdicts come after the summary (`show`)
     except ToolhistError as exc:
-        alert("error", "This input cannot be read as a session.", str(exc))
+        failure.load_failed("This input cannot be read as a session.", failure.load_error(exc, fmt))
         return
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
-        alert("error", "Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
+        failure.load_failed("Internal error (please report it).", f"{name}: {type(exc).__name__}: {exc}")
         return
     st.text(f"Session: {name}")
     row = machine_row(name) if st.session_state.get("source") == "This machine" else None
     if row is not None:
         st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
     show_captured(opened.session)
-    show(opened.key, opened.session, opened.result)
+    show(opened)
 
 
 main()

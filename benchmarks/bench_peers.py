@@ -26,10 +26,10 @@ from pathlib import Path
 from bench_load import median_time
 
 from toolhist.curation.compare import compare
-from toolhist.formats import load
 from toolhist.model import Session
 from toolhist.peers import run
 from toolhist.peers.strategies import ROUTES, VIA_LITELLM, _agents_via_litellm, job
+from toolhist.readers import load
 
 PORTS = {"litellm": "litellm-port", "openai-agents": "openai-agents-port"}
 

@@ -36,11 +36,13 @@ def free_port() -> int:
 
 
 def start_server(
-    timeout: float = 60, env: dict[str, str] | None = None
+    timeout: float = 60, env: dict[str, str] | None = None, root: Path = ROOT
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``streamlit run app.py`` on a free port, once its health check answers (else RuntimeError).
 
     ``env``: variables added to this process's environment for the server (``TOOLHIST_HOME``).
+    ``root``: the source tree to serve (a benchmark serves another checkout beside this one: Streamlit
+    puts the script's folder first on ``sys.path``, so that tree's ``toolhist`` is the one imported).
     """
     port = free_port()
     proc = subprocess.Popen(
@@ -56,7 +58,7 @@ def start_server(
             "--browser.gatherUsageStats=false",
             "--server.fileWatcherType=none",
         ],
-        cwd=ROOT,
+        cwd=root,
         env={**os.environ, **env} if env else None,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -12,6 +12,7 @@ import streamlit as st
 
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
+from toolhist.views.sent import as_sent, default_provider
 from toolhist.views.timeline import has_times, timeline_figure
 from toolhist.views.widgets import show_message
 
@@ -22,19 +23,20 @@ CHART_WINDOW = 2500  # messages drawn at once; a longer history pages through wi
 
 st.set_page_config(page_title="toolhist · Timeline", layout="wide")
 st.title("Timeline")
-# Providers whose violations are ringed: ?provider= narrows to one (the only one checked now), else
-# every provider that objects.
+# Providers whose violations are ringed: ?provider= (a link), else the provider it ran on, else the
+# first that rejects it (`toolhist.views.sent.default_provider`); the others are added in the sidebar.
 linked = st.query_params.get("provider")
 fresh = "tl_providers" not in st.session_state or (
     linked in PROVIDERS and st.session_state.get("tl_linked") != linked
 )
-opened = state.open_session([linked] if linked in PROVIDERS else PROVIDERS if fresh else ())
+opened = state.open_session([linked] if linked in PROVIDERS else ())
 session = opened.session
 count = len(session.messages)
+as_sent()
 if fresh:
-    st.session_state["tl_providers"] = (
-        [linked] if linked in PROVIDERS else [p for p in PROVIDERS if opened.found(p)]
-    )
+    st.session_state["tl_providers"] = [
+        linked if linked in PROVIDERS else default_provider(opened.key, session, opened.found)
+    ]
     st.session_state["tl_linked"] = linked
 chosen: list[str] = st.sidebar.multiselect("Highlight violations for", PROVIDERS, key="tl_providers")
 if len(chosen) == 1:
@@ -48,6 +50,17 @@ frame = state.events(opened.key, tuple(chosen), opened)
 if has_times(frame):
     axis = str(st.sidebar.radio("Axis", ["turn", "time"], key="tl_axis", horizontal=True))
 
+# the 400 the user came for: the page opens on the chosen providers' first error (a warning only
+# when there is no error)
+first_error = min(
+    (
+        v.message_index
+        for p in chosen
+        for v in opened.found(p)
+        if v.severity == "error" and v.message_index is not None
+    ),
+    default=None,
+)
 calls = int((frame["kind"] == "call").sum())
 results = int((frame["kind"] == "result").sum())
 flagged = frame[frame["violations"] != ""]
@@ -219,7 +232,13 @@ def body() -> None:
         and st.session_state.get("tl_msg_link") != st.query_params.get("msg")
     ):
         st.session_state["tl_msg"] = (
-            from_link if from_link is not None else (int(flagged["message"].iloc[0]) if len(flagged) else 0)
+            from_link
+            if from_link is not None
+            else first_error
+            if first_error is not None
+            else int(flagged["message"].iloc[0])
+            if len(flagged)
+            else 0
         )
         st.session_state["tl_msg_link"] = st.query_params.get("msg")
     picked = _chart_pick()

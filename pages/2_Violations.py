@@ -12,6 +12,7 @@ import streamlit as st
 from toolhist.providers import PROVIDERS, Violation
 from toolhist.views import state
 from toolhist.views.rules import rules_frame
+from toolhist.views.sent import as_sent
 from toolhist.views.violations import rule_counts, violations_frame
 from toolhist.views.widgets import PAGES
 
@@ -33,9 +34,9 @@ def tables(
 st.set_page_config(page_title="toolhist · Violations", layout="wide")
 st.title("Violations")
 opened = state.open_session(())  # checked below: only the providers shown
-st.caption(
-    "Each provider's verdict on this history as it is (strategy none): a body in the provider's own "
-    "format is checked exactly as it was sent, every other provider sees the body toolhist renders for it."
+as_sent(
+    "A body in the provider's own format is checked exactly as it was sent; every other provider sees "
+    "the body toolhist renders for it."
 )
 
 provider = state.pick("provider", "Provider", [ALL, *PROVIDERS], ALL, key="vi_provider")
@@ -110,7 +111,7 @@ if row["call ids"]:
     st.text(f"Call ids: {row['call ids']}")
 message = row["message"]
 if message is not None and str(message) != "<NA>":
-    links = st.columns(3)
+    links = st.columns(4)
     params = {"provider": str(row["provider"]), "msg": str(int(message))}
     if opened.input.sample is not None:
         params["sample"] = opened.input.sample
@@ -119,5 +120,6 @@ if message is not None and str(message) != "<NA>":
     )
     links[1].page_link(PAGES["payloads"], label="The payload", query_params=params)
     links[2].page_link(PAGES["curation"], label="Repair it", query_params=params)
+    links[3].page_link(PAGES["conversation"], label="In the conversation", query_params=params)
 else:
     st.caption("This path maps to no message of the history (a request field outside it).")

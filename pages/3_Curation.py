@@ -14,19 +14,14 @@ from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, id_map_frame, per_pass
+from toolhist.views.markup import md_literal
+from toolhist.views.peer_versions import pick_version, with_version
+from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
-
-
-def default_provider() -> str:
-    """The first provider that objects to the history as it is (checking providers one by one)."""
-    for name in PROVIDERS:
-        if state.checked(opened, [name])[name]:
-            return name
-    return PROVIDERS[0]
 
 
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
@@ -40,18 +35,19 @@ provider = state.pick(
     "provider",
     "Provider",
     list(PROVIDERS),
-    linked if linked in PROVIDERS else default_provider(),
+    linked if linked in PROVIDERS else default_provider(opened.key, session, opened.found),
     key="cu_provider",
 )
 default_strategy = "toolhist" if "toolhist" in STRATEGIES else STRATEGIES[0]
 strategy = state.pick("strategy", "Strategy", list(STRATEGIES), default_strategy, key="cu_strategy")
+strategy = pick_version(strategy)  # litellm / openai-agents: at the version picked (litellm@1.110.2)
 
 before = state.checked(opened, [provider])[provider]
 with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} for {provider}…"):
     try:
         curation = state.curated(opened.key, provider, strategy, session)
     except ToolhistError as exc:  # a peer library not installed (`toolhist peers install`)
-        st.error(f"Strategy {strategy} gave no answer: {exc}")
+        st.error(md_literal(f"Strategy {strategy} gave no answer: {exc}"))
         st.stop()
 if curation.library is not None:
     st.caption(f"Strategy {strategy} ran the real {curation.library}; the after side is the body it sent.")
@@ -60,6 +56,10 @@ with st.spinner("Aligning before and after…"):
 with st.spinner(f"Checking the curated history for {provider}…"):
     left = state.violations(opened.key, provider, strategy, session)
 
+# As sent first: the verdict Home shows, then the repaired one, each saying which history it is about.
+verdicts = st.columns(2)
+verdicts[0].markdown(f"**As sent**, {provider} {verdict_line(before)}")
+verdicts[1].markdown(f"**Repaired by `{strategy}`** (not what was sent), {provider} {verdict_line(left)}")
 cols = st.columns(5)
 cols[0].metric("Changes", len(curation.changes))
 cols[1].metric(
@@ -142,7 +142,7 @@ if left:
         column_order=("rule", "severity", "message", "path", "error text"),
     )
 else:
-    st.success(f"{provider} accepts the history curated by {strategy}.")
+    st.success(f"{provider} accepts the history repaired by {strategy} (as sent: {verdict_line(before)}).")
 
 st.subheader("Strategies compared")
 compare_key = f"cu_compared:{opened.key}:{provider}"
@@ -158,6 +158,6 @@ progress = st.empty()
 compared: list[pd.DataFrame] = []
 for n, name in enumerate(STRATEGIES):
     progress.progress(n / len(STRATEGIES), text=f"Curating with {name} ({n + 1} of {len(STRATEGIES)})…")
-    compared.append(state.compared(opened.key, provider, name, session))
+    compared.append(state.compared(opened.key, provider, with_version(name), session))
 progress.empty()
 st.dataframe(pd.concat(compared, ignore_index=True), hide_index=True, key="cu_compare")

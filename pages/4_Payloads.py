@@ -1,32 +1,50 @@
-"""Payloads: the exact request bodies two to four providers would receive, side by side.
+"""Payloads: the exact request bodies two to four providers would receive, message by message, side by side.
 
-As-is (strategy none) or curated; each body as highlighted JSON with the lines a violation points at
-marked and a jump to each; the id map; each body downloads as JSON. Layout and state only: the lines
-come from `toolhist.views.payloads`, the highlighted code from `toolhist.views.markup` (the report
-and Jupyter draw the same). The code is shown with ``st.html``: every piece of the body in it is
-escaped by `toolhist.views.markup.esc` (and Streamlit sanitises the HTML again), so a ``<script>`` in
-a tool result is text. Deep link: ``?sample=…&provider=…&strategy=…``.
+As sent by default (the repaired history is the sidebar's switch, and the page says which it shows).
+Each provider's verdict is Home's. What a format cannot carry is grouped by kind, with counts and an
+example. The bodies are cut at their message list (`toolhist.views.body`): a window of source
+messages, each an expander holding every provider's entries for it side by side (what Anthropic gets
+for message N beside what Gemini gets), lines numbered, the lines a violation points at marked; a
+jump list reaches the message of each violation, and a long session pages through windows. The
+fields outside the message list (model, tools, system…) have their own part. Each whole body
+downloads as JSON. The code is shown with ``st.html``: every piece of the body in it is escaped by
+`toolhist.views.markup.esc` (and Streamlit sanitises the HTML again), so a ``<script>`` in a tool
+result is text; expander labels hold no session content. Deep link:
+``?sample=…&provider=…&repair=…&msg=…`` (``repair`` names the strategy of a repaired view).
 """
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import streamlit as st
 
-from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
-from toolhist.providers import PROVIDERS, Payload
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS, Payload, Violation, provider_for
+from toolhist.redact import shareable_json
 from toolhist.views import state
-from toolhist.views.markup import CSS, json_code
-from toolhist.views.payloads import id_map_frame, offending_lines, verdict
+from toolhist.views.body import (
+    Sections,
+    field_marks,
+    flagged,
+    jumps,
+    omitted_by_message,
+    omitted_groups,
+    sections,
+    value_lines,
+)
+from toolhist.views.markup import CSS, json_code, md_literal
+from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_request
+from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
 from toolhist.views.widgets import use_full_width
 
-FULL_VIEW_LINES = 4000  # above this many lines a body shows only its marked lines (with context)
-CODE_LINES = 4000  # lines drawn as highlighted code per body (a long body's marked lines can be more)
 LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built when clicked
+WINDOWS = (10, 25, 50)  # source messages shown at once
+WHOLE_TREE_MESSAGES = 60  # a body this short also shows as a JSON tree
+CONTEXT = 2  # messages shown before the one jumped to
+NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -35,18 +53,34 @@ def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRe
     return sdk_request(_payload.body, provider, _payload.source_map)
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cut(key: str, provider: str, strategy: str, _payload: Payload) -> Sections:
+    """`toolhist.views.body.sections` of a payload, cached per session key, provider and strategy."""
+    return sections(_payload)
+
+
+def block_kinds(session: Session, index: int) -> str:
+    """``text, tool_call x2``: a message's block kinds (toolhist's words only: no session content)."""
+    kinds: dict[str, int] = {}
+    for block in session.messages[index].blocks:
+        kind = str(getattr(block, "type", type(block).__name__))
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in kinds.items()) or "no blocks"
+
+
 st.set_page_config(page_title="toolhist · Payloads", layout="wide")
-use_full_width(CSS)  # four bodies side by side need the width
+use_full_width(CSS + NARROW_EXPANDERS)  # four bodies side by side need the width
 st.title("Payloads")
 opened = state.open_session(())  # only the providers shown are checked (below)
-session = opened.session
+strategy = repaired_view("pl")
+showing(strategy)
+session = opened.session  # the as-sent session; a repair's entries trace to its own message numbers
 
-strategy = state.pick("strategy", "Strategy", list(STRATEGIES), "none", key="pl_strategy")
 linked = st.query_params.get("provider")
 if "pl_providers" not in st.session_state or (
     linked in PROVIDERS and st.session_state.get("pl_linked") != linked
 ):
-    first = linked if linked in PROVIDERS else session.source.format
+    first = linked if linked in PROVIDERS else default_provider(opened.key, session, opened.found)
     others = [p for p in ("openai-chat", "anthropic", "gemini") if p != first]
     st.session_state["pl_providers"] = ([first] if first in PROVIDERS else []) + others[
         : 3 - (first in PROVIDERS)
@@ -61,42 +95,48 @@ if not chosen:
     st.stop()
 if len(chosen) == 1:
     state.remember("provider", chosen[0])
-only_marked = st.toggle("Marked lines only", key="pl_only_marked")
-st.caption(
-    f"Strategy {strategy}: "
-    + (
-        "the history as it is."
-        if strategy == "none"
-        else "the history curated for each provider, ids as the strategy writes them."
-    )
-    + " A marked line names the rules of the violations it is part of."
-)
 
 as_is = state.checked(opened, chosen) if strategy == "none" else {}
-columns = st.columns(len(chosen))
-for column, provider in zip(columns, chosen, strict=True):
+payloads: dict[str, Payload] = {}
+found: dict[str, list[Violation]] = {}
+failed: dict[str, str] = {}
+for provider in chosen:
     try:
         with st.spinner(f"Rendering {provider}…"):
-            payload = state.payload(opened.key, provider, strategy, session)
-            found = (
+            payloads[provider] = state.payload(opened.key, provider, strategy, session)
+            found[provider] = (
                 as_is[provider]
                 if strategy == "none"
                 else state.violations(opened.key, provider, strategy, session)
             )
     except ToolhistError as exc:  # a peer library not installed, or without this provider's route
-        column.subheader(provider)
-        column.error(f"Strategy {strategy} gave no answer: {exc}")
-        continue
+        failed[provider] = f"Strategy {strategy} gave no answer: {exc}"
+shown = [p for p in chosen if p in payloads]
+cuts = {p: cut(opened.key, p, strategy, payloads[p]) for p in shown}
+ran = ran_on_of(opened.key, session)
+
+# --- verdicts: Home's words, for the history this page shows -------------------------------------
+st.subheader("Verdicts")
+which = "as sent" if strategy == "none" else f"repaired by {strategy}"
+heads = st.columns(len(chosen))
+for column, provider in zip(heads, chosen, strict=True):
     with column:
         st.subheader(provider)
-        st.text(verdict(found))
-        if payload.omitted:
-            st.caption("What this format cannot carry")
-            st.text("\n".join(payload.omitted))
-        if payload.id_map:
-            st.caption("Id map (original → sent)")
-            st.dataframe(id_map_frame(payload.id_map), hide_index=True, key=f"pl_ids_{provider}")
-        dump = partial(json.dumps, payload.body, indent=2, ensure_ascii=False)
+        if provider in failed:
+            st.error(md_literal(failed[provider]))
+            continue
+        st.text(f"{which}: {verdict_line(found[provider])}")
+        omitted = payloads[provider].omitted
+        st.caption(
+            f"{len(cuts[provider].entries):,} source messages sent; "
+            f"{len(omitted):,} thing(s) this format cannot carry"
+        )
+        if payloads[provider].id_map:
+            with st.expander(f"Id map ({len(payloads[provider].id_map):,} ids rewritten)"):
+                st.dataframe(
+                    id_map_frame(payloads[provider].id_map), hide_index=True, key=f"pl_ids_{provider}"
+                )
+        dump = partial(shareable_json, payloads[provider].body)  # a download leaves the machine: redacted
         st.download_button(
             "Download JSON",
             # A long history's body is tens of MB of JSON: made on click (in its own thread) only then.
@@ -105,55 +145,139 @@ for column, provider in zip(columns, chosen, strict=True):
             mime="application/json",
             key=f"pl_dl_{provider}",
         )
-        with st.spinner(f"Numbering {provider}'s lines…"):
-            total, lines = state.lines(opened.key, provider, strategy, FULL_VIEW_LINES, payload, found)
-        long = total > FULL_VIEW_LINES  # then `lines` holds only the marked lines, with context
-        if long:
-            st.caption(f"{total:,} lines: only the marked ones (with context) are listed")
-        elif only_marked:
-            lines = offending_lines(lines)
-        marked = int((lines["rules"] != "").sum())
-        st.caption(
-            f"{marked} marked line{'s' if marked != 1 else ''}" + (": jump to each below" if marked else "")
-        )
-        drawn = lines.head(CODE_LINES)
-        if len(drawn) < len(lines):
-            st.caption(
-                f"The first {CODE_LINES:,} of {len(lines):,} listed lines are drawn: the table has all."
-            )
-        st.html(json_code(drawn, anchor=f"pl-{provider}", total=total))
-        with st.expander("Lines as a table"):
-            st.dataframe(
-                lines.style.apply(
-                    lambda row: ["background-color: #f8d7da" if row["rules"] else ""] * len(row), axis=1
-                )
-                if len(lines) <= FULL_VIEW_LINES
-                else lines,
-                hide_index=True,
-                key=f"pl_lines_{provider}",
-                column_order=("line", "text", "rules"),
-                height=420,
-                column_config={
-                    "line": st.column_config.NumberColumn(width=50),
-                    "text": st.column_config.TextColumn(width="large"),
-                    "rules": st.column_config.TextColumn(width="small"),
-                },
-            )
-        with st.expander("Body as JSON"):
-            if long:  # the tree would ship the whole body to the browser on every run
-                st.caption("Too long to show as a tree here: download it.")
+if not shown:
+    st.stop()
+
+# --- what each format cannot carry, grouped ---------------------------------------------------------
+carried = {p: omitted_groups(payloads[p].omitted, ran.model if ran else None) for p in shown}
+if any(len(frame) for frame in carried.values()):
+    st.subheader("What each format cannot carry")
+    tabs = st.tabs([f"{p} ({int(carried[p]['count'].sum()):,})" for p in shown])
+    for tab, provider in zip(tabs, shown, strict=True):
+        with tab:
+            if len(carried[provider]):
+                st.dataframe(carried[provider], hide_index=True, key=f"pl_omitted_{provider}")
             else:
-                st.json(payload.body, expanded=2)
-        with st.expander("As the SDK sends it"):
-            if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
-                continue
-            sent = sdk_view(opened.key, provider, strategy, payload)
-            st.caption(f"{sent.label}: {sent.status}")
-            if sent.status == "unavailable":
-                st.info(sent.text)
-            else:
-                st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
-            for note in sent.notes:
-                st.caption(note)
-            if sent.violations:
-                st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))
+                st.caption(f"{provider}'s format carries all of it.")
+
+# --- the fields outside the message list ----------------------------------------------------------
+marks = {p: flagged(found[p]) for p in shown}
+with st.expander("Request fields (everything outside the message list: model, tools, system…)"):
+    columns = st.columns(len(shown))
+    for column, provider in zip(columns, shown, strict=True):
+        with column:
+            st.markdown(f"**{provider}**")
+            fmt = provider_for(provider).path_format
+            for path, rules in field_marks(marks[provider], cuts[provider].list_key):
+                st.caption(md_literal(f"{path}: {rules}"))  # a body's own keys: literal
+            fields = cuts[provider].fields
+            for name, value in fields.items():
+                lines = value_lines(value, (name,), fmt, marks[provider])
+                st.html(json_code(lines, anchor=f"pl-{provider}-{name}"))
+
+# --- messages, side by side ------------------------------------------------------------------------
+count = (
+    len(session.messages)
+    if strategy == "none"
+    else max((m + 1 for p in shown for m in cuts[p].entries), default=0)
+)
+st.subheader("Messages, side by side")
+st.caption(
+    "Each source message with what every provider gets for it; marked lines name the rules that flag "
+    "them. " + ("" if strategy == "none" else "Repaired: numbers are those of each repaired history.")
+)
+targets = jumps({p: found[p] for p in shown})
+controls = st.columns([3, 1, 1])
+size = int(controls[2].selectbox("Messages at once", WINDOWS, key="pl_window"))
+linked_msg = state.message_param(count)
+if "pl_from" not in st.session_state or st.session_state.get("pl_from_link") != linked_msg:
+    first_error = targets[0][1] if targets else 0
+    focus = linked_msg if linked_msg is not None else first_error
+    st.session_state["pl_focus"] = focus
+    st.session_state["pl_from"] = max(0, min(focus - CONTEXT, max(count - 1, 0)))
+    st.session_state["pl_from_link"] = linked_msg
+labels = [label for label, _ in targets]
+if targets:
+    jumped = controls[0].selectbox(
+        f"Jump to a violation ({len(targets):,}, errors first)",
+        labels,
+        index=None,
+        placeholder="Choose a violation",
+        key="pl_jump",
+    )
+    if jumped is not None and st.session_state.get("pl_jumped") != jumped:
+        focus = st.session_state["pl_focus"] = dict(targets)[jumped]
+        st.session_state["pl_from"] = max(0, focus - CONTEXT)
+        st.session_state["pl_jumped"] = jumped
+else:
+    controls[0].caption("No violation points at a message for these providers.")
+start = int(
+    controls[1].number_input(
+        "From message", 0, max(count - 1, 0), key="pl_from", help="Window's first message"
+    )
+)
+if strategy == "none":
+    held = st.session_state.get("pl_focus")
+    linked_now = held if isinstance(held, int) and start <= held < start + size else start
+    state.remember("msg", str(linked_now))
+    st.session_state["pl_from_link"] = linked_now  # the URL now says this: not a new link next run
+end = min(count, start + size)
+st.caption(f"Messages {start:,} to {max(end - 1, start):,} of {count:,}")
+hit = {m for p in shown for v in found[p] if (m := v.message_index) is not None and start <= m < end}
+dropped = {p: omitted_by_message(payloads[p].omitted) for p in shown}
+open_all = st.toggle("Open every message of the window", key="pl_open_all")
+for m in range(start, end):
+    broken = sorted({v.rule for p in shown for v in found[p] if v.message_index == m})
+    what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
+    title = f"Message {m} · " + (f"{session.messages[m].speaker} · {what}" if strategy == "none" else what)
+    if broken:
+        title += " · :red[marked: " + ", ".join(f"`{r}`" for r in broken) + "]"
+    losing = [p for p in shown if m in dropped[p]]
+    if losing:
+        title += " · :orange[not carried by " + ", ".join(losing) + "]"
+    with st.expander(title, expanded=open_all or m in hit or m == st.session_state.get("pl_focus")):
+        columns = st.columns(len(shown), gap="xsmall")  # four bodies: every pixel to the JSON
+        for column, provider in zip(columns, shown, strict=True):
+            with column:
+                st.caption(provider)
+                sect, body = cuts[provider], payloads[provider].body
+                entries = sect.entries.get(m, ())
+                fmt = provider_for(provider).path_format
+                for entry in entries:
+                    value = body[sect.list_key][entry]  # type: ignore[index]
+                    lines = value_lines(value, (sect.list_key, entry), fmt, marks[provider])  # type: ignore[arg-type]
+                    st.html(json_code(lines, anchor=f"pl-{provider}-{sect.list_key}-{entry}"))
+                if not entries:
+                    merged = sect.carried_by.get(m)
+                    st.caption(
+                        f"sent inside {sect.list_key}[{merged}] (under an earlier message)"
+                        if merged is not None
+                        else "nothing sent for this message"
+                    )
+                if m in dropped[provider]:
+                    st.caption(md_literal("not carried: " + "; ".join(dropped[provider][m])))
+
+# --- small bodies whole, and the SDK's view ---------------------------------------------------------
+if len(session.messages) <= WHOLE_TREE_MESSAGES:
+    with st.expander("Whole bodies as JSON trees"):
+        trees = st.columns(len(shown))
+        for column, provider in zip(trees, shown, strict=True):
+            column.caption(provider)
+            column.json(payloads[provider].body, expanded=1)
+long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
+sdk_columns = st.columns(len(shown))
+for column, provider in zip(sdk_columns, shown, strict=True):
+    with column, st.expander("As the SDK sends it"):
+        st.caption(provider)
+        if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
+            continue
+        sent = sdk_view(opened.key, provider, strategy, payloads[provider])
+        st.caption(md_literal(f"{sent.label}: {sent.status}"))
+        if sent.status == "unavailable":
+            st.info(md_literal(sent.text))
+        else:
+            st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
+        for note in sent.notes:
+            st.caption(md_literal(note))
+        if sent.violations:
+            st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))

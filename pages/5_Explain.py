@@ -1,35 +1,65 @@
 """Explain a 400: paste a provider's error and see the rule, what it means, the culprit message and the fix.
 
-Layout and state only: `toolhist.explain.explain` does the work, against the open session.
+Layout and state only: `toolhist.explain.explain` does the work, against the open session. The ids
+the text names are looked up in that session: a culprit is named only when one is there, and an id
+that is not is said to be not in this session. With an empty box the page checks nothing: the
+examples come from the verdicts already computed (Home's) and the default provider's.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from toolhist.explain import explain
+from toolhist.explain import Explanation, explain
+from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
+from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.bundles import captured
+from toolhist.views.markup import md_literal
+from toolhist.views.sent import as_sent, default_provider
 from toolhist.views.widgets import PAGES, show_message
 
 st.set_page_config(page_title="toolhist · Explain a 400", layout="wide")
 st.title("Explain a 400")
-opened = state.open_session()
+opened = state.open_session(())  # the examples below use the verdicts computed already
 session = opened.session
+as_sent()
+
+
+@st.cache_resource(max_entries=32, show_spinner="Explaining…")
+def explained(key: str, text: str, _session: Session) -> Explanation:
+    """`toolhist.explain.explain` against the open session, cached per content key and text."""
+    return explain(text, _session)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def call_ids(key: str, _session: Session) -> frozenset[str]:
+    """Every call id the session holds, as written and as read (for "not in this session")."""
+    found: set[str] = set()
+    for message in _session.messages:
+        for block in message.blocks:
+            if isinstance(block, ToolCallBlock):
+                found.update(x for x in (block.id, block.raw_id) if x)
+            elif isinstance(block, ToolResponseBlock):
+                found.update(x for x in (block.call_id, block.raw_call_id) if x)
+    return frozenset(found)
+
 
 recorded = captured(session)
 if recorded is not None and recorded.error and st.session_state.get("ex_bundle_used") != opened.key:
     st.session_state["ex_text"] = recorded.error  # a bundle's answer: the 400 this session really got
     st.session_state["ex_bundle_used"] = opened.key
 if recorded is not None:
-    st.caption(f"Opened from a guard bundle: {recorded.headline}")
+    st.caption(md_literal(f"Opened from a guard bundle: {recorded.headline}"))
 
-examples = {
-    f"{v.provider} · {v.rule} · message {v.message_index}": v.error_text
-    for found in opened.result.results.values()
-    for v in found
-    if v.severity == "error"
-}
+known = [p for p in PROVIDERS if state.verdict_ready(opened.key, p)]
+first = default_provider(opened.key, session, opened.found)
+examples: dict[str, str] = {}
+for name in dict.fromkeys([first, *known]):
+    for v in opened.found(name):  # the first error of each rule: a list a person can choose from
+        label = f"{v.provider} · {v.rule}"
+        if v.severity == "error" and not any(k.startswith(label + " ·") for k in examples):
+            examples[f"{label} · message {v.message_index}"] = v.error_text
 if examples:
     example = st.selectbox(
         "Or start from an error this session would get", ["(paste your own)", *examples], key="ex_example"
@@ -46,7 +76,7 @@ if not text.strip():
     st.info("Paste an HTTP 400 body or the exception your client raised.")
     st.stop()
 
-found = explain(text, session)
+found = explained(opened.key, text, session)
 if found.rule is None:
     st.warning("No known provider rule matches this text.")
     st.text(found.reason or "")
@@ -56,6 +86,12 @@ cols = st.columns(3)
 cols[0].metric("Provider", found.provider or "client-side")
 cols[1].metric("Rule", found.rule)
 cols[2].metric("Culprit message", "unknown" if found.message_index is None else found.message_index)
+absent = [i for i in found.call_ids if i not in call_ids(opened.key, session)]
+if found.call_ids and found.message_index is None:
+    st.warning("Not in this session: the text names ids this session does not hold, so no culprit is named.")
+    st.dataframe({"call id (as written)": absent or list(found.call_ids)}, hide_index=True, key="ex_absent")
+elif absent:
+    st.caption("Not in this session: " + ", ".join(absent))
 st.caption("Meaning")
 st.text(found.meaning)
 st.caption("Fix")
@@ -87,7 +123,7 @@ if found.message_index is not None:
         links[1].page_link(PAGES["curation"], label="Repair it", query_params=params)
         links[2].page_link(PAGES["payloads"], label="The payload", query_params=params)
     st.subheader("The culprit message")
-    violations = opened.result.results.get(found.provider or "", [])
+    violations = opened.found(found.provider) if found.provider in PROVIDERS else []
     show_message(session, found.message_index, violations)
-else:
+elif not found.call_ids:
     st.caption("The text names no message of this session (or no session matches it).")

@@ -7,6 +7,7 @@ the tables. Session content is shown only through escaping elements (tables, ``s
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from toolhist.compaction import (
@@ -21,6 +22,9 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
+from toolhist.views.sent import as_sent, ran_on_of
+
+PAGE_ROWS = 1000  # message rows per table page
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -31,17 +35,33 @@ def compacted(
     return compact(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def message_frames(
+    key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _result: Compaction
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tokens per message before and after, cached like the compaction (a rerun rebuilt 2 x 100,000 rows)."""
+    return messages_frame(_result), messages_frame(_result, after=True)
+
+
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")
 st.title("Compaction")
 opened = state.open_session(())  # no provider's verdict is shown here
 session = opened.session
+as_sent("Tokens before count it; tokens after count its compaction.")
 st.caption(
     "RFC 026 tool-history compaction: the system prompt and original request (tier 1), the last N tool "
     "call/result pairs (tier 3) and the current turn (tier 4) stay verbatim; older pairs (tier 2) are "
     "replaced by summaries that keep paths, line ranges, commands, exit codes and every error in full."
 )
 
-native = session.source.format if session.source.format in PROVIDERS else "openai-chat"
+ran = ran_on_of(opened.key, session)  # the provider it ran on, else its own format: no check needed here
+native = (
+    ran.provider
+    if ran is not None and ran.provider in PROVIDERS
+    else session.source.format
+    if session.source.format in PROVIDERS
+    else "openai-chat"
+)
 provider = state.pick("provider", "Provider", list(PROVIDERS), native, key="co_provider")
 cols = st.columns(3)
 keep = int(
@@ -59,7 +79,15 @@ result = compacted(opened.key, provider, keep, threshold, rendering, session)
 
 metrics = st.columns(5)
 metrics[0].metric("Tokens before", result.tokens_before)
-metrics[1].metric("Tokens after", result.tokens_after, delta=result.tokens_after - result.tokens_before)
+saved = result.tokens_before - result.tokens_after
+metrics[1].metric(
+    "Tokens after",
+    result.tokens_after,
+    # a saving is good news: shown as one (green, "saved"), not as a red negative delta
+    delta=-saved if saved else None,
+    delta_color="inverse",  # fewer tokens is the good direction: green, arrow down
+    delta_description="saved" if saved > 0 else "more" if saved < 0 else None,
+)
 metrics[2].metric("Tool pairs", result.pair_count)
 metrics[3].metric("Tool tokens", result.tool_tokens)
 metrics[4].metric("Pairs replaced", len(result.replacements))
@@ -89,8 +117,16 @@ if result.notes:
     st.code("\n".join(result.notes), language=None, wrap_lines=True)
 
 st.subheader("Tokens per message")
+before, after = message_frames(opened.key, provider, keep, threshold, rendering, result)
+longest = max(len(before), len(after))
+first = 0
+if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser (twice)
+    pages = -(-longest // PAGE_ROWS)
+    page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="co_page"))
+    first = (page - 1) * PAGE_ROWS
+    st.caption(f"Rows {first:,} to {min(first + PAGE_ROWS, longest) - 1:,} of {longest:,}")
 left, right = st.columns(2)
 left.caption("Before")
-left.dataframe(messages_frame(result), hide_index=True, key="co_messages_before")
+left.dataframe(before.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_before")
 right.caption("After")
-right.dataframe(messages_frame(result, after=True), hide_index=True, key="co_messages_after")
+right.dataframe(after.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_after")

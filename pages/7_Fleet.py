@@ -19,7 +19,9 @@ from toolhist.fleet import is_url
 from toolhist.scan import scan
 from toolhist.views import state
 from toolhist.views.fleet import Fleet, from_result, open_scan, rejected_figure, rules_figure, trend_figure
-from toolhist.views.widgets import PAGES
+from toolhist.views.markup import md_literal
+from toolhist.views.paths import scannable
+from toolhist.views.widgets import PAGES, needs_extra
 
 MODES = ("Open a scan result", "Scan a folder")
 
@@ -51,6 +53,7 @@ st.caption(
     "behind it and their trend over the sessions' dates. Scan millions with `toolhist scan DIR|s3://… "
     "--dataset OUT [--scheduler tcp://…]` and open OUT here."
 )
+needs_extra("Scanning on Dask (`toolhist scan --jobs N`, `--scheduler`)", "fleet", ["distributed"])
 
 wanted_scan = st.query_params.get("scan")
 mode = st.radio("Source", MODES, horizontal=True, index=1 if wanted_scan else 0, key="fl_mode")
@@ -64,6 +67,7 @@ try:
         if not path:
             st.info("Give the folder a `toolhist scan … --dataset OUT` wrote.")
             st.stop()
+        scannable(path)  # only where sessions live or the user allows (toolhist.views.paths)
         fleet = opened_dataset(path, _stamp(path))
         state.remember("dataset", path)
         state.remember("scan", None)
@@ -75,13 +79,14 @@ try:
             st.info("Give a folder: every file under it is read and checked against every provider.")
             st.stop()
         if not Path(path).is_dir():
-            st.error(f"{path}: not a folder on this machine")
+            st.error(md_literal(f"{path}: not a folder on this machine"))
             st.stop()
+        scannable(path)  # only where sessions live or the user allows (toolhist.views.paths)
         fleet = scanned_folder(path, _stamp(path))
         state.remember("scan", path)
         state.remember("dataset", None)
-except ToolhistError as exc:
-    st.error(str(exc))
+except (ToolhistError, PermissionError) as exc:
+    st.error(md_literal(str(exc)))
     st.stop()
 
 files = fleet.sessions["file"].nunique()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+CORPUS = Path(__file__).resolve().parent / "corpus" / "logs"
 BASE = datetime(2026, 1, 10, tzinfo=UTC).timestamp()
 HOUR = 3600.0
 
@@ -151,7 +152,7 @@ def make_home(home: Path) -> Path:
         ".gemini/tmp/docs-site/logs.json": "[]",
         VSCODE: SAMPLES / "vscode_rejected_tool.json",
         f"{VSCODE_WS}/workspace.json": json.dumps({"folder": "file:///home/dev/web%20app"}),
-        VSCODE_LOG: '{"kind":0,"v":{"version":3,"requests":[]}}\n',
+        VSCODE_LOG: CORPUS / "vscode-jsonl" / "qiaolei81-migrate-to-quarkus.jsonl",
         ROO: SAMPLES / "kilo_xml_era.json",
         ROO.replace("api_conversation_history", "history_item"): json.dumps(
             {"id": "0f5e6d7c-8b9a-4c1d-a2e3-f4a5b6c7d8e9", "workspace": "/Users/dev/ledger"}

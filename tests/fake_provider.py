@@ -6,6 +6,9 @@ guard repaired is judged independently of the code that repaired it. A broken bo
 provider's real 400 text and error envelope (`research/providers.md` §1c, §2c, §3c, §4c, §5c, §7a);
 a sound one gets the smallest success answer the SDK parses, streamed when the body asks for it.
 A request with the header ``x-fake-stream-error`` gets a 200 event stream carrying an error event.
+A body whose shape its checks cannot walk (a message that is a number, a history that is a string) gets
+the 400 a provider gives a request that fails its schema.
+Anthropic's ``/v1/messages/count_tokens`` is judged as ``/v1/messages`` is and answers a count.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ def judge(kind: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[st
             "code": None,
         }
         return 400, {"error": err}, {}
-    if kind == "anthropic":
+    if kind in ("anthropic", "count_tokens"):
         found = _block_orphans(body.get("messages", []), "tool_use", "tool_result", "id", "tool_use_id")
         if found is None:
             return None
@@ -314,6 +317,8 @@ def _kind(path: str, mistral: bool) -> str | None:
         return "responses"
     if bare.endswith("/messages"):
         return "anthropic"
+    if bare.endswith("/messages/count_tokens"):
+        return "count_tokens"
     if ":generateContent" in bare or ":streamGenerateContent" in bare:
         return "gemini"
     if bare.endswith(("/converse", "/converse-stream")):
@@ -336,7 +341,16 @@ def make_handler(recorder: Recorder, mistral: bool) -> type[BaseHTTPRequestHandl
             if kind is None:
                 self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
                 return
-            verdict = judge(kind, body)
+            try:
+                verdict = judge(kind, body)
+            except (AttributeError, KeyError, TypeError, IndexError) as exc:
+                schema = {
+                    "error": {
+                        "message": f"invalid request: {type(exc).__name__}",
+                        "type": "invalid_request_error",
+                    }
+                }
+                verdict = 400, schema, {}
             model = str(body.get("model", "fake-model"))
             if verdict is not None:
                 status, payload, headers = verdict
@@ -344,6 +358,9 @@ def make_handler(recorder: Recorder, mistral: bool) -> type[BaseHTTPRequestHandl
                 self._send(status, payload, headers)
                 return
             recorder.calls.append((self.path, body, 200))
+            if kind == "count_tokens":  # Anthropic's free endpoint: the same checks, a count for an answer
+                self._send(200, {"input_tokens": 1}, {})
+                return
             streaming = body.get("stream") is True or "streamGenerateContent" in self.path
             if streaming and kind != "bedrock":
                 data = _sse(kind, model, error=self.headers.get("x-fake-stream-error") is not None)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -108,8 +108,20 @@ def test_strategies_lists_every_registered_strategy() -> None:
     ]
     listed = json.loads(run("strategies", "--json").stdout)
     libraries = {
-        "litellm": {"name": "litellm", "version": "1.106.2", "installed": True},
-        "openai-agents": {"name": "openai-agents", "version": "0.24.0", "installed": True},
+        "litellm": {
+            "name": "litellm",
+            "version": "1.106.2",
+            "why": "pin",
+            "pin": "1.106.2",
+            "installed": True,
+        },
+        "openai-agents": {
+            "name": "openai-agents",
+            "version": "0.24.0",
+            "why": "pin",
+            "pin": "0.24.0",
+            "installed": True,
+        },
     }
     assert listed == [
         {

@@ -183,6 +183,8 @@ CASES: list[Case] = [
     Case("After the (optional) system message(s), user or tool message(s) should alternate with assistant message(s).", "openai-chat", "pplx.alternate", "perplexity"),
     Case("Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.", "openai-responses", "resp.role_tool"),
     Case("Item with id 'rs_04962823ecde01b901698e138042688193a657e07614b238c3' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", "openai-responses", "resp.item_not_persisted", None, ("rs_04962823ecde01b901698e138042688193a657e07614b238c3",)),
+    # openclaw/openclaw#70654 (gpt-5.4 after claude-opus-4.6, 2026-04): the item it names is the culprit
+    Case("400 The encrypted content for item rs_0a1b2c3d4e5f could not be verified. Reason: Encrypted content item_id did not match the target item id.", "openai-responses", "resp.encrypted_foreign", None, ("rs_0a1b2c3d4e5f",)),
     Case("This model does not support assistant message prefill. The conversation must end with a user message.", "anthropic", "ant.prefill_unsupported"),
     Case("Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts.", "gemini", "gem.fc_fr_mixed"),
     Case("Value 'fs.read' at 'messages.1.member.content.0.member.toolUse.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.tool_use_name", None, (), ("messages.1.content.0",)),
@@ -414,6 +416,28 @@ def test_session_locates_by_call_id_when_the_text_has_no_path() -> None:
         session=session,
     )
     assert (got.message_index, got.block_index) == (3, 0)
+
+
+def test_an_id_not_in_the_session_names_no_culprit_even_with_a_path() -> None:
+    """A 400 from another run: its path lands on a message here, but its id is nowhere in this session."""
+    session = load(ORPHAN_BODY)
+    text = (
+        "Error code: 400 - {'error': {'message': \"Invalid parameter: 'tool_call_id' of "
+        "'call_NotInThisSession0000000000' not found in 'tool_calls' of previous message.\", "
+        "'type': 'invalid_request_error', 'param': 'messages.[3].role', 'code': None}}"
+    )
+    got = explain(text, session=session)
+    assert (got.rule, got.call_ids, got.indices) == (
+        "oai.tool_id_unknown",
+        ("call_NotInThisSession0000000000",),
+        (3,),
+    )
+    assert (got.message_index, got.block_index) == (None, None)
+    # the same text with the id this session holds names message 3
+    found = explain(
+        text.replace("call_NotInThisSession0000000000", "call_Q8mZ3vX1nB7kL2pR5tY9wC4e"), session=session
+    )
+    assert (found.message_index, found.block_index) == (3, 0)
 
 
 # Every registered provider rule's own text, filled with real-looking values, explains to that provider

@@ -13,9 +13,9 @@ import toolhist
 from toolhist._gc import paused
 from toolhist.check import check, verdict
 from toolhist.curation.compare import compare
-from toolhist.formats import load_document
 from toolhist.providers import provider_for
 from toolhist.providers.base import violations
+from toolhist.readers import load_document
 from toolhist.report import report
 
 

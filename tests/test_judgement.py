@@ -9,7 +9,6 @@ from builders import ai, call, human, result, session, tool
 from test_cli import run
 
 from toolhist.check import check, judged_verdict
-from toolhist.formats import FORMATS
 from toolhist.judgement import (
     NEXT_TURN_TEXT,
     PENDING_RESULT_TEXT,
@@ -18,6 +17,7 @@ from toolhist.judgement import (
     judgement_of,
 )
 from toolhist.model import Session, SessionSource, TextBlock, ToolResponseBlock
+from toolhist.readers import FORMATS
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
 
@@ -43,6 +43,11 @@ def test_every_format_has_its_judgement() -> None:
         "claude-code": "next-request",
         "codex": "next-request",
         "toolhist": "as-sent",
+        # agents added by issue 27: their logs are judged as the next request
+        **dict.fromkeys(("opencode", "crush", "goose", "zed"), "next-request"),
+        **dict.fromkeys(
+            ("vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript"), "next-request"
+        ),
     }
 
 

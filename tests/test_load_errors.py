@@ -8,7 +8,7 @@ import pytest
 
 import toolhist
 from toolhist.errors import LoadError, UsageError
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> str:
@@ -86,6 +86,9 @@ def test_every_format_of_the_design_is_registered() -> None:
     assert set(FORMATS) == {
         "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "icontent", "llxprt-debug",
         "llxprt-checkpoint", "kilo", "claude-code", "codex", "gemini-cli", "vscode", "otel-genai", "toolhist",
+        # agents added by issue 27 (toolhist/agents/registry.py)
+        "opencode", "crush", "goose", "zed",
+        "vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript",
     }  # fmt: skip
 
 
@@ -225,3 +228,26 @@ def test_a_reader_that_got_nowhere_is_not_blamed(tmp_path: Path) -> None:
         f"{g}: unknown format: a JSON array of objects with keys kind, text, ts; "
         f"no reader recognises it (formats: {', '.join(FORMATS)})"
     )
+
+
+def test_python_input_that_json_cannot_hold_is_named() -> None:
+    """Readers trust parsed values; Python input is checked first, the place named by its JSON path."""
+    import datetime
+
+    body = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": (1, 2)}}}],
+            },
+        ]
+    }
+    with pytest.raises(
+        LoadError, match=r"^<json>: at messages\[1\]\.tool_calls\[0\]\.function\.arguments\.a: a tuple"
+    ):
+        toolhist.load(body)
+    with pytest.raises(LoadError, match=r"at messages\[0\]\.when: a date is not a JSON value"):
+        toolhist.load({"messages": [{"role": "user", "content": "x", "when": datetime.date(2020, 1, 1)}]})
+    with pytest.raises(LoadError, match=r"at messages\[0\]: object key 3 is not a string"):
+        toolhist.load({"messages": [{"role": "user", "content": "x", 3: "y"}]})

@@ -1,4 +1,4 @@
-"""Secrets are replaced on load, JSON stays valid, and the session says what was redacted."""
+"""Secrets are replaced in what is shared, JSON stays valid, and a loaded session stays exact."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import toolhist
-from toolhist.redact import redact_text
+from toolhist.redact import redact_session, redact_text
 
 OPENAI = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
 ANTHROPIC = "sk-ant-api03-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2"
@@ -37,7 +37,7 @@ def test_key_shapes(text: str, expected: str) -> None:
     assert redact_text(text)[0] == expected
 
 
-def test_load_redacts_and_notes_it() -> None:
+def test_load_keeps_secrets_and_redact_session_replaces_them() -> None:
     body = {
         "model": "gpt-4o",
         "messages": [
@@ -61,11 +61,32 @@ def test_load_redacts_and_notes_it() -> None:
     }
     for source in (body, json.dumps(body).encode()):
         s = toolhist.load(source)
-        assert s.messages[0].blocks[0].model_dump()["text"] == "my key is [REDACTED:openai-key]"
-        call = s.messages[1].blocks[0].model_dump()
+        assert OPENAI in s.to_json()
+        assert toolhist.render(s, "openai-chat").body == body
+        redacted, counts = redact_session(s)
+        assert redacted.messages[0].blocks[0].model_dump()["text"] == "my key is [REDACTED:openai-key]"
+        call = redacted.messages[1].blocks[0].model_dump()
         assert call["parameters"] == {"header": "Authorization: Bearer [REDACTED:bearer-token]"}
-        assert s.source.notes == ("redacted 2 secret(s) on load: 1 bearer-token, 1 openai-key",)
-        assert OPENAI not in s.to_json()
+        assert set(counts) == {"openai-key", "bearer-token"}
+        assert OPENAI not in redacted.to_json()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "DEBUG_API_KEY: process.env.DEBUG_API_KEY",
+        "api_key=os.environ['OPENAI_API_KEY']",
+        "apiKey: config.apiKey",
+        "password=${DB_PASSWORD}",
+        "login(user, password=password)",
+        'headers = {"x-api-key": self.api_key}',
+        "postgres://admin:${DB_PASS}@db:5432/app",
+        "AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY",
+        "Authorization: Bearer <token>",
+    ],
+)
+def test_code_that_names_a_variable_is_not_a_secret(code: str) -> None:
+    assert redact_text(code) == (code, {})
 
 
 json_text = st.recursive(

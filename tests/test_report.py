@@ -191,3 +191,31 @@ def test_the_report_says_which_judgement_it_made() -> None:
     )
     assert f"<p>{said}</p><p>ran on gemini (gemini-2.5-pro; message 8 metadata)</p>" in log
     assert "mis.last_role" not in log
+
+
+def test_a_long_session_gives_a_bounded_report() -> None:
+    """Each table keeps its first rows and the ones that matter, and says what it leaves out."""
+    from bench_modules import benchmark_module
+
+    from toolhist.report import ROWS
+
+    session = toolhist.load(benchmark_module("generate").generate(3 * ROWS))
+    page = report(session, ["mistral"])
+    found = validate(session, "mistral")
+    assert len(found) > ROWS  # Mistral refuses every OpenAI-style call id: more violations than rows
+    messages = page.split('<section id="messages">')[1].split("</section>")[0]
+    assert messages.count("<tr>") == ROWS + 1  # the header and ROWS messages
+    assert (
+        f"{ROWS:,} of {3 * ROWS:,} messages (the first, then those a violation points at) shown;" in messages
+    )
+    provider = page.split('<section id="provider-mistral">')[1]
+    violations = provider.split("<table>")[1]
+    assert violations.count("<tr>") == ROWS + 1
+    assert (
+        f"{ROWS:,} of {len(found):,} violations (errors first) shown; {len(found) - ROWS:,} more" in provider
+    )
+    changes = curate(session, "mistral").changes
+    assert len(changes) > ROWS
+    assert f"The aligned diff is left out: {len(changes):,} changes" in provider
+    assert f"{ROWS:,} of {len(changes):,} changes shown" in provider
+    assert "more not shown" not in report(toolhist.load(MISTRAL), ["mistral"])  # a short session: all of it

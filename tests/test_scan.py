@@ -183,19 +183,21 @@ def test_cli_parquet_out_round_trips(tmp_path: Path) -> None:
     ]
 
 
-def test_parquet_without_pyarrow_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parquet_without_pyarrow_names_the_fleet_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
     from toolhist.cli import scan as cli_scan
-    from toolhist.errors import UsageError
+    from toolhist.extras import ExtraMissing
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
     )
-    with pytest.raises(UsageError) as caught:
-        cli_scan._check_out("t.parquet")
-    assert (
-        str(caught.value)
-        == "--out t.parquet: .parquet needs pyarrow, which is not installed; use .csv or .json"
-    )
+    cli_scan.needs(["sessions/"], jobs=1, scheduler=None, out="t.csv", dataset=None)  # no pyarrow needed
+    for out, dataset in (("t.parquet", None), (None, "scan-out")):
+        with pytest.raises(ExtraMissing) as caught:
+            cli_scan.needs(["sessions/"], jobs=1, scheduler=None, out=out, dataset=dataset)
+        assert (
+            str(caught.value)
+            == "toolhist scan needs pyarrow, not installed here: pip install 'toolhist[fleet]'"
+        )

@@ -1,7 +1,8 @@
 """``toolhist scan s3://…`` against moto's S3 server on 127.0.0.1: the same table as the local folder.
 
-Run by ``./dev test-s3`` in its own venv (``.[s3-test]``): s3fs's aiobotocore pins a botocore older
-than the one the ``sdk`` extra is tested with, so the two cannot share the main test venv. Nothing
+Run by ``./dev test-s3`` in its own venv (``.[s3-test]``, from the same constraints.txt as every other
+install: the ``sdk`` extra's botocore range admits the botocore s3fs's aiobotocore pins): moto's
+server and s3fs are needed here only. Nothing
 reaches the network: dummy credentials, and the endpoint is always given explicitly (a
 ``--storage-option`` or ``AWS_ENDPOINT_URL``) as the moto server on 127.0.0.1.
 """

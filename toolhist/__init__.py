@@ -10,7 +10,6 @@ from toolhist.curation import STRATEGIES, Change, Curation, curate
 from toolhist.diff import Diff, diff
 from toolhist.errors import LoadError, RenderError, ToolhistError, UsageError
 from toolhist.explain import Explanation, explain
-from toolhist.formats import FORMATS, load
 from toolhist.model import (
     Block,
     MediaBlock,
@@ -25,6 +24,7 @@ from toolhist.model import (
     ToolSpec,
 )
 from toolhist.providers import PROVIDERS, Payload, Violation, render, validate, validate_payload
+from toolhist.readers import FORMATS, load
 from toolhist.summary import Summary, summarize
 
 __version__ = "0.1.0"

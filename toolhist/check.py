@@ -9,12 +9,13 @@ other provider sees the body toolhist renders for it. Both are located in the ca
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolhist._gc import paused
-from toolhist.formats import load_document
 from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
@@ -22,6 +23,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
 from toolhist.providers.base import violations
 from toolhist.ran_on import RanOn, ran_on
+from toolhist.readers import load_document
 
 
 def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:
@@ -106,6 +108,11 @@ class CheckResult:
         }
 
 
+Steps = Callable[[str, int, int], None]
+"""Told how `check` is going: ``("read", bytes read, file size)`` while a file is read, then
+``(provider, n, providers)`` before each provider's verdict (for a progress display)."""
+
+
 @paused
 def check(
     source: Any,
@@ -114,20 +121,26 @@ def check(
     strategy: str = "none",
     format: str | None = None,
     name: str | None = None,
+    steps: Steps | None = None,
 ) -> CheckResult:
     """Validate ``source`` for each provider (all of them when ``providers`` is None).
 
-    ``name`` is what errors call in-memory input (an uploaded file's name).
+    ``name`` is what errors call in-memory input (an uploaded file's name); ``steps`` is told the
+    progress (`Steps`).
     """
     names = [provider_for(p).name for p in providers] if providers else list(PROVIDERS)
-    doc, session = load_document(source, format, name=name)
+    reading = None if steps is None else functools.partial(steps, "read")
+    doc, session = load_document(source, format, name=name, progress=reading)
     judged = judge(session)
-    results = {
-        provider: verdict(doc, session, provider, strategy)
-        if is_as_sent(session, provider, strategy)
-        else judged_verdict(judged, provider, strategy)
-        for provider in names
-    }
+    results: dict[str, list[Violation]] = {}
+    for n, provider in enumerate(names):
+        if steps is not None:
+            steps(provider, n, len(names))
+        results[provider] = (
+            verdict(doc, session, provider, strategy)
+            if is_as_sent(session, provider, strategy)
+            else judged_verdict(judged, provider, strategy)
+        )
     return result_of(doc.name, session, results, judged, strategy)
 
 

@@ -54,8 +54,14 @@ def _cap(rows: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], str]
 
 
 def wrap(body: str) -> str:
-    """A notebook output: the shared stylesheet and the body in one ``div.toolhist``."""
-    return f"<div class='toolhist'><style>{CSS}</style>{body}</div>"
+    """A notebook output: the shared stylesheet and the body in one ``div.toolhist``, redacted.
+
+    A notebook's outputs are saved in the ``.ipynb`` and shared with it, so secrets are replaced
+    (`toolhist.redact`: the body is static, escaped HTML, whose quotes the patterns read).
+    """
+    from toolhist.redact import redact_text
+
+    return redact_text(f"<div class='toolhist'><style>{CSS}</style>{body}</div>")[0]
 
 
 def verdicts_of(

@@ -355,20 +355,34 @@ def _call_ids(pattern: Pattern, match: re.Match[str], text: str) -> tuple[str, .
 def _locate(
     session: Session, pattern: Pattern, culprit: PathT | None, call_ids: tuple[str, ...]
 ) -> tuple[int | None, int | None]:
-    """The culprit's canonical (message, block): through the renderer's source map, else by call id."""
+    """The culprit's canonical (message, block): through the renderer's source map, and by call id.
+
+    Ids the text names are looked up in the session (as written, as the reader read them, and as the
+    provider's body sends them: its ``id_map``). A text naming ids none of which is in the session
+    is about another history: no culprit is named, even when its path would land on some message of
+    this one (a pasted 400 from another run said "culprit message 3" before). When an id is found
+    and the path's message holds it too, the path's (more precise) block is kept.
+    """
     name = pattern.provider
-    if culprit is not None and name in providers.PROVIDERS:
+    by_path: tuple[int, int | None] | None = None
+    sent_as: dict[str, str] = {}
+    if name in providers.PROVIDERS and (culprit is not None or call_ids):
         try:
-            source_map = providers.render(session, name).source_map
+            payload = providers.render(session, name)
         except ToolhistError:
-            source_map = {}
-        fmt = providers.provider_for(name).path_format
-        for n in range(len(culprit), 0, -1):
-            hit = source_map.get(fmt(culprit[:n]))
-            if hit is not None:
-                return hit
+            payload = None
+        if payload is not None:
+            sent_as = {sent: original for original, sent in payload.id_map.items()}
+            if culprit is not None:
+                fmt = providers.provider_for(name).path_format
+                for n in range(len(culprit), 0, -1):
+                    hit = payload.source_map.get(fmt(culprit[:n]))
+                    if hit is not None:
+                        by_path = hit
+                        break
     if not call_ids:
-        return None, None
+        return by_path if by_path is not None else (None, None)
+    wanted = set(call_ids) | {sent_as[i] for i in call_ids if i in sent_as}
     hits: list[tuple[int, int]] = []
     for mi, message in enumerate(session.messages):
         for bi, block in enumerate(message.blocks):
@@ -378,10 +392,12 @@ def _locate(
                 ids = {block.call_id, block.raw_call_id}
             else:
                 continue
-            if ids & set(call_ids):
+            if ids & wanted:
                 hits.append((mi, bi))
     if not hits:
         return None, None
+    if by_path is not None and any(mi == by_path[0] for mi, _ in hits):
+        return by_path
     return hits[-1] if pattern.culprit == "last" else hits[0]
 
 

@@ -140,6 +140,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("resp.reasoning_summary", _RESP, None, r"Input\[\d+\] missing required field %q?summary"),
     _p("resp.role_tool", _RESP, None, r"Invalid value: %qtool%q\.\s*Supported values are: %qassistant%q, %qsystem%q, %qdeveloper%q,? and %quser%q"),
     _p("resp.item_not_persisted", _RESP, None, r"Item with id %q%id%q not found\.?\s*Items are not persisted when %q?store%q? is set to false"),
+    _p("resp.encrypted_foreign", _RESP, None, r"The encrypted content (?:for item (?P<id>[\w.=/+-]{1,256}) |[\w.=/+-]{0,512} )?could not be verified"),
     # --- Anthropic (§3c) --------------------------------------------------------------------------
     _p("ant.result_missing", _ANT, None, r"%q?tool_use%q? ids were found without %q?tool_result%q? blocks immediately after(?::\s*%ids)?", side="call"),
     _p("ant.result_missing", _ANT, "old", r"Did not find \d+ %q?tool_result%q? block\(s\) at the beginning of this message"),
@@ -262,6 +263,7 @@ RULE_INFO: dict[str, tuple[str, str]] = {
     "resp.reasoning_summary": ("A replayed reasoning item lacks the summary field this Responses implementation requires.", "drop_foreign_thinking, or send summary: []"),
     "resp.role_tool": ("A Chat-style role tool message was sent in Responses input, which takes function_call_output items for results.", "send each result as a function_call_output item with its call_id"),
     "resp.item_not_persisted": ("With store: false the server keeps nothing, so an input item sent by its server id was looked up and not found.", "drop_item_ids (ids are optional on input), or set store: true"),
+    "resp.encrypted_foreign": ("A reasoning (or compaction) item's encrypted_content was made by another provider, organization or model family, which this one cannot decrypt: typically after a switch mid-conversation.", "drop_foreign_thinking (leave reasoning made elsewhere out); toolhist switch shows which items another provider made"),
     "ant.result_missing": ("A tool_use has no tool_result at the start of the next message, or text comes before the tool_result blocks there (ant.result_first sends the same text).", "close_orphans or move_results; results_first when the results are there but after text"),
     "ant.result_orphan": ("A tool_result names a tool_use_id that the previous assistant message does not have.", "move_results, or synthesize_calls when the call is gone"),
     "ant.server_result_orphan": ("A server tool result block has no server_tool_use block before it.", "drop the server result with its call, or keep them together"),

@@ -41,7 +41,7 @@ PENDING_REASON: Final = (
 
 def judgement_of(session: Session) -> Judgement:
     """The judgement for ``session``, from the reader that read it (``as-sent`` for an unknown format)."""
-    from toolhist.formats import READERS  # formats import the model; keep this module import-light
+    from toolhist.readers import READERS  # formats import the model; keep this module import-light
 
     reader = READERS.get(session.source.format)
     return reader.judgement if reader is not None else "as-sent"

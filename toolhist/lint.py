@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from toolhist.formats.kilo import message_styles
+from toolhist.agents.cline.reader import message_styles
 from toolhist.model import Session
 
 MIXED_TOOL_STYLE: Final = "kilo.mixed_tool_style"

@@ -13,7 +13,7 @@ styles in one conversation. `migrate` does it offline, on the file:
 - what cannot be recovered is reported, never guessed: parameter values Kilo printed as
   ``[object Object]``, and the images and ``is_error`` flags of results flattened on resume;
 - a native ``tool_use`` that only a ``[name for '…'] Result:`` text answers (Cline writes that when it
-  cannot match a result to its call; `toolhist.formats.cline`) gets that text as its
+  cannot match a result to its call; `toolhist.agents.cline.send_path`) gets that text as its
   ``tool_result``, as Cline writes a matched result (``content``: the same string), so Cline stops
   sending ``result missing`` in its place; a call with no such text is left as it is, and reported;
 - the first message is marked ``toolhistMigration: {"to": "native", "version": 1}``.
@@ -31,9 +31,8 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from toolhist.formats import load_document
-from toolhist.formats.kilo import MIGRATION_KEY
-from toolhist.formats.kilo_xml import (
+from toolhist.agents.cline.reader import MIGRATION_KEY
+from toolhist.agents.cline.xml_calls import (
     ENV_DETAILS,
     UNKNOWN_TOOL,
     XmlCall,
@@ -42,6 +41,7 @@ from toolhist.formats.kilo_xml import (
     result_marker,
 )
 from toolhist.ids import canonical_id
+from toolhist.readers import load_document
 
 FORMAT_VERSION: Final = 1
 """Version of the migrated file's shape, written into the mark."""

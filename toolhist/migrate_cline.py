@@ -2,7 +2,7 @@ r"""`toolhist.migrate` for Cline's native calls answered by text: move the text 
 
 Cline writes a result it cannot match to its call as a user text ``[name for '…'] Result:\n…``
 (``ToolResultUtils.pushToolResult``'s ``"cline"`` fallback) and then sends ``result missing`` in the
-call's ``tool_result`` (`toolhist.formats.cline`). Here each such text becomes the call's
+call's ``tool_result`` (`toolhist.agents.cline.send_path`). Here each such text becomes the call's
 ``tool_result``, with the same string as ``content``, as Cline writes a result it did match
 (``createToolResultBlock``); results come first, in the calls' order. A Kilo-style bare marker
 (``[name for '…'] Result:`` alone) takes the blocks after it up to the next marker or the
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolhist.formats.cline import RESULT_MISSING
-from toolhist.formats.kilo_xml import result_marker
+from toolhist.agents.cline.send_path import RESULT_MISSING
+from toolhist.agents.cline.xml_calls import result_marker
 from toolhist.migrate import Issue, _blocks, _ends_result, _take
 
 

@@ -298,6 +298,10 @@ class Session(_Frozen):
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary and the messages, escaped (`toolhist.display`)."""
+        from toolhist.extras import plain_html
+
+        if (plain := plain_html(self)) is not None:  # the notebook extra is not installed
+            return plain
         from toolhist.display import session_html
 
         return session_html(self)

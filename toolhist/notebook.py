@@ -10,6 +10,7 @@ The pages' builders (`toolhist.views`) drawn as notebook outputs::
     nb.payloads(session, ["openai-chat", "mistral", "anthropic", "gemini"])  # side by side, lines marked
     nb.explain(error_text, session)      # a pasted 400: the rule, its meaning, the culprit message
     nb.compaction(session, "anthropic")  # RFC 026 tiers: tokens before and after
+    nb.conversation(session, "anthropic", query="read_file")  # the transcript, tool calls as cards
 
 The timeline is the one output that runs a script. Its HTML holds the static SVG picture
 (`toolhist.views.svg`) and, beside it, the plotly figure with plotly.js *inline* (nothing from a
@@ -38,11 +39,15 @@ from toolhist.explain import Explanation
 from toolhist.explain import explain as explain_text
 from toolhist.model import Session
 from toolhist.providers import Violation, provider_for, render, validate
+from toolhist.redact import redact_text
 from toolhist.views.compaction import replacements_frame, tiers_frame
 from toolhist.views.markup import esc, json_code, payload_grid, table
 from toolhist.views.payloads import numbered_lines, offending_lines, verdict
 from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame, timeline_figure
+from toolhist.views.transcript import SearchField, index_of, search, search_index, window_of
+from toolhist.views.transcript_html import CSS as CONVERSATION_CSS
+from toolhist.views.transcript_html import conversation_html
 from toolhist.views.violations import by_message, violations_frame
 
 FULL_LINES: Final = 4000
@@ -52,6 +57,8 @@ MESSAGE_CHARS: Final = 4000
 PICKABLE: Final = 2000
 """Messages without a violation the timeline carries for that pane (every violating one is carried);
 a click on another names it: ``session.messages[n]`` shows it."""
+MAX_HITS: Final = 200
+"""Search matches a conversation output lists."""
 SEVERITY_COLORS: Final = {"error": "background-color: #f8d7da", "warning": "background-color: #fff3cd"}
 
 _sent_plotlyjs = False  # whether this kernel already sent plotly.js with a figure
@@ -184,7 +191,8 @@ def timeline(
             ensure_ascii=False,
         )
         text = f"Message {m} · {message.speaker}\n{mine}{blocks}"
-        messages[m] = text[:MESSAGE_CHARS] + ("…" if len(text) > MESSAGE_CHARS else "")
+        shown = text[:MESSAGE_CHARS] + ("…" if len(text) > MESSAGE_CHARS else "")
+        messages[m] = redact_text(shown)[0]  # saved in the notebook, so shared with it
     svg = timeline_svg(
         frame, messages=len(session.messages), title="tool calls and results, violations ringed"
     )
@@ -240,6 +248,36 @@ def explain(error_text: str, session: Session | None = None) -> View:
         )
         rows.append(("culprit", f"{where} ({culprit.speaker}): {summarize_message(culprit, width=300)}"))
     return View(wrap(table(("", ""), rows, table_id="th-explanation")))
+
+
+def conversation(
+    session: Session,
+    provider: str | None = None,
+    *,
+    start: int = 0,
+    size: int = 50,
+    query: str | None = None,
+    field: SearchField = "text",
+) -> View:
+    """The Conversation page: ``size`` messages from ``start`` as turns and tool-call cards.
+
+    ``provider``'s violations (as ``check`` finds them) are marked where they point; ``query``
+    lists the matches of a search (text, ``field="tool"`` or ``"id"``) above the transcript and
+    starts the window at the first one. Markdown is rendered without fetching anything.
+    """
+    idx = index_of(session)
+    found = verdicts_of(session, [provider])[1].get(provider, []) if provider else []
+    head = ""
+    if query:
+        hits, total = search(session, search_index(session), query, field, limit=MAX_HITS)
+        rows = [(h.message, "" if h.block < 0 else h.block, h.kind, h.snippet) for h in hits]
+        head = f"<p>{total:,} match(es) of {esc(query)!s}</p>" + table(
+            ("message", "block", "what", "text"), rows
+        )
+        start = hits[0].message if hits and start == 0 else start
+    shown = window_of(len(session.messages), start, size)
+    body = conversation_html(session, idx, shown, found)
+    return View(wrap(f"<style>{CONVERSATION_CSS}</style>{head}{body}"))
 
 
 def compaction(session: Session, provider: str, **settings: Any) -> View:

@@ -4,10 +4,12 @@ The provider a session ran on accepted every request of it (DESIGN §2): toolhis
 400 there unless the log records one. `ran_on` names that provider, in toolhist's provider names,
 from what the log itself says, most specific first:
 
-- the last message that names its provider: Claude Code assistant entries (``anthropic``), Gemini
-  CLI ``gemini`` records, llxprt IContent ``metadata.provider``, Cline's ``modelInfo.providerId``;
-- the session: an OpenTelemetry ``gen_ai.provider.name`` / ``gen_ai.system``; a Codex rollout's
-  ``session_meta.model_provider`` (Codex speaks the Responses API to ``openai``).
+- the last message that names its provider (readers set it where the agent records it: Claude
+  Code assistant entries, Gemini CLI ``gemini`` records, llxprt IContent ``metadata.provider``,
+  Cline's ``modelInfo.providerId``);
+- the session: an OpenTelemetry ``gen_ai.provider.name`` / ``gen_ai.system`` (a standard any
+  framework may emit), then what an agent's spec says of its own logs (``session_says``: a Codex
+  rollout's ``session_meta.model_provider``; Codex speaks the Responses API to ``openai``).
 
 Only names whose wire format and rules are toolhist's are mapped; a router or a compatible
 endpoint (OpenRouter, Cline's own, LiteLLM, Ollama…) or a cloud that serves several formats
@@ -21,6 +23,7 @@ from typing import Final
 
 from pydantic import JsonValue
 
+from toolhist.agents.registry import AGENTS
 from toolhist.model import Session
 
 VENDORS: Final = {
@@ -39,20 +42,12 @@ VENDORS: Final = {
 
 ``openai`` is left out on purpose: a log that says ``openai`` does not say whether the agent spoke
 Chat Completions or Responses; the formats that know (Codex) say so themselves."""
-_LLXPRT: Final = {"openai": "openai-chat", "openai-responses": "openai-responses"}
 FORMAT_WIRE: Final = {
-    "codex": {"openai": "openai-responses"},
-    "icontent": _LLXPRT,
-    "llxprt-debug": _LLXPRT,
-    "llxprt-checkpoint": _LLXPRT,
-    "kilo": {"openai": "openai-chat"},
+    reader.id: agent.wire_names for agent in AGENTS if agent.wire_names for reader in agent.readers
 }
-"""Per reader, the provider names whose wire format the agent's own code fixes: Codex talks to its
-built-in ``openai`` provider over the Responses API (``WireApi::Responses``, openai/codex
-``codex-rs/core/src/model_provider_info.rs``); llxprt's ``openai`` is ``OpenAIProvider`` (Chat
-Completions) and ``openai-responses`` is ``OpenAIResponsesProvider`` (``research/llxprt.md`` §5.2, §5.5);
-Cline's ``openai`` (OpenAI Compatible) is ``OpenAiHandler``, ``client.chat.completions.create``
-(cline/cline ``src/core/api/providers/openai.ts`` at 9ee618111d58630fea30b27439216448225458e0)."""
+"""Per reader, the provider names whose wire format the agent's own code fixes (each agent's
+``wire_names``, citing its code: Codex's ``openai`` is the Responses API, llxprt's ``openai`` is
+Chat Completions…)."""
 
 
 @dataclass(frozen=True)
@@ -88,20 +83,11 @@ def ran_on(session: Session) -> RanOn | None:
         named = data.get(key)
         if isinstance(named, str):
             return RanOn(named, _map(session, named), _text(session.request.get("model")), key)
-    meta_line = data.get("session_meta")
-    if isinstance(meta_line, dict):
-        said_it = "model_provider" in meta_line
-        named = meta_line.get("model_provider", "openai" if session.source.format == "codex" else None)
-        if isinstance(named, str):
-            return RanOn(
-                named,
-                _map(session, named),
-                _text(session.request.get("model")),
-                # a rollout older than the field: Codex then only spoke to OpenAI (model_provider_info.rs)
-                "session_meta.model_provider"
-                if said_it
-                else "session_meta without model_provider: Codex's default",
-            )
+    for agent in AGENTS:
+        found = agent.session_says(session) if agent.session_says is not None else None
+        if found is not None:
+            named, evidence = found
+            return RanOn(named, _map(session, named), _text(session.request.get("model")), evidence)
     return None
 
 

@@ -6,23 +6,26 @@ changes (the before/after aligned and coloured, as the Curation page shows it) a
 bodies with the lines a violation points at marked (as the Payloads page shows them). It must open
 anywhere without a network: inline CSS, an inline SVG picture, no JavaScript, no external URL. Every
 piece of session content goes through `html.escape` (agent logs carry fetched web pages, so a
-``<script>`` in a tool result is data, never markup). Secrets are already redacted by `toolhist.load`.
+``<script>`` in a tool result is data, never markup). The finished page goes through
+`toolhist.redact` (it is meant to be shared): no key, token, password or private key travels with it.
 The builders are `toolhist.views.markup` and `toolhist.views.svg`, which Jupyter shows too.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from toolhist._gc import paused
 from toolhist.check import judged_verdict
 from toolhist.curation import curate
-from toolhist.diff import diff
+from toolhist.diff import diff, summarize_message
 from toolhist.errors import ToolhistError
 from toolhist.judgement import Judged, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, render_curation, validate
 from toolhist.ran_on import ran_on, said
+from toolhist.redact import redact_text
 from toolhist.views.markup import (
     CSS,
     aligned_diff,
@@ -50,6 +53,12 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'"
 FULL_LINES = 4000
 """Above this many JSON lines a body shows only its marked lines (with context), as on the Payloads page."""
 
+ROWS = 1000
+"""Rows any one table of the report shows. A long session (a gigabyte log has hundreds of thousands
+of messages, and a provider can object to every call id in it) would otherwise make a report too
+large to open or to mail: each table keeps its first rows and the ones that matter most (messages a
+violation points at, errors before warnings) and says in words what it leaves out."""
+
 _CSS = (
     """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #1b1b1b; }
@@ -76,8 +85,20 @@ def _verdicts(judged: Judged, results: dict[str, list[Violation] | None]) -> str
     return f'<section id="verdicts"><h2>Verdicts</h2>{cards}{note}</section>'
 
 
+def _left_out(shown: int, total: int, what: str, counts: Counter[str] | None = None) -> str:
+    """``<p>`` saying how many of ``total`` are shown, and what the rest are (by kind), or nothing."""
+    if shown >= total:
+        return ""
+    kinds = f": {', '.join(f'{k} x{n}' for k, n in counts.most_common())}" if counts else ""
+    return f"<p>{shown:,} of {total:,} {esc(what)} shown; {total - shown:,} more not shown{esc(kinds)}.</p>"
+
+
 def _timeline(session: Session, violations: Sequence[Violation]) -> str:
     frame = events_frame(session, violations)
+    total = len(frame)
+    if total > ROWS:  # the first events and every event a violation points at, up to ROWS more
+        keep = frame.index[:ROWS].union(frame.index[frame["violations"].astype(bool)][:ROWS])
+        frame = frame.loc[keep]
     if frame.empty:
         return '<section id="timeline"><h2>Timeline</h2><p>No tool calls or results.</p></section>'
     picture = timeline_svg(
@@ -88,9 +109,10 @@ def _timeline(session: Session, violations: Sequence[Violation]) -> str:
     events = "<details><summary>the events as a table</summary>" + table(
         columns, rows, table_id="timeline-table"
     )
+    more = _left_out(len(frame), total, "events (the first, and those a violation points at)")
     return (
         '<section id="timeline"><h2>Timeline (tool calls and results)</h2>'
-        f"{picture}{events}</details></section>"
+        f"{more}{picture}{events}</details></section>"
     )
 
 
@@ -103,8 +125,19 @@ def _unsent(session: Session) -> str:
     return f'<section id="unsent"><h2>Kept in the log, not sent</h2>{body}</section>'
 
 
-def _messages(session: Session) -> str:
-    body = messages_table(session, width=MESSAGE_WIDTH)
+def _messages(session: Session, violations: Sequence[Violation]) -> str:
+    messages = session.messages
+    if len(messages) <= ROWS:
+        body = messages_table(session, width=MESSAGE_WIDTH)
+    else:  # the first half, then the messages violations point at (in order), up to ROWS in all
+        pointed = sorted(
+            {v.message_index for v in violations if v.message_index is not None} - set(range(ROWS // 2))
+        )
+        shown = [*range(ROWS // 2), *pointed[: ROWS - ROWS // 2]]
+        rows = [(i, messages[i].speaker, summarize_message(messages[i], width=MESSAGE_WIDTH)) for i in shown]
+        rest = Counter(str(m.speaker) for m in messages) - Counter(str(messages[i].speaker) for i in shown)
+        what = "messages (the first, then those a violation points at)"
+        body = _left_out(len(shown), len(messages), what, rest) + table(("#", "speaker", "content"), rows)
     return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)
 
 
@@ -125,7 +158,10 @@ def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> s
         f"{esc(judged.describe())} (strategy none)</p>"
     )
     if found:
-        found_rows = [(v.severity, v.rule, v.path, v.message_index, v.error_text, v.fix) for v in found]
+        worst = sorted(found, key=lambda v: v.severity != "error")[:ROWS]  # errors first, in order
+        found_rows = [(v.severity, v.rule, v.path, v.message_index, v.error_text, v.fix) for v in worst]
+        rest = Counter(v.rule for v in found) - Counter(v.rule for v in worst)
+        parts.append(_left_out(len(worst), len(found), "violations (errors first)", rest))
         parts.append(table(("severity", "rule", "path", "message", "error text", "fix"), found_rows))
     parts.append(f"<h3>Curation ({esc(STRATEGY)})</h3>")
     left: list[Violation] = []
@@ -135,11 +171,17 @@ def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> s
         d = diff(session, curation.session, curation.changes)
         parts.append("<p>" + esc(", ".join(f"{k} {v}" for k, v in d.counts().items())) + "</p>")
         if curation.changes:
-            parts.append(aligned_diff(d))
+            changes = curation.changes
+            if len(changes) <= ROWS:
+                parts.append(aligned_diff(d))
+            else:
+                parts.append(f"<p>The aligned diff is left out: {len(changes):,} changes (counts above).</p>")
             rows = [
                 (n, c.pass_, c.action, c.call_id, where(c.before), where(c.after), c.reason)
-                for n, c in enumerate(curation.changes)
+                for n, c in enumerate(changes[:ROWS])
             ]
+            rest = Counter(f"{c.pass_} {c.action}" for c in changes[ROWS:])
+            parts.append(_left_out(len(rows), len(changes), "changes", rest))
             parts.append(table(("#", "pass", "action", "call id", "before", "after", "reason"), rows))
         else:
             parts.append("<p>No changes needed.</p>")
@@ -159,7 +201,12 @@ def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> s
 
 
 def _payload(provider: str, label: str, body: object, found: Sequence[Violation]) -> str:
-    """A request body as highlighted JSON, the lines a violation points at marked (open when any is)."""
+    """A request body as highlighted JSON, the lines a violation points at marked (open when any is).
+
+    At most `ROWS` violations are marked (errors first), so a body a provider objects to everywhere
+    still shows only those lines with their context.
+    """
+    found = sorted(found, key=lambda v: v.severity != "error")[:ROWS]
     total, lines = numbered_lines(body, provider_for(provider).path_format, found, full_up_to=FULL_LINES)
     marked = int((lines["rules"] != "").sum())
     anchor = f"{provider}-{'curated' if label.startswith('curated') else 'as-is'}"
@@ -188,16 +235,17 @@ def report(session: Session, providers: Sequence[str] | None = None) -> str:
     title = f"toolhist report: {shared_name(session.source.path) or session.source.format}"
     # the verdicts and the picture first: what a reader opening the file should see on its first screen
     sections = [_verdicts(judged, results), _timeline(session, everything), _summary(session)]
-    sections.append(_messages(session))
+    sections.append(_messages(session, everything))
     ran = ran_on(session)
     said_ran = f"<p>{esc(said(ran))}</p>" if ran is not None else ""
     sections.append(
         f'<section id="providers"><h2>Providers</h2><p>{esc(judged.describe())}</p>{said_ran}</section>'
     )
     sections += [_provider(judged, p, results[p]) for p in chosen]
-    return (
+    page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f"<title>{esc(title)}</title><style>{_CSS}</style></head>"
         f"<body><h1>{esc(title)}</h1>{''.join(sections)}</body></html>\n"
     )
+    return redact_text(page)[0]

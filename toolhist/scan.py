@@ -126,13 +126,18 @@ def scan(
         if progress is not None:
             progress(done, total)
 
-    if scheduler is None and (jobs == 1 or total <= 1):
-        run_local(files, chosen, storage_options, sink)
-    else:
-        with client_for(scheduler, jobs) as client:
-            run_on(client, files, chosen, storage_options, sink, files_per_task=files_per_task)
-    if writer is not None:
-        writer.close()
+    try:
+        if scheduler is None and (jobs == 1 or total <= 1):
+            run_local(files, chosen, storage_options, sink)
+        else:
+            with client_for(scheduler, jobs) as client:
+                run_on(client, files, chosen, storage_options, sink, files_per_task=files_per_task)
+        if writer is not None:
+            writer.close()
+    except BaseException:  # failed or interrupted: no partial dataset is left (`toolhist.atomic`)
+        if writer is not None:
+            writer.discard()
+        raise
     return _collect(kept, unreadable, rules)
 
 

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from toolhist.fleet.summary import per_provider, worst
 from toolhist.scan import ScanResult, scan
+from toolhist.views.markup import md_literal
 
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
@@ -87,4 +88,7 @@ def test_provider_choice_redraws_rules(fleet: tuple[Path, Path, ScanResult]) -> 
 def test_not_a_dataset_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     at = page(dataset=str(tmp_path))
     assert not at.exception
-    assert [e.value for e in at.error] == [f"{tmp_path}: not a toolhist scan dataset (no sessions/ folder)"]
+    # shown literally: the message passes through md_literal (no Markdown from a path)
+    assert [e.value for e in at.error] == [
+        md_literal(f"{tmp_path}: not a toolhist scan dataset (no sessions/ folder)")
+    ]

@@ -140,7 +140,7 @@ def test_path_input_reads_a_file_and_reports_a_missing_one(tmp_path: Path) -> No
     assert "`gemini`" in at.markdown[0].value
     at.text_input(key="path").input(str(tmp_path / "missing.json")).run()
     assert at.error[0].value == "Cannot read that path."
-    assert codes(at) == [f"{tmp_path / 'missing.json'}: No such file or directory"]
+    assert codes(at) == [f"{tmp_path / 'missing.json'}: no such file"]
 
 
 def test_forced_format_is_used() -> None:

@@ -96,16 +96,27 @@ def test_filter_by_agent_then_open_one_and_see_its_verdict(at: AppTest, home: Pa
 
 
 def test_an_unreadable_session_says_why(at: AppTest, home: Path) -> None:
-    at.selectbox(key="machine_agent").set_value("vscode").run()
-    log = next(p for p in at.selectbox(key="machine_pick").options if "9a1b2c3d" in p)
-    assert log.endswith("· vscode · /home/dev/web app · 9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d")
-    path = next(str(p) for p in home.rglob("9a1b2c3d-*.jsonl"))
+    at.selectbox(key="machine_agent").set_value("claude-code").run()
+    broken = next(p for p in at.selectbox(key="machine_pick").options if "8e2f1a3b" in p)
+    assert broken.endswith("· claude-code · - · 8e2f1a3b-5c4d-4e6f-9a7b-1c2d3e4f5a6b")
+    path = next(str(p) for p in home.rglob("8e2f1a3b-*.jsonl"))
     at.selectbox(key="machine_pick").set_value(path).run()
     assert not at.exception
     assert [e.value for e in at.error] == ["toolhist cannot read this session."]
     assert at.code[0].value == (
-        f"{path}: a VS Code 1.109+ append-only session log (.jsonl); toolhist reads the .json form"
+        f"{path}: line 1: not valid JSON: Unterminated string starting at: line 1 column 40 (char 39)"
     )
+
+
+def test_a_vscode_append_log_opens(at: AppTest, home: Path) -> None:
+    at.selectbox(key="machine_agent").set_value("vscode").run()
+    path = next(str(p) for p in home.rglob("9a1b2c3d-*.jsonl"))
+    at.selectbox(key="machine_pick").set_value(path).run()
+    assert not at.exception
+    assert [t.value for t in at.text][:2] == [
+        f"Session: {path}",
+        "Ran on anthropic (copilot/claude-opus-4.6): the next request accepts",
+    ]
 
 
 def test_a_session_whose_provider_is_not_recorded(at: AppTest, home: Path) -> None:

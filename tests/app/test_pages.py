@@ -25,6 +25,7 @@ ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
 SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 PAGES = [
+    "pages/0_Conversation.py",
     "pages/1_Timeline.py",
     "pages/2_Violations.py",
     "pages/3_Curation.py",
@@ -102,6 +103,10 @@ def test_timeline_counts_and_rings_every_violation(sample: str) -> None:
     assert (table["kind"] == "call").sum() == summary.tool_calls
     assert (table["kind"] == "result").sum() == summary.tool_results
     result = check(ROOT / "sample_logs" / sample)
+    # the page rings the default provider's violations (the one it ran on, else the first that
+    # rejects it); the others are added in the sidebar
+    at.multiselect(key="tl_providers").set_value(list(result.results)).run()
+    table = frame_with(at, "call_id")
     located = {
         v.message_index for found in result.results.values() for v in found if v.message_index is not None
     }
@@ -212,16 +217,27 @@ def test_payloads_are_the_rendered_bodies(sample: str) -> None:
 
 def test_payloads_mark_the_offending_lines_and_show_the_id_map() -> None:
     at = open_page(
-        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", strategy="toolhist"
+        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", repair="toolhist"
     )
     at.multiselect(key="pl_providers").set_value(["openai-chat", "mistral"]).run()
     assert not at.exception
     assert any("original" in d.value.columns for d in at.dataframe)  # Mistral's 9-character ids
-    at.selectbox(key="pl_strategy").set_value("none").run()
-    lines = [d.value for d in at.dataframe if "rules" in d.value.columns]
-    marked = lines[0][lines[0]["rules"] != ""]
-    assert set(marked["rules"]) == {"oai.call_unanswered"}
-    assert marked["path"].iloc[0] == "messages[9].role"
+    at.toggle(key="pl_repaired").set_value(False).run()
+    # the window opens on the first error (message 9): its expander names the rule, its lines are marked
+    marked = [e.label for e in at.expander if e.label.startswith("Message 9 ")]
+    rules = sorted(
+        {
+            v.rule
+            for p in ("openai-chat", "mistral")
+            for v in check(ROOT / "sample_logs" / "openai_chat_request.json").results[p]
+            if v.message_index == 9
+        }
+    )
+    assert "oai.call_unanswered" in rules
+    assert marked == ["Message 9 · ai · tool_call · :red[marked: " + ", ".join(f"`{r}`" for r in rules) + "]"]
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert 'id="pl-openai-chat-messages-9-L2"' in html  # messages[9].role: the entry's second line
+    assert "← oai.call_unanswered" in html
 
 
 @pytest.mark.parametrize("sample", SAMPLES)

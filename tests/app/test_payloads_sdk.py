@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ def payloads(sample: str, strategy: str, providers: list[str]) -> AppTest:
     st.cache_resource.clear()  # the page caches SDK views per session key: start from nothing
     at = AppTest.from_file(APP, default_timeout=90)
     at.query_params["sample"] = sample
-    at.query_params["strategy"] = strategy
+    if strategy != "none":  # the page opens as sent; a repaired view is its own link parameter
+        at.query_params["repair"] = strategy
     at.run()
     at.switch_page("pages/4_Payloads.py").run()
     at.multiselect(key="pl_providers").set_value(providers).run()
@@ -41,9 +43,10 @@ def test_the_expander_shows_the_captured_request_per_provider() -> None:
     assert expected[1].startswith("POST /v1/models/claude-sonnet-4-5:generateContent\n")
     assert expected[2].startswith("POST /model/claude-sonnet-4-5/converse\n")
     captions = [c.value for c in at.caption]
-    assert "anthropic 2.12.0: captured" in captions
-    assert "google-genai 3.4.0: captured" in captions
-    assert "botocore 1.44.5: captured" in captions
+    # the installed versions (constraints.txt pins them; a test never names a resolved version)
+    assert f"anthropic {version('anthropic')}: captured" in captions
+    assert f"google-genai {version('google-genai')}: captured" in captions
+    assert f"botocore {version('botocore')}: captured" in captions
     assert "google-genai sends the model in the URL (/v1/models/{model}:generateContent)" in captions
     assert "botocore sends modelId in the URL (/model/{modelId}/converse)" in captions
     assert [e.label for e in at.expander].count("As the SDK sends it") == 3

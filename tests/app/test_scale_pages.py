@@ -22,8 +22,9 @@ import toolhist
 from toolhist.check import check
 from toolhist.curation import STRATEGIES
 from toolhist.curation.compare import compare
-from toolhist.providers import provider_for, render
-from toolhist.views.payloads import json_lines, lines_frame, offending_lines, verdict
+from toolhist.providers import render
+from toolhist.views.body import jumps, sections
+from toolhist.views.sent import verdict_line
 from toolhist.views.timeline import events_frame
 
 ROOT = Path(__file__).parent.parent.parent
@@ -107,28 +108,37 @@ def test_strategies_are_compared_only_when_asked(long_session: Path) -> None:
     assert any("errors left" in d.value.columns for d in at.dataframe)
 
 
-def test_a_long_body_lists_its_marked_lines_and_no_tree(long_session: Path) -> None:
-    at = page("4_Payloads.py", long_session, strategy="none")
+def test_a_long_body_is_shown_a_window_of_messages_at_a_time(long_session: Path) -> None:
+    """6,000 messages: no whole tree, a window of source messages opening on the first error, a jump to
+    each violation (errors first), each provider's entries for a message beside each other, marked."""
+    at = page("4_Payloads.py", long_session)
     session = toolhist.load(long_session)
     result = check(long_session)
     chosen = at.multiselect(key="pl_providers").value
     assert chosen == ["openai-chat", "anthropic", "gemini"]
     assert list(at.json) == []
-    captions = [c.value for c in at.caption]
-    assert captions.count("Too long to show as a tree here: download it.") == 3
-    tables = [d.value for d in at.dataframe if "rules" in d.value.columns]
-    for provider, shown in zip(chosen, tables, strict=True):
-        body = render(session, provider).body
-        assert f"{len(json_lines(body)):,} lines: only the marked ones (with context) are listed" in captions
-        expected = offending_lines(
-            lines_frame(body, provider_for(provider).path_format, result.results[provider])
-        )
-        assert list(shown["line"]) == list(expected["line"])
-        assert list(shown["rules"]) == list(expected["rules"])
-    assert [t.value for t in at.text if t.value.startswith(("rejects", "accepts"))] == [
-        verdict(result.results[p]) for p in chosen
+    assert [t.value for t in at.text if t.value.startswith("as sent: ")] == [
+        f"as sent: {verdict_line(result.results[p])}" for p in chosen
     ]
-    assert [t.value for t in at.toggle if t.label.startswith("Build it")] == [False, False, False]
+    found = {p: result.results[p] for p in chosen}
+    targets = jumps(found)
+    first = targets[0][1]
+    assert targets[0][0].endswith("(error)")
+    assert at.number_input(key="pl_from").value == max(0, first - 2)
+    titles = [e.label for e in at.expander if e.label.startswith("Message ")]
+    assert len(titles) == 10
+    assert titles[0].startswith(f"Message {max(0, first - 2)} · ")
+    # a jump to the last violation moves the window there
+    label, message = targets[-1]
+    at.selectbox(key="pl_jump").set_value(label).run()
+    assert at.number_input(key="pl_from").value == max(0, message - 2)
+    html = "".join(h.proto.body for h in at.get("html"))
+    for provider in chosen:
+        cut = sections(render(session, provider))
+        for entry in cut.entries.get(message, ()):
+            assert f'id="pl-{provider}-{cut.list_key}-{entry}-L' in html or not [
+                v for v in found[provider] if v.message_index == message
+            ]
 
 
 def test_a_file_named_on_the_command_line_opens_on_the_home_page(

@@ -25,7 +25,17 @@ def test_opens_on_the_sample_and_shows_the_verdict(app_url: str, page: Page) -> 
     expect(grids.last.locator("canvas").first).to_be_visible()
     nav = page.locator('[data-testid="stSidebarNav"]').get_by_role("link")
     expect(nav).to_have_text(
-        ["Home", "Timeline", "Violations", "Curation", "Payloads", "Explain a 400", "Compaction", "Fleet"]
+        [
+            "Home",
+            "Conversation",
+            "Timeline",
+            "Violations",
+            "Curation",
+            "Payloads",
+            "Explain a 400",
+            "Compaction",
+            "Fleet",
+        ]
     )
     # Streamlit scrolls an inner container, so full_page alone stops at the viewport: grow it to the content.
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")

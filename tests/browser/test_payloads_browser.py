@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 import toolhist
 from toolhist.providers import provider_for, render, validate
-from toolhist.views.payloads import lines_frame
+from toolhist.views.body import flagged, sections, value_lines
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).parent.parent.parent
@@ -19,46 +19,61 @@ WAIT = 30_000
 
 
 def test_four_providers_side_by_side_with_the_marked_lines(app_url: str, page: Page) -> None:
-    page.goto(f"{app_url}/Payloads?sample={SAMPLE}&strategy=none")
+    """As sent; message 2 (Mistral's first error) open with four readable columns, its id line marked."""
+    page.goto(f"{app_url}/Payloads?sample={SAMPLE}&provider=openai-chat")  # Mistral is added below
     expect(page.get_by_role("heading", name="Payloads", exact=True)).to_be_visible(timeout=WAIT)
-    codes = page.locator("pre.th-json")
-    expect(codes).to_have_count(3, timeout=WAIT)  # the page's first choice: openai-chat, anthropic, gemini
+    expect(page.get_by_text("As sent", exact=True)).to_be_visible(timeout=WAIT)
     page.locator('[data-testid="stSidebar"]').get_by_label("Providers (two to four)").click()
     page.get_by_role("option", name="mistral", exact=True).click()
     page.keyboard.press("Escape")
-    expect(codes).to_have_count(4, timeout=WAIT)
     chosen = ["openai-chat", "anthropic", "gemini", "mistral"]
     for provider in chosen:
         expect(page.get_by_role("heading", name=provider, exact=True)).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("as sent: rejects (HTTP 400): 2 errors", exact=True)).to_be_visible(timeout=WAIT)
+    session = toolhist.load(ROOT / "sample_logs" / SAMPLE)
+    found = validate(session, "mistral")
+    first = min(v.message_index for v in found if v.message_index is not None)
+    opened = page.locator('[data-testid="stExpander"]').filter(has_text=f"Message {first} · ")
+    codes = opened.locator("pre.th-json")
+    expect(codes).to_have_count(4, timeout=WAIT)  # one entry per provider for this message
     boxes = [codes.nth(i).bounding_box() for i in range(4)]
     assert all(box is not None for box in boxes)
     xs = [box["x"] for box in boxes if box]
     assert xs == sorted(xs)  # left to right, in the order chosen
     assert all(box["x"] + box["width"] <= 1400 for box in boxes if box)  # all four on the screen
     assert all(box["width"] >= 250 for box in boxes if box)  # a JSON line of ~30 characters fits
-    # the lines wrap instead of being cut: no column scrolls sideways
-    assert page.evaluate(
-        "() => Array.from(document.querySelectorAll('pre.th-json')).map(p => p.scrollWidth <= p.clientWidth)"
+    assert opened.evaluate(  # the lines wrap instead of being cut: no column scrolls sideways
+        "e => Array.from(e.querySelectorAll('pre.th-json')).map(p => p.scrollWidth <= p.clientWidth)"
     ) == [True, True, True, True]
-    session = toolhist.load(ROOT / "sample_logs" / SAMPLE)
-    frame = lines_frame(
-        render(session, "mistral").body, provider_for("mistral").path_format, validate(session, "mistral")
+    payload = render(session, "mistral")
+    cut = sections(payload)
+    (entry,) = cut.entries[first]
+    lines = value_lines(
+        payload.body["messages"][entry],  # type: ignore[index]
+        ("messages", entry),
+        provider_for("mistral").path_format,
+        flagged(found),
     )
-    expected = [f"pl-mistral-L{n}" for n in frame[frame["rules"] != ""]["line"]]
-    marked = page.locator("pre.th-json span.l.m")
+    expected = [f"pl-mistral-messages-{entry}-L{n}" for n in lines[lines["rules"] != ""]["line"]]
+    marked = opened.locator("pre.th-json span.l.m")
     expect(marked).to_have_count(len(expected))
     assert [marked.nth(i).get_attribute("id") for i in range(len(expected))] == expected
     expect(marked.first).to_contain_text("← mis.id_format")
     expect(marked.first).to_have_css("background-color", "rgb(253, 224, 224)")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "payloads-four.png"))  # the first screen at 1,400 x 1,000
-    page.locator(f'a[href="#{expected[-1]}"]').click()
-    expect(marked.last).to_be_in_viewport()
+    # the repaired view is a switch, and says so
+    page.locator('[data-testid="stSidebar"]').get_by_text("Repaired view").click()
+    expect(page.get_by_text("the history as strategy toolhist repairs it", exact=False)).to_be_visible(
+        timeout=WAIT
+    )
+    expect(page.get_by_text("repaired by toolhist: accepts", exact=True)).to_have_count(4, timeout=WAIT)
     assert page.outside_requests == []  # type: ignore[attr-defined]
 
 
 PAGES = {
     "": "toolhist",
+    "Conversation": "Conversation",
     "Timeline": "Timeline",
     "Violations": "Violations",
     "Curation": "Curation",

@@ -31,8 +31,10 @@ from playwright.sync_api import Locator, Page, expect
 import toolhist
 from toolhist.check import CheckResult, check
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, render, validate
-from toolhist.views.payloads import verdict
+from toolhist.providers import PROVIDERS, validate
+from toolhist.ran_on import ran_on
+from toolhist.views.body import jumps
+from toolhist.views.sent import verdict_line
 from toolhist.views.timeline import events_frame
 from toolhist.views.violations import violations_frame
 
@@ -55,9 +57,10 @@ class Expected:
     session: Session
     result: CheckResult
     events: pd.DataFrame
-    """The Timeline's event frame, ringed for every provider that objects (the page's default)."""
-    lines: dict[str, int]
-    """Lines of each payload pretty-printed (``json.dumps(indent=2)``)."""
+    """The Timeline's event frame, ringed for the provider it opens on (the provider the session ran
+    on, else the first that rejects it: `toolhist.views.sent.default_provider`)."""
+    first_error: int
+    """The first message of a Payloads jump list (the chosen providers' first error)."""
     passes: list[tuple[str, int]]
     """`toolhist.curate`'s Changes for `CURATION`, counted per pass in the order the passes ran."""
     changes: int
@@ -68,12 +71,14 @@ class Expected:
 def expectations(path: Path) -> Expected:
     session = toolhist.load(path)
     result = check(path)
-    objecting = [p for p in PROVIDERS if result.results[p]]
-    events = events_frame(session, [v for p in objecting for v in result.results[p]])
-    lines = {
-        p: json.dumps(render(session, p).body, indent=2, ensure_ascii=False).count("\n") + 1
-        for p in PAYLOAD_PROVIDERS
-    }
+    ran = ran_on(session)
+    opens_on = (
+        ran.provider
+        if ran is not None and ran.provider in PROVIDERS
+        else next(p for p in PROVIDERS if any(v.severity == "error" for v in result.results[p]))
+    )
+    events = events_frame(session, result.results[opens_on])
+    first_error = jumps({p: result.results[p] for p in PAYLOAD_PROVIDERS})[0][1]
     provider, strategy = CURATION
     curation = toolhist.curate(session, provider, strategy=strategy)
     passes = Counter(c.pass_ for c in curation.changes)  # insertion order: the order the passes ran
@@ -82,7 +87,7 @@ def expectations(path: Path) -> Expected:
         session=session,
         result=result,
         events=events,
-        lines=lines,
+        first_error=first_error,
         passes=list(passes.items()),
         changes=len(curation.changes),
         errors_left=sum(v.severity == "error" for v in left),
@@ -239,16 +244,18 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
         timeout=LOAD
     )
 
-    # Payloads: each provider's verdict and the size of its body, only the marked lines listed
+    # Payloads: each provider's verdict as sent, and a window of source messages on the first error
     sidebar_link(page, "Payloads")
     expect(page.get_by_role("heading", name="Payloads", exact=True)).to_be_visible(timeout=WAIT)
-    for provider in PAYLOAD_PROVIDERS:
-        expect(
-            page.get_by_text(f"{want.lines[provider]:,} lines: only the marked ones", exact=False)
-        ).to_be_visible(timeout=LOAD)
-    verdicts = page.locator('[data-testid="stText"]').filter(has_text=re.compile(r"^(rejects|accepts)"))
-    expect(verdicts).to_have_text([verdict(want.result.results[p]) for p in PAYLOAD_PROVIDERS], timeout=LOAD)
-    expect(page.get_by_text("Too long to show as a tree here: download it.")).to_have_count(3, timeout=LOAD)
+    verdicts = page.locator('[data-testid="stText"]').filter(has_text=re.compile(r"^as sent: "))
+    expect(verdicts).to_have_text(
+        [f"as sent: {verdict_line(want.result.results[p])}" for p in PAYLOAD_PROVIDERS], timeout=LOAD
+    )
+    start = max(0, want.first_error - 2)
+    expect(
+        page.get_by_text(f"Messages {start:,} to {start + 9:,} of {MESSAGES:,}", exact=True)
+    ).to_be_visible(timeout=LOAD)
+    expect(page.get_by_text("Too long to show as a tree here", exact=False)).to_have_count(0)
 
     # Curation: the reference strategy for one provider, its changes counted per pass as the library does
     sidebar_link(page, "Curation")

@@ -93,7 +93,7 @@ def test_cluster_scan_in_batches_equals_single_process(
 
 
 def test_worker_killed_mid_scan_loses_no_file(
-    cluster: LocalCluster, single: tuple[ScanResult, Path], fleet: Path
+    cluster: LocalCluster, single: tuple[ScanResult, Path], fleet: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     want, _ = single
     with Client(cluster) as client:
@@ -112,6 +112,10 @@ def test_worker_killed_mid_scan_loses_no_file(
         after = client.run(os.getpid)
     assert victim not in after.values()
     same(got, want)
+    said = capfd.readouterr().err.splitlines()
+    assert "Traceback (most recent call last):" not in said
+    assert [line for line in said if "distributed." in line] == []  # Dask's records, said as one line
+    assert len([line for line in said if "lost worker" in line]) <= 1
 
 
 def test_cli_on_a_scheduler_prints_what_the_local_run_prints(cluster: LocalCluster, tmp_path: Path) -> None:

@@ -85,7 +85,7 @@ def test_scan_file_missing_and_agent_names(tmp_path: Path) -> None:
     gone = scan_file(str(tmp_path / "gone.json"), ["mistral"])
     assert gone == FileResult(
         str(tmp_path / "gone.json"),
-        error=f"{tmp_path / 'gone.json'}: cannot read (No such file or directory)",
+        error=f"{tmp_path / 'gone.json'}: no such file",
     )
     assert [
         agent_of(f) for f in ("claude-code", "llxprt-debug", "llxprt-checkpoint", "openai-chat", "icontent")

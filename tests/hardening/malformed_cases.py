@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "malformed"

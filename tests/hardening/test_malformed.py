@@ -23,7 +23,7 @@ from malformed_cases import ALL, COMMITTED, EXPECTED, GENERATED, forced_format, 
 import toolhist
 from toolhist.cli import main
 from toolhist.errors import LoadError
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 TIMEOUT = 60
 """Seconds any one case may take; the 50 MB ones take a few."""

@@ -13,7 +13,7 @@ import pytest
 from malformed_cases import ALL, CORPUS, EXPECTED, forced_format, materialise
 from streamlit.testing.v1 import AppTest
 
-from toolhist.formats import FORMATS
+from toolhist.readers import FORMATS
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from toolhist.agents.headers import SCAN_BYTES
 from toolhist.machine import list_sessions, places
-from toolhist.machine.headers import SCAN_BYTES
 from toolhist.machine.ran_on import by_model, ran_on
 
 HOME = Path("/h")
@@ -16,16 +16,16 @@ HOME = Path("/h")
 
 def test_an_explicit_home_ignores_the_agents_variables() -> None:
     found = places(HOME)
-    assert (found.claude, found.codex, found.gemini) == (
+    assert (found.of("claude-code"), found.of("codex"), found.of("gemini-cli")) == (
         (HOME / ".claude/projects",),
         (HOME / ".codex/sessions",),
         (HOME / ".gemini/tmp",),
     )
-    assert found.vscode[:1] == (HOME / ".config/Code/User",)
-    assert HOME / "Library/Application Support/Code - Insiders/User" in found.vscode
-    assert HOME / "AppData/Roaming/VSCodium/User" in found.vscode
-    assert found.tasks[0] == ("cline", HOME / ".cline/data/tasks")
-    assert found.llxprt == (
+    assert found.of("vscode")[:1] == (HOME / ".config/Code/User",)
+    assert HOME / "Library/Application Support/Code - Insiders/User" in found.of("vscode")
+    assert HOME / "AppData/Roaming/VSCodium/User" in found.of("vscode")
+    assert found.of("cline")[0] == HOME / ".cline/data/tasks"
+    assert found.of("llxprt") == (
         HOME / ".local/state/llxprt-code/tmp",
         HOME / "Library/Logs/llxprt-code/tmp",
         HOME / "AppData/Local/llxprt-code/Log/tmp",
@@ -44,26 +44,26 @@ def test_the_users_home_honours_the_agents_variables(monkeypatch: pytest.MonkeyP
         "LLXPRT_LOG_HOME": "/llx-logs",
     }
     found = places(None, env)
-    assert (found.home, found.claude, found.codex, found.gemini) == (
+    assert (found.home, found.of("claude-code"), found.of("codex"), found.of("gemini-cli")) == (
         HOME,
         (Path("/cfg/claude/projects"),),
         (Path("/cfg/codex/sessions"),),
         (Path("/g/.gemini/tmp"),),
     )
-    assert found.vscode == tuple(
+    assert found.of("vscode") == tuple(
         Path("/appdata") / p / "User" for p in ("Code", "Code - Insiders", "VSCodium", "Code - OSS")
     )
-    assert found.tasks[0] == ("cline", Path("/cline-home/data/tasks"))
-    assert found.llxprt == (Path("/llx-logs/tmp"), HOME / ".llxprt/tmp")
+    assert found.of("cline")[0] == Path("/cline-home/data/tasks")
+    assert found.of("llxprt") == (Path("/llx-logs/tmp"), HOME / ".llxprt/tmp")
     # CLINE_DATA_DIR wins over CLINE_DIR; VSCODE_PORTABLE comes first; XDG folders on Linux
     found = places(None, {"CLINE_DATA_DIR": "/cd", "VSCODE_PORTABLE": "/port", "XDG_CONFIG_HOME": "/xdg"})
-    assert found.tasks[0] == ("cline", Path("/cd/tasks"))
-    assert found.vscode[:2] == (Path("/port/user-data/User"), Path("/xdg/Code/User"))
+    assert found.of("cline")[0] == Path("/cd/tasks")
+    assert found.of("vscode")[:2] == (Path("/port/user-data/User"), Path("/xdg/Code/User"))
 
 
 def test_toolhist_home_is_an_explicit_home() -> None:
     found = places(None, {"TOOLHIST_HOME": "/fake", "CODEX_HOME": "/cfg/codex"})
-    assert (found.home, found.codex) == (Path("/fake"), (Path("/fake/.codex/sessions"),))
+    assert (found.home, found.of("codex")) == (Path("/fake"), (Path("/fake/.codex/sessions"),))
 
 
 def test_a_long_session_is_counted_from_its_head_and_scaled(tmp_path: Path) -> None:

@@ -25,13 +25,12 @@ modified (UTC)    agent        messages  provider          project              
 2026-01-10 07:00  cline               4  anthropic         /home/dev/shop       ~/.cline/data/tasks/1767952800000/api_conversation_history.json
 2026-01-10 06:00  roo                 7  anthropic         /Users/dev/ledger    ~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/0f5e6d7c-8b9a-4c1d-a2e3-f4a5b6c7d8e9/api_conversation_history.json
 2026-01-10 05:00  kilo                8  openai-chat       -                    ~/AppData/Roaming/Code - Insiders/User/globalStorage/kilocode.kilo-code/tasks/6a7b8c9d-0e1f-4a2b-9c3d-4e5f6a7b8c9d/api_conversation_history.json
-2026-01-10 04:00  vscode              -  -                 /home/dev/web app    ~/.config/Code/User/workspaceStorage/3b9f0c2d1e4a5b6c7d8e9f0a1b2c3d4e/chatSessions/9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d.jsonl
-    unreadable: a VS Code 1.109+ append-only session log (.jsonl); toolhist reads the .json form
+2026-01-10 04:00  vscode              2  anthropic         /home/dev/web app    ~/.config/Code/User/workspaceStorage/3b9f0c2d1e4a5b6c7d8e9f0a1b2c3d4e/chatSessions/9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d.jsonl
 2026-01-10 03:00  vscode              6  anthropic         /home/dev/web app    ~/.config/Code/User/workspaceStorage/3b9f0c2d1e4a5b6c7d8e9f0a1b2c3d4e/chatSessions/0c7d5b1e-2f4a-4c8e-9a61-3e5d7f9b1c2a.json
 2026-01-10 02:00  gemini-cli          6  gemini            /home/dev/docs-site  ~/.gemini/tmp/docs-site/chats/session-2025-12-02T08-14-6f1c2a9e.jsonl
 2026-01-10 01:00  codex              10  openai-responses  /home/dev/ledger     ~/.codex/sessions/2025/10/02/rollout-2025-10-02T09-12-00-0199a5e2-7c4b-7d31-9f0e-3b8c1a2d4e6f.jsonl
 2026-01-10 00:00  llxprt              7  -                 -                    ~/.llxprt/tmp/{H}/checkpoint-alembic.json
-12 sessions (claude-code 2, codex 1, gemini-cli 1, vscode 2, cline 2, roo 1, kilo 1, llxprt 2); 3 unreadable
+12 sessions (claude-code 2, codex 1, gemini-cli 1, vscode 2, cline 2, roo 1, kilo 1, llxprt 2); 2 unreadable
 """
 
 VERDICTS = f"""\
@@ -66,7 +65,7 @@ def test_verdict_reads_each_session_and_judges_it_where_it_ran(
 ) -> None:
     # messages are now the reader's count; the llxprt checkpoint names no provider, so no verdict.
     # The Codex rollout's interrupted call is answered "aborted" by Codex before it sends
-    # (ensure_call_outputs_present, toolhist/formats/codex_normalize.py), so OpenAI accepts it.
+    # (ensure_call_outputs_present, toolhist/agents/codex/normalize.py), so OpenAI accepts it.
     args = ("--verdict", "--agent", "codex", "--agent", "llxprt", "--agent", "cline")
     assert cli(capsys, "--home", str(home), *args) == (0, VERDICTS, "")
 
@@ -88,6 +87,7 @@ def test_json_rows(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
             "verdict": "accepts",
             "rules": [],
             "problem": None,
+            "session": None,
         }
     ]
     code, out, _ = cli(capsys, "--home", str(home), "--json")
@@ -122,11 +122,12 @@ def test_an_empty_home_says_where_to_look(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli(capsys, "--agent", "cursor") == (
+    assert cli(capsys, "--agent", "nonesuch") == (
         2,
         "",
-        "toolhist: error: Invalid value for '--agent': 'cursor' is not one of 'claude-code', 'codex', "
-        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt'.\n",
+        "toolhist: error: Invalid value for '--agent': 'nonesuch' is not one of 'claude-code', 'codex', "
+        "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'opencode', 'crush', 'goose', 'zed', "
+        "'copilot-cli', 'continue', 'cursor'.\n",
     )
     missing = tmp_path / "nope"
     assert cli(capsys, "--home", str(missing)) == (

@@ -32,9 +32,9 @@ from histories import generated
 
 from toolhist.curation import curate
 from toolhist.curation.libraries_vercel import AI_SDK_PINS
-from toolhist.formats import load
 from toolhist.model import Session
 from toolhist.providers import render
+from toolhist.readers import load
 
 # Seed 000's failure modes live beside the curation tests (tests/curation is not on pytest's path).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "curation"))

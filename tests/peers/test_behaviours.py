@@ -16,12 +16,12 @@ from peers_env import peers_env  # noqa: F401  # the session fixture
 
 from toolhist.curation import Curation, curate
 from toolhist.errors import UsageError
-from toolhist.formats import load
 from toolhist.model import Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResponseBlock
 from toolhist.peers import run
 from toolhist.peers.env import PeersMissing, env_dir
 from toolhist.peers.strategies import job
 from toolhist.providers import render
+from toolhist.readers import load
 
 LITELLM = "litellm 1.106.2"
 AGENTS = "openai-agents 0.24.0"
@@ -306,4 +306,7 @@ def test_without_the_environment_the_strategy_says_how_to_install_it(
         check=False,
     )
     assert compared.returncode == 0
-    assert compared.stdout.splitlines()[-1] == f"litellm   no answer: {expected}"
+    assert compared.stdout.splitlines()[-2:] == [
+        f"litellm   no answer: {expected}",
+        "versions litellm: litellm 1.106.2 (the pin)",
+    ]

@@ -417,6 +417,15 @@ def test_null_content_is_allowed_only_on_an_assistant_message_with_tool_calls() 
         ]
 
 
+def test_null_content_is_allowed_beside_a_legacy_function_call() -> None:
+    """OpenAI's reference: assistant content is "Required unless tool_calls or function_call is specified"."""
+    legacy = {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}
+    b = body(USER, legacy, {"role": "function", "name": "f", "content": "done"})
+    assert [r for r, _, _ in found(b) if r == "oai.null_content"] == []
+    b = body(USER, {**legacy, "function_call": None})
+    assert [r for r, _, _ in found(b) if r == "oai.null_content"] == ["oai.null_content"]
+
+
 @pytest.mark.parametrize(
     ("model", "request_fields", "applies"),
     [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Any
 
 import pytest
@@ -175,7 +176,8 @@ def test_violation_fields_rule_ids_and_source() -> None:
     (v,) = sdk.check({"model": "m", "messages": [], "foo": 1}, "kimi")
     assert (v.provider, v.rule, v.severity, v.path) == ("kimi", "sdk.kimi.type", "error", "foo")
     assert v.source == (
-        "openai 3.54.0: openai.types.chat.completion_create_params.CompletionCreateParamsNonStreaming"
+        f"openai {version('openai')}: "
+        "openai.types.chat.completion_create_params.CompletionCreateParamsNonStreaming"
     )
     assert v.fix.startswith("not a provider rule: the official openai SDK's request type refuses this value.")
 

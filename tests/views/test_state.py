@@ -18,9 +18,9 @@ from hypothesis import strategies as hst
 
 from toolhist.check import check
 from toolhist.curation import STRATEGIES
-from toolhist.formats import load_document
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, render, validate
+from toolhist.readers import load_document
 from toolhist.views import state
 from toolhist.views.diffs import compare_strategies
 from toolhist.views.summary import list_samples

@@ -8,18 +8,20 @@ even for a bug (that is exit 3 with a line asking for a report).
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
 from toolhist import __version__
-from toolhist.cli.options import format_option, strategy_option
+from toolhist.cli.options import format_option, peer_versions_option, strategy_option
+from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
-from toolhist.formats import READERS, load
 from toolhist.model import json_schema
+from toolhist.readers import READERS
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
@@ -34,13 +36,57 @@ def _emit_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; commands kept in modules of their own are imported only when run.
+
+    ``toolhist scan`` brings pandas and the fleet machinery, ``report`` the views: importing them for
+    every ``toolhist check`` cost a second of start-up and tens of MB of memory before any work.
+    ``--help`` still lists them all (it imports them then).
+    """
+
+    LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "curate": ("curate", "curate_cmd"),
+        "compare": ("curate", "compare_cmd"),
+        "migrate": ("migrate", "migrate_cmd"),
+        "compact": ("compact", "compact_cmd"),
+        "scan": ("scan", "scan_cmd"),
+        "report": ("report", "report_cmd"),
+        "sessions": ("sessions", "sessions_cmd"),
+        "peers": ("peers", "peers_cmd"),
+        "switch": ("switch", "switch_cmd"),
+        "verify": ("verify", "verify_cmd"),
+    }
+    """Command name → (module in this package, attribute)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        known = super().get_command(ctx, cmd_name)
+        if known is not None or cmd_name not in self.LAZY:
+            return known
+        module, name = self.LAZY[cmd_name]
+        command: click.Command = getattr(import_module(f"toolhist.cli.{module}"), name)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolhist")
-def cli() -> None:
+@click.option(
+    "--redact",
+    is_flag=True,
+    help="Replace secrets (API keys, tokens, passwords, private keys) in everything printed.",
+)
+def cli(redact: bool) -> None:
     """Inspect LLM tool-call histories.
 
     Read agent logs and provider request bodies; find what a provider would reject with HTTP 400.
+    What is printed shows each body exactly as it was sent; ``--redact`` replaces its secrets.
     """
+    if redact:
+        from toolhist.redact import redacting_streams
+
+        click.get_current_context().with_resource(redacting_streams())
 
 
 @cli.command("formats")
@@ -61,7 +107,7 @@ def formats_cmd(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def summary_cmd(file: str, fmt: str | None, as_json: bool) -> None:
     """Detected format and counts: messages, calls, results, unanswered calls, unmatched results."""
-    summary = summarize(load(file, format=fmt))
+    summary = summarize(load_shown(file, fmt))
     if as_json:
         _emit_json(summary.model_dump(mode="json"))
     else:
@@ -113,14 +159,22 @@ def strategies_cmd(as_json: bool) -> None:
     from toolhist.curation.strategies import STRATEGY_REGISTRY
     from toolhist.peers.env import find
     from toolhist.peers.pins import LIBRARY_OF_STRATEGY, PINS
+    from toolhist.peers.versions import selected
 
     rows: list[dict[str, Any]] = []
     for s in STRATEGY_REGISTRY.values():
         row: dict[str, Any] = {"name": s.name, "summary": s.summary}
         library = LIBRARY_OF_STRATEGY.get(s.name)
         if library is not None:
-            env = find(library)
-            row["library"] = {"name": library, "version": PINS[library], "installed": env is not None}
+            chosen = selected(library)
+            env = find(library, chosen.version)
+            row["library"] = {
+                "name": library,
+                "version": chosen.version,
+                "why": chosen.why,
+                "pin": PINS[library],
+                "installed": env is not None,
+            }
         rows.append(row)
     if as_json:
         _emit_json(rows)
@@ -131,7 +185,8 @@ def strategies_cmd(as_json: bool) -> None:
         runs = ""
         if lib is not None:
             state = "installed" if lib["installed"] else "not installed: run `toolhist peers install`"
-            runs = f" [runs {lib['name']} {lib['version']}, {state}]"
+            why = "" if lib["why"] == "pin" else f" ({lib['why']}; the pin is {lib['pin']})"
+            runs = f" [runs {lib['name']} {lib['version']}{why}, {state}]"
         click.echo(f"{row['name']:<{width}}  {row['summary']}{runs}")
 
 
@@ -160,6 +215,7 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
 @strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
     """Which providers would reject FILE with HTTP 400, where, and with which error text.
@@ -172,7 +228,16 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     from toolhist.judgement import describe
     from toolhist.ran_on import said
 
-    result = check(file, list(providers) or None, strategy=strategy, format=fmt)
+    with Progress() as progress:
+        reading = progress.reading(file)
+
+        def steps(stage: str, done: int, total: int) -> None:
+            if stage == "read":
+                reading(done, total)
+            else:
+                progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
+
+        result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
     if as_json:
         _emit_json(result.to_json())
     else:
@@ -215,6 +280,7 @@ def _echo_violations(found: Sequence[Violation]) -> None:
 @click.option("--provider", required=True, help="The provider whose request body to print.")
 @strategy_option("none", "Curation strategy applied first (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Also print the source map and what was omitted.")
 @click.option(
     "--sdk",
@@ -228,7 +294,7 @@ def render_cmd(
     """Print the exact request body PROVIDER would receive for FILE."""
     from toolhist.providers import render
 
-    payload = render(load(file, format=fmt), provider, strategy=strategy)
+    payload = render(load_shown(file, fmt), provider, strategy=strategy)
     if via_sdk:
         _render_sdk(payload.body, provider, payload.source_map, as_json)
         return
@@ -241,7 +307,7 @@ def render_cmd(
 
 
 def _render_sdk(
-    body: dict[str, Any], provider: str, source_map: dict[str, tuple[int, int | None]], as_json: bool
+    body: dict[str, Any], provider: str, source_map: Mapping[str, tuple[int, int | None]], as_json: bool
 ) -> None:
     """``render --sdk``: the captured request on stdout; SDK type violations and notes on stderr."""
     from toolhist import sdk
@@ -296,7 +362,7 @@ def explain_cmd(
 
     if text is not None and text_file is not None:
         raise UsageError("give the error text with exactly one of --text or --text-file")
-    session = load(file, format=fmt) if file else None
+    session = load_shown(file, fmt) if file else None
     bundle = session.metadata.get("bundle") if session is not None else None
     if text is None and text_file is None:
         if not isinstance(bundle, dict):
@@ -357,31 +423,19 @@ def schema_cmd() -> None:
     _emit_json(json_schema())
 
 
-def _command(module: str, name: str) -> click.Command:
-    """A command kept in a module of its own in this package (``toolhist.cli.scan``…).
-
-    Imported here, at the end, so each module can import this package's shared options first.
-    """
-    command: click.Command = getattr(import_module(f"toolhist.cli.{module}"), name)
-    return command
-
-
-cli.add_command(_command("curate", "curate_cmd"))
-cli.add_command(_command("curate", "compare_cmd"))
-cli.add_command(_command("migrate", "migrate_cmd"))
-cli.add_command(_command("compact", "compact_cmd"))
-cli.add_command(_command("scan", "scan_cmd"))
-cli.add_command(_command("report", "report_cmd"))
-cli.add_command(_command("sessions", "sessions_cmd"))
-cli.add_command(_command("peers", "peers_cmd"))
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the CLI and map every failure to one stderr line and an exit code."""
+    """Entry point: run the CLI and map every failure to one stderr line and an exit code.
+
+    Ctrl-C is exit 130 and one line (`toolhist.cli.progress`).
+    """
     try:
-        code = cli.main(args=argv, prog_name="toolhist", standalone_mode=False)
+        with stoppable():
+            code = cli.main(args=argv, prog_name="toolhist", standalone_mode=False)
         if isinstance(code, int):  # click returns Exit codes instead of raising without standalone mode
             return code
+    except (Interrupted, KeyboardInterrupt):
+        click.echo("toolhist: interrupted", err=True)
+        return EXIT_INTERRUPTED
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort:

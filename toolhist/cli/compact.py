@@ -11,9 +11,9 @@ import json
 import click
 
 from toolhist.cli.options import format_option
+from toolhist.cli.progress import load_shown
 from toolhist.compaction import RECENT_CALLS_TO_KEEP, RENDERINGS, TRUNCATION_THRESHOLD, compact
 from toolhist.compaction.report import replacement_lines, tier_lines, to_json
-from toolhist.formats import load
 
 
 @click.command("compact")
@@ -65,7 +65,7 @@ def compact_cmd(  # noqa: PLR0917 - click passes every option as an argument
        "messages": {"before": [{"index", "tier", "tokens"}], "after": [...]},
        "session": {"messages": [canonical messages]}}
     """
-    session = load(file, format=fmt)
+    session = load_shown(file, fmt)
     result = compact(session, provider, keep=keep, threshold=threshold, rendering=rendering)  # type: ignore[arg-type]
     if as_json:
         click.echo(json.dumps(to_json(result, file), indent=2, ensure_ascii=False))

@@ -10,13 +10,14 @@ error-level violation is left; ``compare`` is informational).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolhist.cli import _echo_violations, _emit_json
-from toolhist.cli.options import format_option, strategies_option, strategy_option
-from toolhist.formats import load
+from toolhist.cli.options import format_option, peer_versions_option, strategies_option, strategy_option
+from toolhist.cli.progress import load_shown
 
 if TYPE_CHECKING:
     from toolhist.curation.base import Change, Curation, Position
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategy_option("toolhist", "Curation strategy (see `toolhist strategies`).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
 def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
     """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
@@ -37,7 +39,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
     from toolhist.providers import provider_for, validate
 
     provider = provider_for(provider).name
-    session = load(file, format=fmt)
+    session = load_shown(file, fmt)
     curation = curate(session, provider, strategy=strategy)
     left = validate(session, provider, strategy=strategy)
     if as_json:
@@ -45,7 +47,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
         data["violations"] = [v.model_dump(mode="json") for v in left]
         _emit_json(data)
     else:
-        _echo_curation(file, curation)
+        _echo_curation(file, strategy, curation)
         errors = sum(v.severity == "error" for v in left)
         verdict = "ok" if not left else f"{errors} error(s), {len(left) - errors} warning(s)"
         click.echo(f"left     {verdict}")
@@ -54,7 +56,7 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
         raise click.exceptions.Exit(1)
 
 
-def _echo_curation(file: str, curation: Curation) -> None:
+def _echo_curation(file: str, strategy: str, curation: Curation) -> None:
     from toolhist.diff import diff
 
     session = curation.original
@@ -62,6 +64,7 @@ def _echo_curation(file: str, curation: Curation) -> None:
     click.echo(f"{file}: {session.source.format}, {before} messages")
     if curation.library is not None:
         click.echo(f"library  {curation.library} (the real library's request body, read back)")
+        click.echo(f"versions {_versions_said([strategy])}")
     counts = diff(session, curation.sent_session(), curation.changes).counts()
     rows = ", ".join(f"{n} {status}" for status, n in counts.items())
     click.echo(f"strategy {curation.strategy} for {curation.provider}: {before} → {after} messages ({rows})")
@@ -101,6 +104,7 @@ def _position(position: Position | None) -> str:
 @click.option("--provider", required=True, help="The provider to curate for.")
 @strategies_option("A strategy to compare (repeatable; default: every registered one).")
 @format_option
+@peer_versions_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
 def compare_cmd(
     file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool
@@ -114,7 +118,7 @@ def compare_cmd(
     from toolhist.providers import provider_for
 
     provider = provider_for(provider).name
-    session = load(file, format=fmt)
+    session = load_shown(file, fmt)
     results: dict[str, dict[str, Any]] = {
         name: {
             "status": r.status,
@@ -149,3 +153,22 @@ def compare_cmd(
         counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
         runs = f" [{r['library']}]" if "library" in r else ""
         click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}{runs}")
+    said = _versions_said(list(results))
+    if said:
+        click.echo(f"versions {said}")
+
+
+def _versions_said(strategies: Sequence[str]) -> str:
+    """Which version of each library the given strategies ran, and why (empty when none runs one)."""
+    from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+    from toolhist.peers.versions import Selected, describe, resolve, selected, split_strategy
+
+    said: dict[str, str] = {}
+    for name in strategies:
+        base, wanted = split_strategy(name)
+        library = LIBRARY_OF_STRATEGY.get(base)
+        if library is None:
+            continue
+        chosen = selected(library) if wanted is None else Selected(library, resolve(library, wanted), "named")
+        said.setdefault(name, f"{name}: {describe(chosen)}")
+    return "; ".join(said.values())

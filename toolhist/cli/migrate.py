@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from toolhist.atomic import write_text
 from toolhist.errors import UsageError
 from toolhist.migrate import FORMAT_VERSION, Migration, migrate_file
 
@@ -40,7 +41,7 @@ def migrate_cmd(file: str, target: str, output: str | None, as_json: bool) -> No
             pass  # already migrated: leave the file untouched
         else:
             try:
-                Path(output).write_text(migration.dumps(), encoding="utf-8")
+                write_text(output, migration.dumps())  # whole or not at all (`toolhist.atomic`)
             except OSError as exc:
                 raise UsageError(f"{output}: cannot write: {exc.strerror or exc}") from None
     if as_json:

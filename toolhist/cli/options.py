@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from toolhist.formats import READERS
+from toolhist.readers import READERS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -36,3 +36,27 @@ def strategy_option(default: str, help: str) -> Decorator:
 def strategies_option(help: str) -> Decorator:
     """``--strategy NAME`` repeatable (into ``strategies``), each name checked."""
     return click.option("--strategy", "strategies", multiple=True, callback=_check_strategy, help=help)
+
+
+def _peer_versions(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Name the peer libraries' versions for the whole command (`toolhist.peers.versions.using`)."""
+    del param
+    if value:
+        from toolhist.peers.versions import parse, using
+
+        ctx.with_resource(using(parse(value)))
+    return value
+
+
+peer_versions_option: Decorator = click.option(
+    "--peer-version",
+    "peer_versions",
+    multiple=True,
+    metavar="LIBRARY=VERSION",
+    expose_value=False,
+    callback=_peer_versions,
+    help="Run the litellm/openai-agents strategies with this version of the library (repeatable; "
+    "VERSION may be 'installed' or 'pin'; default: $TOOLHIST_PEER_VERSIONS, else the one installed "
+    "here, else the pin). Install it first: `toolhist peers install --peer-version LIBRARY=VERSION`.",
+)
+"""``--peer-version litellm=1.110.2``: the version the library strategies run for this command."""

@@ -1,18 +1,19 @@
 """``toolhist report``: one self-contained HTML file to share a session's diagnosis.
 
 Kept out of `toolhist.cli` so the command is one registration line there. Exit 0 when the report
-is written; 2 for unreadable input or bad arguments (mapped by ``toolhist.cli.main``).
+is written; 2 for unreadable input or bad arguments (mapped by ``toolhist.cli.main``), and when
+the ``notebook`` extra is missing: the report is built from the inspector's tables and timeline
+(`toolhist.views`: pandas, plotly), imported only once the command runs.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from toolhist.atomic import write_text
 from toolhist.cli.options import format_option
-from toolhist.formats import load
-from toolhist.report import report
+from toolhist.cli.progress import load_shown
+from toolhist.extras import require
 
 
 @click.command("report")
@@ -25,9 +26,12 @@ from toolhist.report import report
 def report_cmd(file: str, out: str, providers: tuple[str, ...], fmt: str | None) -> None:
     """Write FILE's report as one HTML file: summary, timeline, violations, curation, payloads.
 
-    The file has no script and loads nothing from the network; secrets are redacted on load and
+    The file has no script and loads nothing from the network; secrets are redacted and
     all session content is HTML-escaped, so it is safe to open and to share.
     """
-    text = report(load(file, format=fmt), providers or None)
-    Path(out).write_text(text, encoding="utf-8")
+    require("toolhist report", "notebook")
+    from toolhist.report import report
+
+    text = report(load_shown(file, fmt), providers or None)
+    write_text(out, text)  # whole or not at all: an interrupted report leaves no partial file
     click.echo(f"wrote {out}")

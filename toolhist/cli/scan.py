@@ -1,26 +1,29 @@
 """``toolhist scan``: validate every session file under a directory and write one table.
 
 Kept out of `toolhist.cli` so the command is one registration line there. Informational: exit 0
-whatever the files contain (unreadable files are listed, not fatal); 2 for bad arguments.
+whatever the files contain (unreadable files are listed, not fatal); 2 for bad arguments, and for
+a missing ``fleet`` extra (`needs`): the fleet modules are imported only once the command runs, so
+the rest of the CLI works on toolhist's core.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from toolhist.atomic import replacing
 from toolhist.errors import UsageError
-from toolhist.fleet.dataset import read_table
-from toolhist.fleet.run import Rate
-from toolhist.fleet.summary import per_provider, top_rules
+from toolhist.extras import ExtraMissing, missing
 from toolhist.providers import provider_for
-from toolhist.scan import ScanResult, scan
+
+if TYPE_CHECKING:
+    from toolhist.scan import ScanResult
 
 OUT_SUFFIXES = (".csv", ".json", ".parquet")
 TOP_RULES = 10
@@ -35,21 +38,46 @@ def _check_out(out: str | None) -> None:
         raise UsageError(
             f"--out {out}: unsupported extension {suffix or '(none)'!r}; use .csv, .json or .parquet"
         )
-    if suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise UsageError(f"--out {out}: .parquet needs pyarrow, which is not installed; use .csv or .json")
+
+
+def needs(
+    sources: Sequence[str], *, jobs: int, scheduler: str | None, out: str | None, dataset: str | None
+) -> None:
+    """`ExtraMissing` (the ``fleet`` extra) when a module these options use is not installed.
+
+    pandas always (the tables); distributed for ``--jobs`` above 1 or ``--scheduler``; fsspec for a
+    URL source; pyarrow for ``--dataset`` or a ``.parquet`` output.
+    """
+    from toolhist.fleet.inputs import is_url  # the standard library only
+
+    wanted = ["pandas"]
+    if jobs > 1 or scheduler is not None:
+        wanted.append("distributed")
+    if any(is_url(s) for s in sources):
+        wanted.append("fsspec")
+    if dataset is not None or (out is not None and Path(out).suffix.lower() == ".parquet"):
+        wanted.append("pyarrow")
+    gone = missing("fleet", wanted)
+    if gone:
+        raise ExtraMissing("toolhist scan", "fleet", gone)
 
 
 def _write(result: ScanResult, out: str) -> None:
+    """Write the table, every string redacted (it is shared), whole or not at all (`toolhist.atomic`)."""
+    from toolhist.redact import redact_text
+
+    frame = result.frame.map(lambda v: redact_text(v)[0] if isinstance(v, str) else v)
     suffix = Path(out).suffix.lower()
-    if suffix == ".csv":
-        result.frame.to_csv(out, index=False)
-    elif suffix == ".parquet":
-        result.frame.to_parquet(out, index=False)
-    else:
-        Path(out).write_text(
-            json.dumps(result.frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
+    with replacing(out) as temp:
+        if suffix == ".csv":
+            frame.to_csv(temp, index=False)
+        elif suffix == ".parquet":
+            frame.to_parquet(temp, index=False)
+        else:
+            temp.write_text(
+                json.dumps(frame.to_dict(orient="records"), indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -75,6 +103,8 @@ class _Progress:
     EVERY = 10.0
 
     def __init__(self) -> None:
+        from toolhist.fleet.run import Rate
+
         self.rate = Rate()
         self.tty = sys.stderr.isatty()
         self.shown = 0.0
@@ -137,6 +167,9 @@ def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
     _check_out(out)
     for name in providers:
         provider_for(name)  # a typo is reported before the progress display starts
+    needs(sources, jobs=jobs, scheduler=scheduler, out=out, dataset=dataset)
+    from toolhist.scan import scan
+
     shown = _Progress()
     result = scan(
         sources,
@@ -187,6 +220,9 @@ def scan_cmd(  # noqa: PLR0917 (click passes every option by position)
 
 def _summary(dataset: str) -> None:
     """Per provider: sessions, rejected share, top error rules; then the unreadable count."""
+    from toolhist.fleet.dataset import read_table
+    from toolhist.fleet.summary import per_provider, top_rules
+
     sessions = read_table(dataset, "sessions")
     unreadable = read_table(dataset, "unreadable")
     table = per_provider(sessions)

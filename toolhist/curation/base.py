@@ -156,6 +156,10 @@ class Curation(BaseModel):
 
     def _repr_html_(self) -> str:
         """Jupyter: counts and the change log, escaped (`toolhist.display`)."""
+        from toolhist.extras import plain_html
+
+        if (plain := plain_html(self)) is not None:  # the notebook extra is not installed
+            return plain
         from toolhist.display import curation_html
 
         return curation_html(self)

@@ -82,7 +82,6 @@ def compare(
     """Each strategy's curation of ``session`` for ``provider`` (all registered ones by default)."""
     from toolhist.errors import ToolhistError
     from toolhist.peers.env import PeersMissing
-    from toolhist.peers.pins import LIBRARY_OF_STRATEGY, PINS
     from toolhist.providers import provider_for, render_curation
     from toolhist.providers.base import violations
 
@@ -93,6 +92,7 @@ def compare(
             curation = strategy_for(name).curate(session, target.name, ())
         except ToolhistError as exc:  # a peer library not installed, or without this provider's route
             missing = isinstance(exc, PeersMissing)
+            needs, install = _needs(name) if missing else (None, None)
             out[name] = StrategyResult(
                 strategy=name,
                 status="not run" if missing else "no answer",
@@ -103,10 +103,8 @@ def compare(
                 warnings={},
                 violations=(),
                 error=str(exc),
-                install=INSTALL if missing else None,
-                needs=f"{library} {PINS[library]}"
-                if missing and (library := LIBRARY_OF_STRATEGY.get(name)) in PINS
-                else None,
+                install=install,
+                needs=needs,
             )
             continue
         payload = render_curation(curation)
@@ -122,6 +120,26 @@ def compare(
             library=curation.library,
         )
     return out
+
+
+def _needs(name: str) -> tuple[str | None, str]:
+    """What a strategy whose library is not installed needs: ``name version``, and the install command.
+
+    The version is the one named in ``litellm@1.110.2``, else the one selected now
+    (`toolhist.peers.versions`); a version other than the pin is installed by naming it.
+    """
+    from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+    from toolhist.peers.versions import resolve, selected, split_strategy
+
+    base, wanted = split_strategy(name)
+    library = LIBRARY_OF_STRATEGY.get(base)
+    if library is None:
+        return None, INSTALL
+    chosen = selected(library)
+    version = resolve(library, wanted) if wanted is not None else chosen.version
+    if wanted is None and chosen.is_pin:
+        return f"{library} {version}", INSTALL
+    return f"{library} {version}", f"{INSTALL} --peer-version {library}={version}"
 
 
 def compare_frame(

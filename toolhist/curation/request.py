@@ -24,25 +24,26 @@ def thinking_enabled(request: dict[str, JsonValue]) -> bool:
     return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
 
 
-def open_round_unsigned(messages: tuple[Message, ...]) -> bool:
-    """Whether the latest tool round is still open (no user text after it) and lacks its thinking.
+def budgeted(request: dict[str, JsonValue]) -> bool:
+    """Whether thinking is on with a budget (``enabled``): with ``adaptive`` a turn without thinking is accepted."""
+    thinking = request.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") == "enabled"
 
-    Mirrors the provider check: the last assistant message with calls owns the round; the round is
-    open while every user-side message after it carries results.
+
+def open_round_unsigned(messages: tuple[Message, ...]) -> bool:
+    """Whether the turn still open at the end (tool calls, then only results) lacks its thinking.
+
+    Mirrors the provider check (``ant.thinking_first``): the turn starts after the last human or
+    system message; its first assistant message must open with a signed Anthropic thinking block
+    when any assistant message of the turn made calls.
     """
-    owner = next(
-        (
-            i
-            for i in range(len(messages) - 1, -1, -1)
-            if messages[i].speaker == "ai" and any(True for _ in messages[i].tool_calls())
-        ),
-        None,
+    start = next(
+        (i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].speaker in ("human", "system")), 0
     )
-    if owner is None:
+    turn = [m for m in messages[start:] if m.speaker == "ai"]
+    if not turn or not any(any(True for _ in m.tool_calls()) for m in turn):
         return False
-    if any(m.speaker in ("human", "system") for m in messages[owner + 1 :]):
-        return False
-    first = messages[owner].blocks[0] if messages[owner].blocks else None
+    first = turn[0].blocks[0] if turn[0].blocks else None
     signed = isinstance(first, ThinkingBlock) and bool(first.signature or (first.redacted and first.data))
     return not (signed and isinstance(first, ThinkingBlock) and first.source_provider == "anthropic")
 
@@ -57,7 +58,7 @@ def disable_thinking(
     if (
         provider != "anthropic"
         or not same
-        or not thinking_enabled(session.request)
+        or not budgeted(session.request)
         or not open_round_unsigned(curated)
     ):
         return session, None

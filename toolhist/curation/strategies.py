@@ -65,7 +65,15 @@ STRATEGIES: tuple[str, ...] = tuple(STRATEGY_REGISTRY)
 
 
 def strategy_for(name: str) -> StrategyDef:
-    """The strategy called ``name``, or a UsageError listing the valid names."""
+    """The strategy called ``name``, or a UsageError listing the valid names.
+
+    A strategy that runs a real library also takes a version: ``litellm@1.110.2`` runs LiteLLM
+    1.110.2 (``@installed``: the one installed here, ``@pin``: the pin; `toolhist.peers.versions`).
+    """
+    if "@" in name:
+        from toolhist.peers.strategies import versioned
+
+        return versioned(name)
     try:
         return STRATEGY_REGISTRY[name]
     except KeyError:

@@ -6,7 +6,9 @@ Layout (Hive partitioning, which all three understand)::
     OUT/violations/provider=anthropic/part-00000.parquet one row per violation
     OUT/unreadable/part-00000.parquet                    one row per file that could not be read
 
-Rows are buffered and written a part at a time (`PART_ROWS` per provider), so writing a fleet of
+The dataset is written into a hidden folder beside ``OUT`` and moved into place when complete
+(`toolhist.atomic`), so a scan stopped half-way leaves no partial dataset. Rows are buffered and
+written a part at a time (`PART_ROWS` per provider), so writing a fleet of
 millions holds one part in memory. Partitioning by provider keeps the usual question ("what share
 of sessions would Anthropic reject?") to one folder. ``pd.read_parquet(OUT / "sessions")``,
 ``duckdb.sql("select ... from read_parquet('OUT/sessions/**/*.parquet', hive_partitioning=true)")``
@@ -24,8 +26,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from toolhist.atomic import discard, new_folder, publish_folder
 from toolhist.errors import UsageError
 from toolhist.fleet.task import SESSION_COLUMNS, VIOLATION_COLUMNS, FileResult
+from toolhist.redact import redact_text
 
 PART_ROWS = 100_000
 """Rows per Parquet part file (per table and provider) before it is written out."""
@@ -61,12 +65,17 @@ SCHEMAS = {
 
 
 class DatasetWriter:
-    """Streams `FileResult` rows into ``out`` as Parquet parts; `close` writes what is left."""
+    """Streams `FileResult` rows as Parquet parts; `close` writes what is left and publishes ``out``.
+
+    Until `close`, the parts go to a hidden folder beside ``out``; `discard` removes it (a failed
+    or interrupted scan), so ``out`` only ever holds a whole dataset.
+    """
 
     def __init__(self, out: str | os.PathLike[str], part_rows: int = PART_ROWS) -> None:
-        self.out = Path(out)
-        if self.out.exists() and (not self.out.is_dir() or any(self.out.iterdir())):
+        self.final = Path(out)
+        if self.final.exists() and (not self.final.is_dir() or any(self.final.iterdir())):
             raise UsageError(f"--dataset {out}: exists and is not an empty folder")
+        self.out = new_folder(out)
         self.part_rows = part_rows
         self.buffers: dict[tuple[str, str], list[dict[str, object]]] = defaultdict(list)
         self.parts: dict[tuple[str, str], int] = defaultdict(int)
@@ -95,11 +104,11 @@ class DatasetWriter:
         folder.mkdir(parents=True, exist_ok=True)
         number = self.parts[table, provider]
         self.parts[table, provider] += 1
-        columns = {name: [row.get(name) for row in rows] for name in schema.names}
+        columns = {name: [_shared(row.get(name)) for row in rows] for name in schema.names}
         pq.write_table(pa.table(columns, schema=schema), folder / f"part-{number:05d}.parquet")
 
     def close(self) -> None:
-        """Write the rows still buffered; give every table at least an empty part."""
+        """Write the rows still buffered; give every table at least an empty part; move it to ``out``."""
         for table, provider in list(self.buffers):
             self._flush(table, provider)
         for table, schema in SCHEMAS.items():  # an empty table is still a readable (empty) dataset
@@ -107,6 +116,16 @@ class DatasetWriter:
             if not folder.exists():
                 folder.mkdir(parents=True)
                 pq.write_table(schema.empty_table(), folder / "part-00000.parquet")
+        publish_folder(self.out, self.final)
+
+    def discard(self) -> None:
+        """Remove what was written so far (``out`` is left as it was)."""
+        discard(self.out)
+
+
+def _shared(value: object) -> object:
+    """A dataset is meant to be shared: every string (a file name, a reason) is redacted."""
+    return redact_text(value)[0] if isinstance(value, str) else value
 
 
 def read_table(out: str | os.PathLike[str], table: str) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
 Each input names files where they live; nothing is copied up front. A worker reads one file at a
 time (`local_copy`): a local path is read in place (agent logs stream line by line, see
-`toolhist.formats.load`), a remote object is streamed in 1 MiB chunks to a temporary file on the
+`toolhist.readers.load`), a remote object is streamed in 1 MiB chunks to a temporary file on the
 worker and read from there, so no file is ever held whole in memory by the transfer. Remote schemes
 need their fsspec implementation: ``pip install 'toolhist[s3]'`` (s3fs), ``[gcs]`` (gcsfs),
 ``[azure]`` (adlfs).
@@ -86,18 +86,39 @@ def _remote_files(url: str, options: StorageOptions) -> list[str]:
 
 
 def _local_files(text: str) -> list[str]:
+    """Every entry the input names: each is a row of the scan, read or unreadable with its reason.
+
+    Under a folder, that is every file and every entry that is not a plain folder: FIFOs, sockets,
+    devices, dangling links and link loops (the task says why it cannot read them), a link to a
+    folder (not followed: links may loop), and a folder that cannot be listed (its files cannot be
+    named, so the folder is). A glob's matches likewise, folders excepted.
+    """
     if glob.has_magic(text):
-        return sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+        return sorted(p for p in glob.glob(text, recursive=True) if not _plain_folder(p))
     root = Path(text)
-    if root.is_file():
+    if os.path.lexists(text) and not _plain_folder(text):
         return [text]
     if not root.is_dir():
         raise UsageError(f"{text}: no such file or folder")
-    found = []
-    for path in root.rglob("*"):
-        if path.is_file() and not _hidden(path.relative_to(root).parts):
-            found.append(str(path))
+    found: list[str] = []
+
+    def unlisted(exc: OSError) -> None:
+        if exc.filename is not None:
+            found.append(os.fspath(exc.filename))
+
+    for folder, dirs, names in os.walk(text, onerror=unlisted):
+        rel = Path(folder).relative_to(root).parts
+        if _hidden(rel):
+            dirs[:] = []
+            continue
+        linked = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+        dirs[:] = [d for d in dirs if d not in linked and not d.startswith(".")]
+        found += [os.path.join(folder, n) for n in [*names, *linked] if not n.startswith(".")]
     return sorted(found)
+
+
+def _plain_folder(path: str) -> bool:
+    return os.path.isdir(path) and not os.path.islink(path)
 
 
 def expand(inputs: Sequence[str], options: StorageOptions | None = None) -> list[str]:

@@ -11,6 +11,9 @@ row with the reason, never a failed scan.
 
 from __future__ import annotations
 
+import logging
+import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -38,6 +41,12 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
     """
     from distributed import Client, LocalCluster
 
+    with _worker_loss_in_one_line(), _client(scheduler, jobs, Client, LocalCluster) as client:
+        yield client
+
+
+@contextmanager
+def _client(scheduler: str | None, jobs: int, Client: Any, LocalCluster: Any) -> Iterator[Any]:
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout="10s")
@@ -57,6 +66,44 @@ def client_for(scheduler: str | None, jobs: int) -> Iterator[Any]:
         Client(cluster) as client,
     ):
         yield client
+
+
+_LOST = re.compile(r"Removing worker '?([^' ]+)'? caused the cluster to lose")
+_ECHOES = ("Couldn't gather", "rescheduling", "Restarting worker", "Worker process", "was killed by signal")
+"""What Dask says about a lost worker besides the removal: its tasks' re-runs, the nanny's restart."""
+
+
+class _OneLine(logging.Filter):
+    """Dask's several records about a lost worker, said as one line (its tasks run again elsewhere)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: set[str] = set()  # the filter sits on every handler: each loss is said once
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        lost = _LOST.search(text)
+        if lost:
+            worker = lost.group(1)
+            if worker not in self.said:
+                self.said.add(worker)
+                sys.stderr.write(f"toolhist: scan: lost worker {worker}; its files are read elsewhere\n")
+            return False
+        return not any(echo in text for echo in _ECHOES)
+
+
+@contextmanager
+def _worker_loss_in_one_line() -> Iterator[None]:
+    """Put `_OneLine` on the handlers of Dask's ``distributed`` logger for the scan."""
+    handlers = logging.getLogger("distributed").handlers or logging.getLogger().handlers
+    one = _OneLine()
+    for handler in handlers:
+        handler.addFilter(one)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(one)
 
 
 def run_local(

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.formats.base import Built, Pointer, Reader, ShapeError, arr, obj, opt_text, rest, tag, text
 from toolhist.formats.document import Document, json_path
 from toolhist.model import (
@@ -56,8 +57,8 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
     block = obj(raw, ptr)
     kind = block.get("type")
     if kind == "text":
-        return TextBlock(
-            text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text")
+        return construct(
+            TextBlock, text=text(block.get("text"), (*ptr, "text")), provider_data=rest(block, "type", "text")
         )
     if kind in ("tool_use", "server_tool_use"):
         call_id = text(block.get("id"), (*ptr, "id"))
@@ -69,7 +70,8 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
         elif not isinstance(block["input"], dict):
             # The Messages API types ``input`` as an object; anything else is not a body it sent.
             obj(block["input"], (*ptr, "input"))
-        return ToolCallBlock(
+        return construct(
+            ToolCallBlock,
             id=call_id,
             name=text(block.get("name", ""), (*ptr, "name")),
             parameters=block.get("input"),
@@ -85,7 +87,8 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
         if "content" not in block:
             extra["_content"] = "absent"
         is_error = block.get("is_error") is True
-        return ToolResponseBlock(
+        return construct(
+            ToolResponseBlock,
             call_id=call_id,
             result=content,
             error=_result_error(content) if is_error else None,
@@ -93,14 +96,16 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
             provider_data=extra,
         )
     if kind == "thinking":
-        return ThinkingBlock(
+        return construct(
+            ThinkingBlock,
             text=text(block.get("thinking", ""), (*ptr, "thinking")),
             signature=opt_text(block.get("signature"), (*ptr, "signature")),
             source_provider=fmt,
             provider_data=rest(block, "type", "thinking", "signature"),
         )
     if kind == "redacted_thinking":
-        return ThinkingBlock(
+        return construct(
+            ThinkingBlock,
             redacted=True,
             data=opt_text(block.get("data"), (*ptr, "data")),
             source_provider=fmt,
@@ -108,23 +113,26 @@ def read_block(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Block:
         )
     if kind in ("image", "document"):
         source = obj(block.get("source"), (*ptr, "source"))
-        return MediaBlock(
+        return construct(
+            MediaBlock,
             mime_type=source.get("media_type") if isinstance(source.get("media_type"), str) else None,
             data=source.get("data") if isinstance(source.get("data"), str) else None,
-            url=source.get("url") if isinstance(source.get("url"), str) else source.get("file_id"),
+            url=source.get("url")
+            if isinstance(source.get("url"), str)
+            else opt_text(source.get("file_id"), (*ptr, "source", "file_id")),
             filename=block.get("title") if isinstance(block.get("title"), str) else None,
             provider_data=dict(block),
         )
     if not isinstance(kind, str):
         raise ShapeError((*ptr, "type"), "content block has no string 'type'")
     notes.append(f"{json_path(ptr)}: block of type {kind!r} kept verbatim (not modelled)")
-    return OpaqueBlock(source_format=fmt, data=dict(block))
+    return construct(OpaqueBlock, source_format=fmt, data=dict(block))
 
 
 def read_content(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[Block]:
     """``content`` (a string or a list of blocks) as canonical blocks."""
     if isinstance(content, str):
-        return [TextBlock(text=content)]
+        return [construct(TextBlock, text=content)]
     return [read_block(b, (*ptr, j), fmt, notes) for j, b in enumerate(arr(content, ptr))]
 
 

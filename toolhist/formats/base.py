@@ -18,6 +18,7 @@ import orjson
 from pydantic import JsonValue
 
 from toolhist._trusted import construct
+from toolhist.errors import LoadError
 from toolhist.formats.document import Document, json_path
 from toolhist.judgement import Judgement
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
@@ -233,7 +234,7 @@ class Built:
             line = self.doc.jsonl_lines[index]
         self.messages.append(message)
         self.locations.append(
-            Location(index=index, line=line, json_path=json_path(ptr), block_items=block_items)
+            construct(Location, index=index, line=line, json_path=json_path(ptr), block_items=block_items)
         )
 
     def session(
@@ -261,3 +262,17 @@ class Built:
             metadata=metadata or {},
             unsent=tuple(self.unsent),
         )
+
+
+MALFORMED = (TypeError, KeyError, AttributeError, ValueError, IndexError)
+"""What a reader raises when a field has a type it did not expect (``x in SET`` on a list, ``.get``
+on a string): turned into a `LoadError` naming the file and, when known, the line (`_malformed`),
+so a reader's blind spot is a clear refusal, never a traceback."""
+
+
+def malformed(reader: Reader, exc: Exception, name: str, line: int | None) -> LoadError:
+    """The `LoadError` for a reader that tripped on a field of an unexpected type (see `MALFORMED`)."""
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
+    return LoadError(
+        f"not a valid {reader.id} session: a field of an unexpected type ({what})", file=name, line=line
+    )

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from toolhist.errors import LoadError
-from toolhist.redact import describe, redact_text, redact_value
+from toolhist.files import regular_file
 
 _SLICE = re.compile(r"^\d+:\d+$")
 """A pointer part naming a range of items (``4:6``), rendered ``[4:6]``."""
@@ -52,7 +52,7 @@ class Document:
     jsonl_lines: tuple[int, ...] | None = None
     """For JSON Lines: the 1-based line of each element of ``value``."""
     notes: tuple[str, ...] = ()
-    """What happened on the way in (secrets redacted), for the session's notes."""
+    """What happened on the way in, for the session's notes."""
     _source_map: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def line_of(self, pointer: tuple[str | int, ...]) -> tuple[int | None, int | None]:
@@ -107,10 +107,36 @@ def read_input(source: Any, *, name: str | None = None) -> Document:
     if isinstance(source, str):
         return parse_text(source, name=name or "<text>")
     if isinstance(source, dict | list):
-        value, counts = redact_value(source)
-        note = describe(counts)
-        return Document(value=value, name=name or "<json>", notes=(note,) if note else ())
+        _json_only(source, name or "<json>")
+        return Document(value=source, name=name or "<json>")
     raise LoadError(f"cannot read a session from a {type(source).__name__}; give a path, bytes, text or JSON")
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _json_only(value: Any, name: str) -> None:
+    """A LoadError at the first value that JSON cannot hold (a tuple, a date, bytes…).
+
+    Readers build the canonical model from parsed values without validating each one again
+    (`toolhist._trusted`); what a JSON parser returns is JSON, and Python input is checked here.
+    """
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    raise LoadError(
+                        f"object key {key!r} is not a string", file=name, json_path=json_path(pointer)
+                    )
+                stack.append(((*pointer, key), item))
+        elif isinstance(node, list):
+            stack.extend(((*pointer, i), item) for i, item in enumerate(node))
+        elif not isinstance(node, _JSON_SCALARS):
+            raise LoadError(
+                f"a {type(node).__name__} is not a JSON value", file=name, json_path=json_path(pointer)
+            )
 
 
 def _looks_like_path(text: str) -> bool:
@@ -121,20 +147,17 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _read_file(path: str) -> bytes:
-    p = Path(path)
+    size = regular_file(path)  # a FIFO or a device would block the read: refused before opening
+    if size > MAX_INPUT_BYTES:
+        raise LoadError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES}", file=path)
     try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise LoadError("is a directory, not a session file", file=path)
-        if size > MAX_INPUT_BYTES:
-            raise LoadError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES}", file=path)
-        return p.read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise LoadError("no such file", file=path) from None
     except PermissionError:
         raise LoadError("permission denied", file=path) from None
-    except IsADirectoryError:
-        raise LoadError("is a directory, not a session file", file=path) from None
+    except OSError as exc:
+        raise LoadError(exc.strerror or str(exc), file=path) from None
 
 
 def parse_bytes(data: bytes, *, name: str, path: str | None = None) -> Document:
@@ -199,9 +222,7 @@ def parse_text(text: str, *, name: str, path: str | None = None) -> Document:
             line=text.count("\n", 0, offset) + 1,
             offset=offset,
         )
-    text, counts = redact_text(text)
-    note = describe(counts)
-    notes = (note,) if note else ()
+    notes: tuple[str, ...] = ()
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:

@@ -5,7 +5,7 @@ The agent-log readers (llxprt debug logs, llxprt session recordings, Claude Code
 
 - `lines_of_document`: an already parsed `Document` (bytes, text, an upload), line numbers from
   ``Document.jsonl_lines``;
-- `lines_of_path`: a file read line by line, each line redacted (API keys, bearer tokens) and parsed
+- `lines_of_path`: a file read line by line, each line parsed
   with orjson on its own, progress reported as bytes read out of the file size.
 
 So the readers are written once, and `StreamReader.stream` is what ``toolhist.load(path)`` uses for
@@ -14,9 +14,7 @@ these formats. Errors name the file, the line and the field (`LineError` → `Lo
 
 from __future__ import annotations
 
-import os
 from abc import abstractmethod
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
@@ -24,11 +22,12 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.errors import LoadError
-from toolhist.formats.base import Pointer, Reader, ShapeError, Skips, fill_tool_names
+from toolhist.files import regular_file, why_not_regular
+from toolhist.formats.base import MALFORMED, Pointer, Reader, ShapeError, Skips, fill_tool_names, malformed
 from toolhist.formats.document import Document, json_path
 from toolhist.model import Location, Message, Session, SessionSource, ToolSpec, Unsent
-from toolhist.redact import describe, redact_text
 
 Progress = Callable[[int, int], None]
 """Called with (bytes read, total bytes) while a file is streamed."""
@@ -55,46 +54,42 @@ def lines_of_document(doc: Document) -> Iterator[tuple[int | None, Any]]:
         yield (1 if doc.text is not None and "\n" not in doc.text.strip() else None), value
 
 
-def lines_of_path(
-    path: str, *, progress: Progress | None = None, redactions: Counter[str] | None = None
-) -> Iterator[tuple[int, Any]]:
-    """Parse ``path`` line by line; a line that is not JSON is a LoadError naming it.
-
-    Secrets are redacted line by line before parsing (counts go into ``redactions``), exactly as
-    `parse_text` does for a whole document.
-    """
+def lines_of_path(path: str, *, progress: Progress | None = None) -> Iterator[tuple[int, Any]]:
+    """Parse ``path`` line by line; a line that is not JSON is a LoadError naming it."""
     total = _size(path)
-    counts = redactions if redactions is not None else Counter()
     done = 0
     reported = 0
     if progress is not None:
         progress(0, total)
-    with open(path, "rb") as fh:
-        for number, chunk in enumerate(fh, start=1):
-            done += len(chunk)
-            if progress is not None and done - reported >= PROGRESS_EVERY:
-                progress(done, total)
-                reported = done
-            raw = chunk[3:] if number == 1 and chunk.startswith(b"\xef\xbb\xbf") else chunk
-            if not raw.strip():
-                continue
-            yield number, _parse_line(raw, path, number, counts)
+    for number, chunk in _chunks(path):
+        done += len(chunk)
+        if progress is not None and done - reported >= PROGRESS_EVERY:
+            progress(done, total)
+            reported = done
+        raw = chunk[3:] if number == 1 and chunk.startswith(b"\xef\xbb\xbf") else chunk
+        if not raw.strip():
+            continue
+        yield number, _parse_line(raw, path, number)
     if progress is not None:
         progress(total, total)
 
 
-def _size(path: str) -> int:
+def _chunks(path: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line bytes)``; a read the system refuses half-way is a LoadError on that line."""
+    number = 0
     try:
-        if os.path.isdir(path):
-            raise LoadError("is a directory, not a session file", file=path)
-        return os.path.getsize(path)
-    except FileNotFoundError:
-        raise LoadError("no such file", file=path) from None
-    except PermissionError:
-        raise LoadError("permission denied", file=path) from None
+        with open(path, "rb") as fh:
+            for number, chunk in enumerate(fh, start=1):
+                yield number, chunk
+    except OSError as exc:
+        raise LoadError(exc.strerror or str(exc), file=path, line=number + 1) from None
 
 
-def _parse_line(raw: bytes, name: str, number: int, counts: Counter[str]) -> Any:
+def _size(path: str) -> int:
+    return regular_file(path)  # a FIFO or a device would block the read: refused before opening
+
+
+def _parse_line(raw: bytes, name: str, number: int) -> Any:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -103,7 +98,6 @@ def _parse_line(raw: bytes, name: str, number: int, counts: Counter[str]) -> Any
         ) from None
     if "\x00" in line:
         raise LoadError("contains a NUL character: not a JSON Lines file", file=name, line=number)
-    line, _ = redact_text(line, counts)
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError as exc:
@@ -122,9 +116,11 @@ def head_of_path(path: str) -> list[Any] | None:
     """
     values: list[Any] = []
     read = 0
+    if why_not_regular(path) is not None:  # a FIFO would block, /dev/zero never ends a line
+        return None
     try:
         with open(path, "rb") as fh:
-            for raw in fh:
+            while raw := fh.readline(max(HEAD_BYTES - read, 1)):  # bounded even on one endless line
                 read += len(raw)
                 if raw.strip():
                     try:
@@ -196,7 +192,7 @@ class Collector:
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
         self.messages.append(message)
-        self.locations.append(Location(index=index, line=line, json_path=path or f"[{index}]"))
+        self.locations.append(construct(Location, index=index, line=line, json_path=path or f"[{index}]"))
 
     def session(
         self,
@@ -242,19 +238,10 @@ class StreamReader(Reader):
 
     def stream(self, path: str, progress: Progress | None = None) -> Session:
         """Read ``path`` line by line; memory holds the Session, never the file."""
-        counts: Counter[str] = Counter()
-        notes: list[str] = []
-        session = self._guard(
-            lambda: self.read_lines(
-                lines_of_path(path, progress=progress, redactions=counts), name=path, path=path, notes=notes
-            ),
+        return self._guard(
+            lambda: self.read_lines(lines_of_path(path, progress=progress), name=path, path=path, notes=[]),
             path,
         )
-        note = describe(counts)
-        if note:
-            source = session.source.model_copy(update={"notes": (note, *session.source.notes)})
-            session = session.model_copy(update={"source": source})
-        return session
 
     def _guard(self, read: Callable[[], Session], name: str) -> Session:
         try:
@@ -270,6 +257,8 @@ class StreamReader(Reader):
             raise LoadError(
                 f"not a valid {self.id} log: {exc.reason}", file=name, json_path=json_path(exc.pointer)
             ) from None
+        except MALFORMED as exc:
+            raise malformed(self, exc, name, None) from None
 
 
 def at_line(line: int | None, pointer: Pointer, reason: str) -> LineError:

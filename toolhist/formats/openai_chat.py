@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.formats.base import (
     Built,
     Pointer,
@@ -65,7 +66,7 @@ def read_parts(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[B
     if content is None:
         return []
     if isinstance(content, str):
-        return [TextBlock(text=content)]
+        return [construct(TextBlock, text=content)]
     blocks: list[Block] = []
     for j, raw in enumerate(arr(content, ptr)):
         pptr = (*ptr, j)
@@ -73,20 +74,25 @@ def read_parts(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[B
         kind = part.get("type")
         if kind == "text":
             value = text(part.get("text"), (*pptr, "text"))
-            blocks.append(TextBlock(text=value, provider_data=rest(part, "type", "text")))
+            blocks.append(construct(TextBlock, text=value, provider_data=rest(part, "type", "text")))
         elif kind == "refusal":
             value = text(part.get("refusal"), (*pptr, "refusal"))
             blocks.append(
-                TextBlock(text=value, provider_data={"type": "refusal", **rest(part, "type", "refusal")})
+                construct(
+                    TextBlock, text=value, provider_data={"type": "refusal", **rest(part, "type", "refusal")}
+                )
             )
         elif kind == "image_url":
             image = obj(part.get("image_url"), (*pptr, "image_url"))
             url = text(image.get("url"), (*pptr, "image_url", "url"))
-            blocks.append(MediaBlock(url=url, mime_type=_data_url_mime(url), provider_data=dict(part)))
+            blocks.append(
+                construct(MediaBlock, url=url, mime_type=_data_url_mime(url), provider_data=dict(part))
+            )
         elif kind == "input_audio":
             audio = obj(part.get("input_audio"), (*pptr, "input_audio"))
             blocks.append(
-                MediaBlock(
+                construct(
+                    MediaBlock,
                     data=opt_text(audio.get("data"), (*pptr, "input_audio", "data")),
                     mime_type=f"audio/{audio.get('format', 'wav')}",
                     provider_data=dict(part),
@@ -95,7 +101,8 @@ def read_parts(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[B
         elif kind == "file":
             file = obj(part.get("file"), (*pptr, "file"))
             blocks.append(
-                MediaBlock(
+                construct(
+                    MediaBlock,
                     data=opt_text(file.get("file_data"), (*pptr, "file", "file_data")),
                     filename=opt_text(file.get("filename"), (*pptr, "file", "filename")),
                     url=opt_text(file.get("file_id"), (*pptr, "file", "file_id")),
@@ -104,7 +111,7 @@ def read_parts(content: Any, ptr: Pointer, fmt: str, notes: list[str]) -> list[B
             )
         else:
             notes.append(f"{_path(pptr)}: content part of type {kind!r} kept verbatim (not modelled)")
-            blocks.append(OpaqueBlock(source_format=fmt, data=dict(part)))
+            blocks.append(construct(OpaqueBlock, source_format=fmt, data=dict(part)))
     return blocks
 
 
@@ -133,7 +140,8 @@ def read_tool_call(raw: Any, ptr: Pointer) -> ToolCallBlock:
         provider_data["function"] = fn_rest
     if isinstance(raw_args, str):
         params, error = parse_arguments(raw_args)
-        return ToolCallBlock(
+        return construct(
+            ToolCallBlock,
             id=call_id or "",
             name=name,
             parameters=params,
@@ -148,8 +156,13 @@ def read_tool_call(raw: Any, ptr: Pointer) -> ToolCallBlock:
         raise ShapeError((*ptr, "function", "arguments"), "expected a JSON string (or object)")
     else:
         provider_data["_arguments_form"] = "object"
-    return ToolCallBlock(
-        id=call_id or "", name=name, parameters=raw_args, raw_id=call_id, provider_data=provider_data
+    return construct(
+        ToolCallBlock,
+        id=call_id or "",
+        name=name,
+        parameters=raw_args,
+        raw_id=call_id,
+        provider_data=provider_data,
     )
 
 
@@ -166,7 +179,8 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
     blocks: list[Block] = []
     if role == "assistant" and isinstance(msg.get("reasoning_content"), str):
         blocks.append(
-            ThinkingBlock(
+            construct(
+                ThinkingBlock,
                 text=msg["reasoning_content"],
                 source_provider=fmt,
                 provider_data={"field": "reasoning_content"},
@@ -178,12 +192,15 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
         call_id = msg.get("tool_call_id")
         if role == "tool" and "tool_call_id" in msg:
             call_id = text(call_id, (*ptr, "tool_call_id"))
+        elif not isinstance(call_id, str):  # a legacy function message has none to speak of
+            call_id = None
         name = msg.get("name")
         provider_data: dict[str, JsonValue] = {}
         if role == "tool" and "tool_call_id" not in msg:
             provider_data["_tool_call_id"] = "absent"
         blocks.append(
-            ToolResponseBlock(
+            construct(
+                ToolResponseBlock,
                 call_id=call_id or "",
                 tool_name=name if isinstance(name, str) else None,
                 result=msg.get("content"),
@@ -202,8 +219,11 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
         legacy = read_tool_call({"function": msg["function_call"]}, (*ptr,))
         blocks.append(legacy.model_copy(update={"provider_data": {**legacy.provider_data, "_legacy": True}}))
     speaker = ROLES[role]
-    return Message(
-        speaker=speaker, blocks=tuple(blocks), metadata=MessageMetadata(source_role=role, extra=extra)
+    return construct(
+        Message,
+        speaker=speaker,
+        blocks=tuple(blocks),
+        metadata=construct(MessageMetadata, source_role=role, extra=extra),
     )
 
 
@@ -229,7 +249,17 @@ def read_tools(tools: Any, ptr: Pointer) -> tuple[ToolSpec, ...]:
 
 
 def _is_chat_message(m: Any) -> bool:
-    return isinstance(m, dict) and tag(m.get("role")) in ROLES and "type" not in m and "parts" not in m
+    """A role-tagged object that is not another format's entry.
+
+    ``type`` marks agents' log lines, ``parts`` Gemini, ``message`` a Cursor transcript line.
+    """
+    return (
+        isinstance(m, dict)
+        and tag(m.get("role")) in ROLES
+        and "type" not in m
+        and "parts" not in m
+        and "message" not in m
+    )
 
 
 def _chat_markers(messages: list[Any]) -> bool:

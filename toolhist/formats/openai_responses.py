@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.formats.base import (
     Built,
     Pointer,
@@ -93,25 +94,32 @@ def _kind(item: dict[str, Any]) -> str:
 def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
     """A message item's content (string or parts) as blocks."""
     if isinstance(content, str):
-        return [TextBlock(text=content)]
+        return [construct(TextBlock, text=content)]
     blocks: list[Block] = []
     for j, raw in enumerate(arr(content, ptr)):
         part = obj(raw, (*ptr, j))
         kind = part.get("type")
         if kind in ("input_text", "output_text"):
             blocks.append(
-                TextBlock(text=text(part.get("text"), (*ptr, j, "text")), provider_data=rest(part, "text"))
+                construct(
+                    TextBlock,
+                    text=text(part.get("text"), (*ptr, j, "text")),
+                    provider_data=rest(part, "text"),
+                )
             )
         elif kind == "refusal":
             blocks.append(
-                TextBlock(
-                    text=text(part.get("refusal"), (*ptr, j, "refusal")), provider_data=rest(part, "refusal")
+                construct(
+                    TextBlock,
+                    text=text(part.get("refusal"), (*ptr, j, "refusal")),
+                    provider_data=rest(part, "refusal"),
                 )
             )
         elif kind in ("input_image", "input_file", "input_audio"):
             url = part.get("image_url") or part.get("file_url") or part.get("file_id")
             blocks.append(
-                MediaBlock(
+                construct(
+                    MediaBlock,
                     url=url if isinstance(url, str) else None,
                     data=part.get("file_data") if isinstance(part.get("file_data"), str) else None,
                     filename=part.get("filename") if isinstance(part.get("filename"), str) else None,
@@ -119,7 +127,7 @@ def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
                 )
             )
         else:
-            blocks.append(OpaqueBlock(source_format=fmt, data=dict(part)))
+            blocks.append(construct(OpaqueBlock, source_format=fmt, data=dict(part)))
     return blocks
 
 
@@ -133,7 +141,8 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
             raw_args = text(item.get("arguments"), (*ptr, "arguments"))
             params, error = parse_arguments(raw_args)
             return [
-                ToolCallBlock(
+                construct(
+                    ToolCallBlock,
                     id=call_id,
                     name=text(item.get("name", ""), (*ptr, "name")),
                     parameters=params,
@@ -147,7 +156,8 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
         # {"input": text} for providers whose tools take a JSON object.
         freeform = text(item.get("input", ""), (*ptr, "input"))
         return [
-            ToolCallBlock(
+            construct(
+                ToolCallBlock,
                 id=call_id,
                 name=text(item.get("name", ""), (*ptr, "name")),
                 parameters={"input": freeform},
@@ -162,8 +172,12 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
         if out_id is None:
             extra["_call_id"] = "absent"
         return [
-            ToolResponseBlock(
-                call_id=out_id or "", result=item.get("output"), raw_call_id=out_id, provider_data=extra
+            construct(
+                ToolResponseBlock,
+                call_id=out_id or "",
+                result=item.get("output"),
+                raw_call_id=out_id,
+                provider_data=extra,
             )
         ]
     if kind == "reasoning":
@@ -173,7 +187,8 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
             p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
         )
         return [
-            ThinkingBlock(
+            construct(
+                ThinkingBlock,
                 text=joined,
                 data=opt_text(item.get("encrypted_content"), (*ptr, "encrypted_content")),
                 source_provider=fmt,
@@ -184,7 +199,7 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
                 },
             )
         ]
-    return [OpaqueBlock(source_format=fmt, data=dict(item))]
+    return [construct(OpaqueBlock, source_format=fmt, data=dict(item))]
 
 
 class OpenAIResponsesReader(Reader):
@@ -248,11 +263,12 @@ class OpenAIResponsesReader(Reader):
             request = rest(value, "input", "instructions")
             if isinstance(value.get("instructions"), str):
                 built.add(
-                    Message(
+                    construct(
+                        Message,
                         speaker="system",
-                        blocks=(TextBlock(text=value["instructions"]),),
-                        metadata=MessageMetadata(
-                            source_role="system", extra={"_request_field": "instructions"}
+                        blocks=(construct(TextBlock, text=value["instructions"]),),
+                        metadata=construct(
+                            MessageMetadata, source_role="system", extra={"_request_field": "instructions"}
                         ),
                     ),
                     None,
@@ -265,10 +281,13 @@ class OpenAIResponsesReader(Reader):
             raw_input = value.get("input")
             if isinstance(raw_input, str):
                 built.add(
-                    Message(
+                    construct(
+                        Message,
                         speaker="human",
-                        blocks=(TextBlock(text=raw_input),),
-                        metadata=MessageMetadata(source_role="user", extra={"_content_form": "input_string"}),
+                        blocks=(construct(TextBlock, text=raw_input),),
+                        metadata=construct(
+                            MessageMetadata, source_role="user", extra={"_content_form": "input_string"}
+                        ),
                     ),
                     None,
                     ("input",),
@@ -300,10 +319,13 @@ class OpenAIResponsesReader(Reader):
                     (*ptr, start) if len(set(group_items)) == 1 else (*ptr, f"{start}:{group_items[-1] + 1}")
                 )
                 built.add(
-                    Message(
+                    construct(
+                        Message,
                         speaker=speaker,
                         blocks=tuple(group),
-                        metadata=MessageMetadata(source_role="assistant" if speaker == "ai" else None),
+                        metadata=construct(
+                            MessageMetadata, source_role="assistant" if speaker == "ai" else None
+                        ),
                     ),
                     start,
                     path,
@@ -329,10 +351,11 @@ class OpenAIResponsesReader(Reader):
                 extra: dict[str, JsonValue] = rest(item, "role", "content")
                 extra["_content_form"] = "string" if isinstance(item["content"], str) else "parts"
                 built.add(
-                    Message(
+                    construct(
+                        Message,
                         speaker=ROLES[role],
                         blocks=tuple(blocks),
-                        metadata=MessageMetadata(source_role=role, extra=extra),
+                        metadata=construct(MessageMetadata, source_role=role, extra=extra),
                     ),
                     i,
                     iptr,
@@ -357,7 +380,7 @@ class OpenAIResponsesReader(Reader):
                         else blocks[0]
                     )
                 else:
-                    blocks = [OpaqueBlock(source_format=self.id, data=dict(item))]
+                    blocks = [construct(OpaqueBlock, source_format=self.id, data=dict(item))]
             else:
                 blocks = read_item(item, iptr, self.id)
             group.extend(blocks)

@@ -20,16 +20,33 @@ given, and logs the Changes; ``raise`` sends nothing and raises `GuardRejected` 
 With ``capture=DIR``, a 4xx answer (or an error inside a 2xx stream) writes a bundle
 (`toolhist.guard.bundle`) that ``toolhist check``, ``toolhist explain`` and the app open directly;
 ``keep_last=N`` also keeps the newest N requests of the session, accepted or not.
+
+The checks, the Bedrock guard and the bundles need only toolhist's core; the HTTP clients need
+httpx2 (``pip install 'toolhist[guard]'``), imported when one is made, so importing this package (the
+app's home page lists bundles through it) works on a core install.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from toolhist.extras import require
 from toolhist.guard.bedrock import BedrockGuard, guard_bedrock
 from toolhist.guard.core import MODES, Guard, GuardRejected, Mode, Outcome, provider_of_url, repair_body
-from toolhist.guard.transport import AsyncGuardTransport, GuardTransport
+
+if TYPE_CHECKING:
+    from toolhist.guard.transport import AsyncGuardTransport, GuardTransport
+
+
+def __getattr__(name: str) -> Any:
+    """``GuardTransport`` and ``AsyncGuardTransport``, imported on first use (they need httpx2)."""
+    if name in ("GuardTransport", "AsyncGuardTransport"):
+        require(f"toolhist.guard.{name}", "guard")
+        from toolhist.guard import transport
+
+        return getattr(transport, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _guard(
@@ -57,9 +74,13 @@ def http_client(
     """An ``httpx2.Client`` whose transport guards every generation request (see the module doc).
 
     ``transport`` is the transport to send through (default: a real ``httpx2.HTTPTransport``);
-    ``client_options`` go to ``httpx2.Client`` (timeouts, proxies…).
+    ``client_options`` go to ``httpx2.Client`` (timeouts, proxies…). Without httpx2:
+    `toolhist.extras.ExtraMissing` naming the ``guard`` extra.
     """
+    require("toolhist.guard.http_client", "guard")
     import httpx2
+
+    from toolhist.guard.transport import GuardTransport
 
     guard = _guard(mode, provider, capture, keep_last, sdk)
     return httpx2.Client(transport=GuardTransport(guard, transport), **client_options)
@@ -76,7 +97,10 @@ def async_http_client(
     **client_options: Any,
 ) -> Any:
     """An ``httpx2.AsyncClient`` whose transport guards every generation request."""
+    require("toolhist.guard.async_http_client", "guard")
     import httpx2
+
+    from toolhist.guard.transport import AsyncGuardTransport
 
     guard = _guard(mode, provider, capture, keep_last, sdk)
     return httpx2.AsyncClient(transport=AsyncGuardTransport(guard, transport), **client_options)
@@ -91,6 +115,7 @@ def genai_options(
     **options: Any,
 ) -> Any:
     """google-genai ``HttpOptions`` with both its sync and async clients guarded."""
+    require("toolhist.guard.genai_options", "sdk", ("google.genai", "httpx2"))
     from google.genai import types
 
     return types.HttpOptions(

@@ -11,6 +11,9 @@ registered on ``request-created``), then ``after-call`` with the HTTP response. 
 
 ConverseStream's errors inside a 2xx answer arrive as binary event-stream frames parsed lazily by
 the caller; only its 4xx answers are captured.
+
+As in every adapter, `GuardRejected` is the only exception of toolhist's that reaches the caller:
+any other failure in a handler is a `Guard.fault` and the request goes on as botocore built it.
 """
 
 from __future__ import annotations
@@ -18,10 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from toolhist.guard import bundle as bundles
-from toolhist.guard.core import Guard, Outcome, sdk_of
+from toolhist.guard.core import Guard, GuardRejected, Outcome, sdk_of
 
 OPERATIONS = ("Converse", "ConverseStream")
 _KEY = "toolhist_guard"
@@ -36,6 +37,14 @@ class BedrockGuard:
 
     def before_sign(self, request: Any, **_: Any) -> None:
         """Check the serialised body; per mode log it, repair it (before signing) or refuse it."""
+        try:
+            self._before_sign(request)
+        except GuardRejected:
+            raise
+        except Exception as exc:
+            self.guard.fault("could not check the bedrock request", exc)
+
+    def _before_sign(self, request: Any) -> None:
         body = request.body
         raw = body if isinstance(body, bytes) else (body or b"")
         if isinstance(raw, str):
@@ -49,6 +58,14 @@ class BedrockGuard:
 
     def after_call(self, http_response: Any, context: dict[str, Any], **_: Any) -> None:
         """Write a bundle when Bedrock answered 4xx (and every call when ``keep_last`` is set)."""
+        try:
+            self._after_call(http_response, context)
+        except Exception as exc:
+            self.guard.fault(
+                f"could not write the bundle of the bedrock request to {self.guard.capture}", exc
+            )
+
+    def _after_call(self, http_response: Any, context: dict[str, Any]) -> None:
         stash = context.get(_KEY)
         guard = self.guard
         if stash is None or guard.capture is None:
@@ -87,16 +104,16 @@ def _write(
         method="POST",
         sdk=guard.sdk or sdk_of({k.lower(): v for k, v in headers.items()}),
         mode=guard.mode,
-        body=orjson.loads(outcome.body) if outcome.body else None,
+        body=bundles.parse_body(outcome.body) if outcome.body else None,
         headers=headers,
         status=status,
         response=response,
         stream_error=False,
         violations=[v.model_dump(mode="json") for v in outcome.violations],
         changes=outcome.changes,
-        given_body=orjson.loads(given) if outcome.repaired else None,
+        given_body=bundles.parse_body(given) if outcome.repaired else None,
     )
-    path = bundles.write(guard.capture, made, keep_last=0 if status >= 400 else guard.keep_last)
+    path = bundles.write(guard.capture, made, keep_last=guard.keep_last)
     if status >= 400:
         guard.logger.warning("bedrock answered %s; bundle written to %s", status, path)
 

@@ -10,7 +10,8 @@ one JSON object per file, ``*.toolhist.json``:
   guard's);
 - ``request``: ``body`` (the JSON body exactly as sent: after a ``repair``, the repaired one) and
   ``headers`` (credentials removed: ``authorization``, ``x-api-key``, ``api-key``,
-  ``x-goog-api-key``, ``cookie``, AWS signatures);
+  ``x-goog-api-key``, ``cookie``, AWS signatures; the value of any header outside `KEPT_HEADERS`
+  replaced by ``[REDACTED:header]``: a custom header is where gateways put their tokens);
 - ``response``: ``status``, ``body`` (parsed JSON when it is JSON, else text), ``stream_error``
   (true when the error arrived inside a 2xx event stream);
 - ``violations``: what toolhist predicted for the body as given, before it was sent;
@@ -26,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,28 @@ SECRET_HEADERS = frozenset(
     }
 )
 """Headers never written: credentials and request signatures."""
+KEPT_HEADERS = frozenset(
+    {
+        "accept",
+        "accept-encoding",
+        "anthropic-beta",
+        "anthropic-version",
+        "content-encoding",
+        "content-length",
+        "content-type",
+        "host",
+        "openai-beta",
+        "user-agent",
+        "x-goog-api-client",
+        "x-amz-date",
+        "x-amz-user-agent",
+        "amz-sdk-invocation-id",
+        "amz-sdk-request",
+    }
+)
+"""Headers whose values say how the SDK sent the request and carry no secret: kept as they were.
+The ``x-stainless-*`` headers of the openai and anthropic SDKs (language, OS, package version,
+retry count) are kept too; every other header keeps its name and loses its value."""
 
 
 def is_bundle(value: Any) -> bool:
@@ -57,8 +81,19 @@ def is_bundle(value: Any) -> bool:
 
 
 def clean_headers(headers: dict[str, str]) -> dict[str, str]:
-    """Headers worth keeping in a bundle: lower-cased names, no credentials or signatures."""
-    return {k.lower(): v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+    """Headers as a bundle keeps them: lower-cased names, no credentials or signatures.
+
+    Only the values of `KEPT_HEADERS` (and ``x-stainless-*``) are kept; any other is
+    ``[REDACTED:header]``.
+    """
+    out: dict[str, str] = {}
+    for key, value in headers.items():
+        name = key.lower()
+        if name in SECRET_HEADERS:
+            continue
+        kept = name in KEPT_HEADERS or name.startswith("x-stainless-")
+        out[name] = value if kept else "[REDACTED:header]"
+    return out
 
 
 def parse_body(raw: bytes) -> Any:
@@ -114,27 +149,63 @@ def build(
 
 
 def write(folder: Path, bundle: dict[str, Any], keep_last: int = 0) -> Path:
-    """Write ``bundle`` into ``folder`` (created), named by time, provider and status.
+    """Write ``bundle`` into ``folder`` (created), named by time, provider and status; its path.
 
-    With ``keep_last`` > 0, only the newest that many bundles of ``folder`` are kept (the rotating
-    capture of every request); 0 keeps all.
+    Atomic: the JSON goes to a hidden temporary file of its own that is linked to its final name
+    only once whole, and removed if anything fails (a full disk leaves no partial bundle and no
+    ``.tmp``); two writers never take the same name. A request the provider refused (4xx, or an
+    error inside a 2xx stream: named ``…-200-stream-error``) is always kept; with ``keep_last`` > 0
+    only the newest that many bundles of *accepted* requests are kept besides (the rotating capture
+    of every request). A write that failed raised before the rotation, so it never counts.
     """
     folder.mkdir(parents=True, exist_ok=True)
+    data = orjson.dumps(bundle, option=orjson.OPT_INDENT_2)
     stamp = re.sub(r"[^0-9T]", "", bundle["time"])[:18]
-    status = bundle["response"]["status"]
+    response = bundle["response"]
+    status = f"{response['status']}-stream-error" if response.get("stream_error") else str(response["status"])
     base = f"{stamp}-{bundle['provider']}-{status}"
-    path = folder / f"{base}{SUFFIX}"
-    n = 1
-    while path.exists():
-        n += 1
-        path = folder / f"{base}-{n}{SUFFIX}"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(orjson.dumps(bundle, option=orjson.OPT_INDENT_2))
-    os.replace(tmp, path)
+    fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=".", suffix=".toolhist.tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        path = _claim(folder, base, tmp)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     if keep_last > 0:
-        for old in sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime_ns)[:-keep_last]:
+        accepted = [p for p in folder.glob(f"*{SUFFIX}") if _ACCEPTED.search(p.name)]
+        for old in sorted(accepted, key=lambda p: p.stat().st_mtime_ns)[:-keep_last]:
             old.unlink(missing_ok=True)
     return path
+
+
+_ACCEPTED = re.compile(r"-[23]\d\d(?:-\d+)?" + re.escape(SUFFIX) + "$")
+"""A bundle name whose status says the provider accepted the request (the rotating captures)."""
+
+
+def _claim(folder: Path, base: str, tmp: Path) -> Path:
+    """Give ``tmp`` the first free name ``base[-n].toolhist.json``.
+
+    A hard link fails on a taken name, so a name is never overwritten; where the file system has no
+    hard links, a rename.
+    """
+    n = 1
+    while True:
+        path = folder / f"{base}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError:
+            if path.exists():
+                n += 1
+                continue
+            os.replace(tmp, path)
+            return path
+        tmp.unlink()
+        return path
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,12 @@ body of the answer; `Guard` decides:
 
 Only error-level violations change what is sent (``repair``) or stop it (``raise``): a warning is
 logged in every mode, since the provider accepts it.
+
+The guard never changes what the user's call returns or raises, except the block ``raise`` asks
+for, and only on an error-level violation of a body toolhist reads as the provider's own format
+(``sure``). Anything else toolhist cannot do (a body it cannot read, a shape it does not know, a
+capture that cannot be written, its own bug) is said once on the logger (`Guard.fault`) and the
+request goes ahead exactly as the SDK built it.
 """
 
 from __future__ import annotations
@@ -148,8 +154,36 @@ class Guard:
         """The provider this request is checked for (None: not a generation call, passed through)."""
         return self.provider or provider_of_url(url)
 
+    def fault(self, what: str, exc: BaseException) -> None:
+        """Say, in one log record, what toolhist could not do; the request goes ahead as given.
+
+        A fault of the machine (``OSError``: a full disk, a folder that is a file, no permission) or
+        of the input (a `ToolhistError`: a body toolhist cannot read) is one line; anything else is
+        toolhist's own bug, and its record carries the traceback to report.
+        """
+        expected = isinstance(exc, OSError | ToolhistError)
+        self.logger.warning(
+            "toolhist guard: %s (%s: %s); the request went ahead as the SDK built it",
+            what,
+            type(exc).__name__,
+            exc,
+            exc_info=None if expected else exc,
+        )
+
     def before(self, provider: str, body: bytes) -> Outcome:
-        """Check a body about to be sent; per mode, log, repair or raise."""
+        """Check a body about to be sent; per mode, log, repair or raise.
+
+        Only `GuardRejected` leaves this method: any other failure is a `fault` and the body given.
+        """
+        try:
+            return self._before(provider, body)
+        except GuardRejected:
+            raise
+        except Exception as exc:
+            self.fault(f"could not check the {provider} request", exc)
+            return Outcome(provider, body, [])
+
+    def _before(self, provider: str, body: bytes) -> Outcome:
         try:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
@@ -163,13 +197,35 @@ class Guard:
         if not errors or self.mode == "warn":
             return Outcome(provider, body, found)
         if self.mode == "raise":
-            raise GuardRejected(provider, found)
-        repaired, changes = repair_body(parsed, provider)
+            if self._sure(parsed, provider):
+                raise GuardRejected(provider, found)
+            return Outcome(provider, body, found)
+        try:
+            repaired, changes = repair_body(parsed, provider)
+            sent = orjson.dumps(repaired)
+        except Exception as exc:
+            self.fault(f"could not repair the {provider} request", exc)
+            return Outcome(provider, body, found)
         for change in changes:
             self.logger.warning(
                 "%s repair %s %s: %s", provider, change["pass"], change["action"], change["reason"]
             )
-        return Outcome(provider, orjson.dumps(repaired), found, changes)
+        return Outcome(provider, sent, found, changes)
+
+    def _sure(self, body: dict[str, Any], provider: str) -> bool:
+        """Whether toolhist reads ``body`` as ``provider``'s own format, so its errors may block it.
+
+        A body its reader refuses is a shape toolhist does not know: the provider may well accept
+        it, so ``raise`` lets it go (and says so) rather than stop a request on a guess.
+        """
+        from toolhist.readers import load
+
+        try:
+            load(body, format=own_reader(provider))
+        except ToolhistError as exc:
+            self.fault(f"could not read the request as {own_reader(provider)}, so it was not refused", exc)
+            return False
+        return True
 
 
 def repair_body(body: dict[str, Any], provider: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -179,8 +235,8 @@ def repair_body(body: dict[str, Any], provider: str) -> tuple[dict[str, Any], li
     render; every other key keeps the caller's value object, so it serialises exactly as it came.
     """
     from toolhist.curation import curate
-    from toolhist.formats import load
     from toolhist.providers import render_curation
+    from toolhist.readers import load
 
     session = load(body, format=own_reader(provider))
     curation = curate(session, provider)

@@ -102,7 +102,13 @@ class ToolhistGuard(CustomLogger):  # type: ignore[misc]  # litellm ships no typ
         if not isinstance(messages, list):
             return None
         provider = toolhist_provider(_litellm_provider(str(kwargs.get("model", "")), kwargs))
-        found, curated = _judge(messages, kwargs.get("tools"), provider, repair=self.guard.mode == "repair")
+        try:
+            found, curated = _judge(
+                messages, kwargs.get("tools"), provider, repair=self.guard.mode == "repair"
+            )
+        except Exception as exc:  # a history toolhist cannot read, or its own bug: the call goes on
+            self.guard.fault(f"could not check the {provider} request", exc)
+            return None
         errors = [v for v in found if v.severity == "error"]
         for v in found:
             self.log.warning("%s %s %s at %s: %s", provider, v.severity, v.rule, v.path, v.error_text)
@@ -128,7 +134,12 @@ class ToolhistGuard(CustomLogger):  # type: ignore[misc]  # litellm ships no typ
         provider = toolhist_provider(_litellm_provider(model, kwargs))
         from toolhist.providers import validate_payload
 
-        for v in validate_payload(body, provider):
+        try:
+            found = validate_payload(body, provider)
+        except Exception as exc:
+            self.guard.fault(f"could not check the {provider} request", exc)
+            return
+        for v in found:
             self.log.warning("%s %s %s at %s: %s", provider, v.severity, v.rule, v.path, v.error_text)
 
     # --- after a failed call: a bundle ---
@@ -148,6 +159,13 @@ class ToolhistGuard(CustomLogger):  # type: ignore[misc]  # litellm ships no typ
     def _capture(self, kwargs: dict[str, Any]) -> None:
         if self.guard.capture is None:
             return
+        try:
+            self._write(kwargs)
+        except Exception as exc:
+            self.guard.fault(f"could not write the bundle to {self.guard.capture}", exc)
+
+    def _write(self, kwargs: dict[str, Any]) -> None:
+        assert self.guard.capture is not None
         exc = kwargs.get("exception")
         status = getattr(exc, "status_code", None)
         if not isinstance(status, int) or not 400 <= status < 500:
@@ -187,8 +205,8 @@ def _judge(
     messages, and its Changes.
     """
     from toolhist.curation import curate
-    from toolhist.formats import load
     from toolhist.providers import render, validate
+    from toolhist.readers import load
 
     body: dict[str, Any] = {"messages": messages}
     if tools:

@@ -11,7 +11,10 @@ SDK chunk by chunk as before.
 
 A `GuardRejected` raised here is not one of the transport errors the SDKs retry or wrap
 (openai/anthropic catch ``httpx2.RequestError``, TLS and stream-end errors only), so it reaches the
-caller as itself.
+caller as itself. It is the only exception of toolhist's that does: whatever else fails here (the
+check, the repair, the bundle) is a `Guard.fault`, and the request and its answer pass as they came.
+Only a POST to a generation endpoint is read; every other request (file uploads, model lists) goes
+through untouched, its stream unread.
 """
 
 from __future__ import annotations
@@ -29,20 +32,32 @@ MAX_TEE = 8 * 1024 * 1024
 """At most this much of a response is kept to look for an error (an error body is a few KB)."""
 
 
-def _prepare(guard: Guard, request: httpx2.Request) -> tuple[httpx2.Request, Outcome | None]:
-    provider = guard.provider_for(str(request.url))
-    if provider is None or request.method != "POST":
-        return request, None
+def _provider(guard: Guard, request: httpx2.Request) -> str | None:
+    """The provider a request is checked for; None (passed through unread) for any other request."""
+    if request.method != "POST":
+        return None
+    try:
+        return guard.provider_for(str(request.url))
+    except Exception as exc:
+        guard.fault("could not tell which provider the request is for", exc)
+        return None
+
+
+def _prepare(guard: Guard, provider: str, request: httpx2.Request) -> tuple[httpx2.Request, Outcome]:
     try:
         outcome = guard.before(provider, bytes(request.content))
     except GuardRejected as exc:
         raise _as_sdk_error(exc, request) from None
     if not outcome.repaired:
         return request, outcome
-    headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
-    sent = httpx2.Request(
-        request.method, request.url, headers=headers, content=outcome.body, extensions=request.extensions
-    )
+    try:
+        headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
+        sent = httpx2.Request(
+            request.method, request.url, headers=headers, content=outcome.body, extensions=request.extensions
+        )
+    except Exception as exc:
+        guard.fault(f"could not build the repaired {provider} request", exc)
+        return request, Outcome(provider, bytes(request.content), outcome.violations)
     return sent, outcome
 
 
@@ -55,7 +70,10 @@ def _as_sdk_error(exc: GuardRejected, request: httpx2.Request) -> GuardRejected:
     """
     if "Anthropic/" not in request.headers.get("user-agent", ""):
         return exc
-    import anthropic
+    try:
+        import anthropic
+    except ImportError:
+        return exc
 
     class AnthropicGuardRejected(GuardRejected, anthropic.AnthropicError):
         """`GuardRejected` that the Anthropic SDK passes through unwrapped."""
@@ -87,17 +105,28 @@ def stream_error(headers: httpx2.Headers, raw: bytes) -> bool:
 
 
 def _finish(guard: Guard, request: httpx2.Request, outcome: Outcome, response: Any, raw: bytes) -> None:
-    """Write a bundle for a refused request (and for every request when ``keep_last`` is set)."""
+    """Write a bundle for a refused request (and for every request when ``keep_last`` is set).
+
+    Runs when the SDK closes the answer: a failure here is a `Guard.fault`, never the SDK's.
+    """
     if guard.capture is None:
         return
+    try:
+        _capture(guard, request, outcome, response, raw)
+    except Exception as exc:
+        guard.fault(f"could not write the bundle of the {outcome.provider} request to {guard.capture}", exc)
+
+
+def _capture(guard: Guard, request: httpx2.Request, outcome: Outcome, response: Any, raw: bytes) -> None:
+    assert guard.capture is not None
     decoded = httpx2.Response(response.status_code, headers=response.headers, stream=httpx2.ByteStream(raw))
     content = decoded.read()
     in_stream = response.status_code < 400 and stream_error(response.headers, content)
     if response.status_code < 400 and not in_stream and guard.keep_last <= 0:
         return
     headers = dict(request.headers.items())
-    sent = orjson.loads(outcome.body) if outcome.body else None
-    given = orjson.loads(request.content) if outcome.repaired and request.content else None
+    sent = bundles.parse_body(outcome.body) if outcome.body else None
+    given = bundles.parse_body(request.content) if outcome.repaired and request.content else None
     body_out: Any = bundles.parse_body(content)
     if in_stream:
         body_out = content.decode("utf-8", "replace")
@@ -117,7 +146,7 @@ def _finish(guard: Guard, request: httpx2.Request, outcome: Outcome, response: A
         given_body=given if outcome.repaired else None,
     )
     failed = response.status_code >= 400 or in_stream
-    path = bundles.write(guard.capture, made, keep_last=0 if failed else guard.keep_last)
+    path = bundles.write(guard.capture, made, keep_last=guard.keep_last)
     if failed:
         guard.logger.warning(
             "%s answered %s; bundle written to %s", outcome.provider, response.status_code, path
@@ -141,8 +170,10 @@ class _Tee(httpx2.SyncByteStream):
         if self._closed:
             return
         self._closed = True
-        self._inner.close()
-        self._done(bytes(self._kept))
+        try:
+            self._inner.close()
+        finally:
+            self._done(bytes(self._kept))
 
 
 class _AsyncTee(httpx2.AsyncByteStream):
@@ -162,8 +193,10 @@ class _AsyncTee(httpx2.AsyncByteStream):
         if self._closed:
             return
         self._closed = True
-        await self._inner.aclose()
-        self._done(bytes(self._kept))
+        try:
+            await self._inner.aclose()
+        finally:
+            self._done(bytes(self._kept))
 
 
 class GuardTransport(httpx2.BaseTransport):
@@ -175,11 +208,12 @@ class GuardTransport(httpx2.BaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Check (repair, refuse) the request, send it, and tee the answer for a bundle."""
+        provider = _provider(self.guard, request)
+        if provider is None:
+            return self.inner.handle_request(request)
         request.read()
-        sent, outcome = _prepare(self.guard, request)
+        sent, outcome = _prepare(self.guard, provider, request)
         response = self.inner.handle_request(sent)
-        if outcome is None:
-            return response
         guard = self.guard
         return httpx2.Response(
             response.status_code,
@@ -202,11 +236,12 @@ class AsyncGuardTransport(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Check (repair, refuse) the request, send it, and tee the answer for a bundle."""
+        provider = _provider(self.guard, request)
+        if provider is None:
+            return await self.inner.handle_async_request(request)
         await request.aread()
-        sent, outcome = _prepare(self.guard, request)
+        sent, outcome = _prepare(self.guard, provider, request)
         response = await self.inner.handle_async_request(sent)
-        if outcome is None:
-            return response
         guard = self.guard
         return httpx2.Response(
             response.status_code,

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from toolhist.agents.registry import BY_ID
 from toolhist.check import verdict
 from toolhist.errors import ToolhistError
-from toolhist.formats import load_document
 from toolhist.machine.listing import SessionRow
 from toolhist.machine.ran_on import ran_on
 from toolhist.model import Session
+from toolhist.readers import load_document
 
 UNKNOWN = "provider unknown"
 """The verdict when neither the header nor the session names the provider it ran on."""
@@ -38,7 +39,8 @@ def judge(row: SessionRow) -> SessionRow:
     except (ToolhistError, OSError) as exc:
         return replace(row, problem=str(exc))
     model = row.model or _model(session)
-    provider = row.provider or (ran_on(row.agent, model=model) if row.agent == "vscode" else None)
+    by_model = BY_ID[row.agent].provider_by_model
+    provider = row.provider or (ran_on(row.agent, model=model) if by_model else None)
     judged = replace(row, messages=len(session.messages), counted="exact", model=model, provider=provider)
     if provider is None:
         return replace(judged, verdict=UNKNOWN)

@@ -1,21 +1,10 @@
 """The provider a session ran on, as a toolhist provider name, from what the session's header says.
 
-A small mapping for ``toolhist sessions``; the readers' own "ran on" helper may replace it. Each
-agent either talks to one provider's wire format whatever the model, or records which API it used:
-
-- Claude Code sends Anthropic Messages (also through Bedrock and Vertex, in Anthropic's shape).
-- Codex sends the Responses API (``model_provider`` in ``session_meta`` names the endpoint, not the
-  shape).
-- Gemini CLI sends Gemini ``generateContent``.
-- llxprt records the provider in ``session_start`` (``provider``); its names map below.
-- Cline records ``modelInfo.providerId`` on each assistant message (cline/cline
-  ``apps/vscode/src/shared/messages/metrics.ts``, ``ClineMessageModelInfo``); most of its providers
-  are OpenAI-compatible.
-- Roo and Kilo record the API protocol of each request in ``ui_messages.json``
-  (``api_req_started`` text ``apiProtocol``: ``anthropic`` | ``openai``; RooCodeInc/Roo-Code
-  ``packages/types/src/message.ts`` 272, ``src/core/task/Task.ts`` 2572-2591).
-- VS Code Copilot Chat records the model (``modelId``, e.g. ``copilot/claude-sonnet-4``); the
-  provider is the model's family. That is an approximation: Copilot proxies every model.
+A small mapping for ``toolhist sessions``; the readers' own "ran on" helper (`toolhist.ran_on`)
+reads the whole session. Each agent either talks to one provider's wire format whatever the model
+(its ``speaks``), or records which provider it used, in its own names (its ``provider_names``), or
+only the model, whose family then says (`by_model`). Each agent's spec says which, citing where
+(``toolhist/agents/<agent>/``).
 
 None means the header does not say: the listing shows ``-`` and no verdict is computed.
 """
@@ -24,32 +13,16 @@ from __future__ import annotations
 
 from typing import Final
 
-FIXED: Final = {"claude-code": "anthropic", "codex": "openai-responses", "gemini-cli": "gemini"}
+from toolhist.agents.registry import AGENTS
+
+FIXED: Final = {agent.id: agent.speaks for agent in AGENTS if agent.speaks is not None}
 """Agents that talk to one wire format whatever the model."""
 
-NAMED: Final = {
-    # llxprt provider names (session_start.provider)
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "openai": "openai-chat",
-    "openai-responses": "openai-responses",
-    "openaivercel": "openai-chat",
-    # Cline providerId values (its api providers)
-    "openai-native": "openai-chat",
-    "openrouter": "openai-chat",
-    "deepseek": "openai-chat",
-    "ollama": "openai-chat",
-    "lmstudio": "openai-chat",
-    "xai": "openai-chat",
-    "together": "openai-chat",
-    "fireworks": "openai-chat",
-    "vertex": "anthropic",
-    "bedrock": "bedrock",
-    "mistral": "mistral",
-    "moonshot": "kimi",
-    "kimi": "kimi",
-}
-"""An agent's own provider name → toolhist provider."""
+
+NAMED: Final = {name: p for agent in AGENTS for name, p in agent.provider_names.items()}
+"""An agent's own provider name → toolhist provider: every agent's ``provider_names`` in one table
+(a name means the same provider whichever agent wrote it; tests/by_agent/test_registry.py checks
+that the agents agree on the names they share)."""
 
 FAMILIES: Final = (
     ("claude", "anthropic"),
@@ -73,10 +46,15 @@ def by_model(model: str | None) -> str | None:
     return next((provider for prefix, provider in FAMILIES if name.startswith(prefix)), None)
 
 
+WIRE: Final = {agent.id: agent.wire_names for agent in AGENTS if agent.wire_names}
+"""Per agent, its own provider names whose wire format its code fixes (OpenCode's ``openai`` is the
+Responses API, Cline's Chat Completions): asked before the names every agent shares."""
+
+
 def ran_on(agent: str, named: str | None = None, model: str | None = None) -> str | None:
     """The toolhist provider ``agent`` sent to: fixed, else the agent's name for it, else the model's."""
     if agent in FIXED:
         return FIXED[agent]
     if named:
-        return NAMED.get(named.lower())
+        return WIRE.get(agent, {}).get(named.lower()) or NAMED.get(named.lower())
     return by_model(model)

@@ -1,8 +1,9 @@
-"""The peers environment: a cached virtual environment holding the pinned real libraries.
+"""The peers environment: a cached virtual environment holding a real library at one version.
 
-Like pre-commit's hook environments: one directory per pinned library
-(`toolhist.peers.pins.env_key`) under ``$XDG_CACHE_HOME/toolhist/peers/`` (``~/.cache`` when
-unset; ``TOOLHIST_PEERS_HOME`` overrides the parent), made by ``toolhist peers install`` and used
+Like pre-commit's hook environments: one directory per library and version (the pin unless one
+is named: `toolhist.peers.versions`; `toolhist.peers.pins.env_key`) under
+``$XDG_CACHE_HOME/toolhist/peers/`` (``~/.cache`` when unset; ``TOOLHIST_PEERS_HOME`` overrides the
+parent), made by ``toolhist peers install`` and used
 read-only afterwards. An environment counts as installed only once ``installed.json`` is written,
 after pip succeeded and the installed versions were read back, so a half-made one is never run.
 """
@@ -16,9 +17,13 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolhist.errors import UsageError
 from toolhist.peers.pins import PINS, env_key, requirement
+
+if TYPE_CHECKING:
+    from toolhist.peers.versions import Selected
 
 MARKER = "installed.json"
 INSTALL_HINT = "run `toolhist peers install` (it makes a cached virtual environment with the pinned versions)"
@@ -54,14 +59,14 @@ class PeersEnv:
         return self.path / "bin" / "python"
 
 
-def env_dir(library: str) -> Path:
-    """Where the environment for ``library``'s pin lives (whether or not it exists)."""
-    return peers_home() / env_key(library)
+def env_dir(library: str, version: str | None = None) -> Path:
+    """Where the environment for ``library`` at ``version`` (default: the pin) lives, made or not."""
+    return peers_home() / env_key(library, version)
 
 
-def find(library: str) -> PeersEnv | None:
-    """The installed environment for ``library``'s pin, or ``None``."""
-    path = env_dir(library)
+def find(library: str, version: str | None = None) -> PeersEnv | None:
+    """The installed environment for ``library`` at ``version`` (default: the pin), or ``None``."""
+    path = env_dir(library, version)
     try:
         versions = json.loads((path / MARKER).read_text())
     except (OSError, ValueError):
@@ -71,15 +76,24 @@ def find(library: str) -> PeersEnv | None:
     return PeersEnv(library=library, path=path, versions={str(k): str(v) for k, v in versions.items()})
 
 
-def require(library: str) -> PeersEnv:
-    """The environment, or a PeersMissing naming ``library`` and the command that installs it."""
-    found = find(library)
-    if found is None:
+def require(library: str, chosen: Selected | None = None) -> PeersEnv:
+    """The environment of ``chosen`` (default: the pin), or a PeersMissing saying how to install it."""
+    version = chosen.version if chosen is not None else PINS[library]
+    found = find(library, version)
+    if found is not None:
+        return found
+    if chosen is None or chosen.is_pin:
         raise PeersMissing(
-            f"the {library!r} strategy runs the real {library} {PINS[library]}, which is not installed "
-            f"(looked in {env_dir(library)}); {INSTALL_HINT}"
+            f"the {library!r} strategy runs the real {library} {version}, which is not installed "
+            f"(looked in {env_dir(library, version)}); {INSTALL_HINT}"
         )
-    return found
+    from toolhist.peers.versions import describe
+
+    raise PeersMissing(
+        f"the {library!r} strategy runs {describe(chosen)}, whose environment is not installed "
+        f"(looked in {env_dir(library, version)}); run `toolhist peers install --peer-version "
+        f"{library}={version}`, or run the pin with --peer-version {library}=pin"
+    )
 
 
 _READ_VERSIONS = (
@@ -89,16 +103,16 @@ _READ_VERSIONS = (
 )
 
 
-def install(library: str, *, log: bool = False) -> PeersEnv:
-    """Make ``library``'s environment at its pin (a no-op when it is already there).
+def install(library: str, version: str | None = None, *, log: bool = False) -> PeersEnv:
+    """Make ``library``'s environment at ``version`` (default: its pin; a no-op when it is already there).
 
     Uses this interpreter's ``venv`` and ``pip`` (so pip's own configuration, index and cache
     apply). A failed install leaves no marker, and the next call starts the directory afresh.
     """
-    found = find(library)
+    found = find(library, version)
     if found is not None:
         return found
-    path = env_dir(library)
+    path = env_dir(library, version)
     if path.exists():
         shutil.rmtree(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +120,7 @@ def install(library: str, *, log: bool = False) -> PeersEnv:
     try:
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True, stdout=out)
         pip = [str(path / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
-        subprocess.run([*pip, "--quiet", *requirement(library)], check=True, stdout=out)
+        subprocess.run([*pip, "--quiet", *requirement(library, version)], check=True, stdout=out)
         read = subprocess.run(
             [str(path / "bin" / "python"), "-c", _READ_VERSIONS, library, "openai"],
             check=True,
@@ -121,5 +135,19 @@ def install(library: str, *, log: bool = False) -> PeersEnv:
 
 
 def install_all(*, log: bool = False) -> list[PeersEnv]:
-    """Every pinned library's environment (``toolhist peers install``)."""
+    """Every pinned library's environment at its pin."""
     return [install(library, log=log) for library in PINS]
+
+
+def installed_versions(library: str) -> list[PeersEnv]:
+    """Every installed environment of ``library`` under `peers_home`, whatever its version."""
+    found: list[PeersEnv] = []
+    home = peers_home()
+    if not home.is_dir():
+        return found
+    for path in sorted(home.glob(f"{library}-*")):
+        version = path.name.removeprefix(f"{library}-").rsplit("-", 1)[0]
+        env = find(library, version)
+        if env is not None and env.path == path:
+            found.append(env)
+    return found

@@ -32,15 +32,20 @@ LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "o
 """Strategy name (DESIGN §6) → the PyPI distribution it runs."""
 
 
-def requirement(library: str) -> list[str]:
-    """The ``name==version`` lines pip installs into ``library``'s environment."""
-    return [f"{library}=={PINS[library]}", *WITH.get(library, ())]
+def requirement(library: str, version: str | None = None) -> list[str]:
+    """The ``name==version`` lines pip installs into the environment of ``library`` at ``version``.
 
-
-def env_key(library: str) -> str:
-    """``<library>-<version>-<hash>``: the directory of the library's environment.
-
-    The hash covers the pin and the Python minor version (a venv belongs to one interpreter).
+    ``version`` defaults to the pin; another version gets the same companions (`WITH`).
     """
-    text = json.dumps({"pin": requirement(library), "python": list(sys.version_info[:2])})
-    return f"{library}-{PINS[library]}-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+    return [f"{library}=={version or PINS[library]}", *WITH.get(library, ())]
+
+
+def env_key(library: str, version: str | None = None) -> str:
+    """``<library>-<version>-<hash>``: the directory of the library's environment at ``version`` (the pin).
+
+    The hash covers the requirement lines and the Python minor version (a venv belongs to one
+    interpreter), so the pin's directory is the same as before versions could be chosen.
+    """
+    chosen = version or PINS[library]
+    text = json.dumps({"pin": requirement(library, chosen), "python": list(sys.version_info[:2])})
+    return f"{library}-{chosen}-{hashlib.sha256(text.encode()).hexdigest()[:10]}"

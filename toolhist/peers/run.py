@@ -1,9 +1,10 @@
 """Talk to a real library running in its peers environment: send jobs, get back the bodies it sent.
 
-One long-lived worker process per library (`toolhist.peers._worker`, started on first use, kept
-for the life of this process), since importing LiteLLM takes seconds and a comparison asks it once
-per provider. Jobs go one JSON line each; a batch is written whole and read back in order, so the
-differential tests pay the start-up once for hundreds of histories. A worker that dies or answers
+One long-lived worker process per library and version (`toolhist.peers._worker`, started on
+first use, kept for the life of this process; the version: `toolhist.peers.versions.selected`),
+since importing LiteLLM takes seconds and a comparison asks it once per provider. Jobs go one JSON
+line each; a batch is written whole and read back in order, so the differential tests pay the
+start-up once for hundreds of histories. A worker that dies or answers
 something unreadable is an error naming the library and its last stderr line, never a fallback.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from toolhist.errors import ToolhistError
 from toolhist.peers.env import PeersEnv, require
+from toolhist.peers.versions import selected
 
 WORKER = Path(__file__).with_name("_worker.py")
 
@@ -123,24 +125,29 @@ class Worker:
         self._stderr.close()
 
 
-_WORKERS: dict[str, Worker] = {}
+_WORKERS: dict[tuple[str, str], Worker] = {}
 _START = threading.Lock()
 
 
 def worker(library: str) -> Worker:
-    """The running worker for ``library`` (started now if needed; PeersMissing when not installed)."""
+    """The running worker for the selected version of ``library``, started now if needed.
+
+    PeersMissing when that version's environment is not installed.
+    """
+    chosen = selected(library)
     with _START:
-        found = _WORKERS.get(library)
+        found = _WORKERS.get((library, chosen.version))
         if found is not None and found._proc.poll() is None:
             return found
-        started = Worker(require(library))
-        _WORKERS[library] = started
+        started = Worker(require(library, chosen))
+        _WORKERS[(library, chosen.version)] = started
         return started
 
 
 def version(library: str) -> str:
-    """The version of ``library`` the strategy runs."""
-    return worker(library).versions.get(library) or require(library).versions[library]
+    """The version of ``library`` the strategy runs (the selected one, as its environment reports it)."""
+    running = worker(library)
+    return running.versions.get(library) or running.env.versions[library]
 
 
 def ask(library: str, jobs: Sequence[dict[str, Any]]) -> list[Answer]:

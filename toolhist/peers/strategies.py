@@ -34,6 +34,8 @@ from toolhist.formats.wire import own_reader
 from toolhist.model import Message, Session, SessionSource
 from toolhist.peers import run
 from toolhist.peers.diffing import diff
+from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+from toolhist.peers.versions import resolve, split_strategy, using
 
 VIA_LITELLM = ("anthropic", "bedrock", "gemini", "mistral", "kimi")
 """Providers the Agents SDK reaches through its LiteLLM extension (``LitellmModel``).
@@ -86,7 +88,7 @@ def job(strategy: str, session: Session, provider: str) -> dict[str, Any]:
 
 def curation_of(answer: run.Answer, session: Session, provider: str, strategy: str, version: str) -> Curation:
     """The Curation a library's answer stands for (see the module docstring)."""
-    from toolhist.formats import load
+    from toolhist.readers import load
 
     library = strategy
     label = f"{LABEL[strategy]} {version}"
@@ -198,3 +200,31 @@ STRATEGIES = {
         edge_ids=sent_ids,
     ),
 }
+
+
+def versioned(name: str) -> StrategyDef:
+    """The strategy ``litellm@1.110.2`` (`toolhist.curation.strategies.strategy_for`).
+
+    The named strategy, with its library at that version for the length of each call
+    (`toolhist.peers.versions.using`).
+    """
+    base, wanted = split_strategy(name)
+    library = LIBRARY_OF_STRATEGY.get(base)
+    if library is None or not wanted:
+        runs = ", ".join(f"{s}@VERSION" for s in LIBRARY_OF_STRATEGY)
+        raise UsageError(
+            f"unknown strategy {name!r}; only the strategies that run a library take a version: {runs}"
+        )
+    version = resolve(library, wanted)
+    plain = STRATEGIES[base]
+
+    def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+        with using({library: version}):
+            return plain.curate(session, provider, tail)
+
+    return StrategyDef(
+        name=name,
+        summary=f"{plain.summary}; at {library} {version}",
+        curate=curate,
+        edge_ids=plain.edge_ids,
+    )

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.anthropic_render import render
-from toolhist.providers.anthropic_rules import NAME, thinking_enabled
+from toolhist.providers.anthropic_rules import NAME, budgeted_thinking, thinking_enabled
 from toolhist.providers.anthropic_rules import RULES as BLOCK_RULES
 from toolhist.providers.anthropic_turns import RULES as TURN_RULES
 from toolhist.providers.anthropic_turns import check as check_turns
@@ -243,28 +243,32 @@ def check_messages(body: dict[str, Any], messages: list[Any]) -> Iterator[Findin
     yield from _check_thinking(body, messages)
 
 
+def _turn_start(messages: list[Any]) -> int:
+    """The index after the last user message that says something besides tool results (0: none)."""
+    for i in range(len(messages) - 1, -1, -1):
+        if _role(messages[i]) == "user" and any(
+            b.get("type") != "tool_result" for _, b in _blocks(messages[i])
+        ):
+            return i + 1
+    return 0
+
+
 def _check_thinking(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
     if thinking_enabled(body):
-        # The assistant message of the latest tool round, while that round is still open (no new
-        # user text after it), must open with its thinking block.
-        owner = next(
-            (
-                i
-                for i in range(len(messages) - 1, -1, -1)
-                if _role(messages[i]) == "assistant" and _uses(messages[i])
-            ),
-            None,
-        )
-        if owner is None:
+        if not budgeted_thinking(body):
+            return  # adaptive: the model may choose not to think, and that turn is replayed as it was
+        # The assistant turn still open at the end of the request (it made tool calls and only tool
+        # results came after them) must start with its thinking block: the turn starts at its first
+        # assistant message. Later steps of the same turn need none (without interleaved thinking the
+        # model thinks once, at the start of the turn).
+        start = _turn_start(messages)
+        turn = [i for i in range(start, len(messages)) if _role(messages[i]) == "assistant"]
+        if not turn or not any(_uses(messages[i]) for i in turn):
             return
-        open_round = all(
-            any(b.get("type") == "tool_result" for _, b in _blocks(m))
-            for m in messages[owner + 1 :]
-            if _role(m) == "user"
-        )
+        owner = turn[0]
         blocks = _blocks(messages[owner])
         found = blocks[0][1].get("type") if blocks else None
-        if open_round and found not in THINKING_BLOCKS:
+        if found not in THINKING_BLOCKS:
             path = ("messages", owner, "content", 0, "type")
             yield Finding("ant.thinking_first", path, {"index": owner, "found": found})
         return

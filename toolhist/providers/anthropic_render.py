@@ -329,4 +329,4 @@ def render(session: Session) -> Payload:
     body["messages"] = renderer.messages
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"messages": renderer.messages}
-    return new_payload(NAME, body, renderer.map.entries, (*omitted, *renderer.omitted))
+    return new_payload(NAME, body, renderer.map, (*omitted, *renderer.omitted))

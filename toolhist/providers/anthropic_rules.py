@@ -27,6 +27,16 @@ def thinking_enabled(body: dict[str, Any]) -> bool:
     return isinstance(thinking, dict) and thinking.get("type") in THINKING_TYPES
 
 
+def budgeted_thinking(body: dict[str, Any]) -> bool:
+    """Extended thinking with a budget (``thinking.type`` enabled), where the model always thinks first.
+
+    With ``adaptive`` thinking the model decides per turn whether to think, and the turn it did not
+    think on is replayed without a thinking block (the docs' own tool walkthrough, below).
+    """
+    thinking = body.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") == "enabled"
+
+
 def thinking_not_enabled(body: dict[str, Any]) -> bool:
     """The complement: ant.thinking_disabled only speaks when thinking is off."""
     return not thinking_enabled(body)
@@ -252,7 +262,8 @@ RULES: tuple[Rule, ...] = (
         "ant.thinking_first",
         NAME,
         "error",
-        "with thinking on, the assistant message of the open tool_use round starts with a thinking block",
+        "with budgeted thinking on (type enabled), the assistant turn whose tool round is still open starts "
+        "with a thinking block",
         "messages.{index}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
         "When `thinking` is enabled, a final `assistant` message must start with a thinking block "
         "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include "
@@ -262,11 +273,20 @@ RULES: tuple[Rule, ...] = (
         "; dates: OpenRouterTeam/ai-sdk-provider#162 (claude-sonnet-4, 2025-08); n8n-io/n8n#22550 (Claude "
         "Opus 4.5, 2025-12); router-for-me/CLIProxyAPI#1109 (2026-01); anthropics/claude-code#20705 "
         "(2026-01) also shows a newer wording, 'If an assistant message contains any thinking blocks, the "
-        "first block must be thinking or redacted_thinking. Found text.'",
+        "first block must be thinking or redacted_thinking. Found text.' (ant.thinking_not_first)"
+        "; not with adaptive thinking (issue 29): platform.claude.com/docs/en/build-with-claude/"
+        "thinking-tool-workflows (2026) says adaptive mode 'may skip the thinking block' on simpler requests "
+        "and the assistant content goes back unchanged, so a turn the model chose not to think on is "
+        "replayed without one, and 2026 coding agents' recorded adaptive requests doing so were accepted; "
+        "the same page's non-interleaved flow ('Response 2: [tool_use] no thinking block') is why only the "
+        "first assistant message of the open turn is held to it (measured on the pydantic/pydantic-ai "
+        "cassettes' every version, locally: 14 accepted budgeted-thinking tool histories, none flagged)",
         "replay the model's thinking block, or disable thinking; drop_foreign_thinking cannot make a signature",
-        applies=thinking_enabled,
+        applies=budgeted_thinking,
         since="2025-08",
         observed="2026-01",
+        condition="thinking.type is enabled (a budget), not adaptive; the first assistant message of the turn "
+        "after the last user text, when that turn made tool calls",
     ),
     Rule(
         "ant.thinking_disabled",
@@ -288,14 +308,19 @@ RULES: tuple[Rule, ...] = (
         NAME,
         "error",
         "a thinking block carries its signature (missing: schema error; empty: invalid). A signature made "
-        "by another model or provider is rejected too, which no check on a raw body can see",
+        "by another provider is rejected too, which no check on a raw body can see (toolhist switch does)",
         "messages.{index}.content.{block}{problem}",
         "ding113/claude-code-hub#518; kaitranntt/ccs#415 (Invalid `signature`); '.thinking.signature: Field "
         "required' as client code quotes it for an unsigned block"
         "; dates: langchain-ai/langchain PR#33391 (enforced since 2025-10-07); anthropics/claude-code#10627 "
         "(2025-10); kaitranntt/ccs#415 (claude-opus-4-5, 2026-02); code-yeongyu/oh-my-openagent#2775 "
         "(claude-opus-4-6, an unsigned synthetic block, 2026-03); anthropics/anthropic-sdk-python#1598 "
-        "(Anthropic's answer, 2026-08)",
+        "(Anthropic's answer, 2026-08); platform.claude.com/docs/en/build-with-claude/preserved-thinking "
+        "(fetched 2026-09-26): a tampered or undecryptable signature 'always returns a 400'; a block from "
+        "another Claude model the target cannot read is dropped, not rejected; on Claude Fable 5.1 and Opus "
+        "5.5 a block whose earlier history was edited is rejected ('The block is bound to a different "
+        "conversation') for accounts created on or after 2026-08-31, or with "
+        "thinking.block_binding.prefix_mismatch_behavior 'error'",
         "drop_foreign_thinking",
         since="2025-10",
         observed="2026-08",

@@ -15,11 +15,11 @@ Generic code (`violations`) fills the templates and maps paths back through the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 
 from toolhist._gc import paused
 from toolhist._trusted import construct
@@ -184,24 +184,86 @@ class Payload(BaseModel):
     """Provider name."""
     body: dict[str, JsonValue]
     """The exact JSON request body."""
-    source_map: dict[str, tuple[int, int | None]]
-    """Payload path (provider convention) → (canonical message index, block index or None)."""
+    source_map: Mapping[str, tuple[int, int | None]]
+    """Payload path (provider convention) → (canonical message index, block index or None).
+
+    A renderer's map is a `PathMap`: the paths are written out as strings only when first read."""
     omitted: tuple[str, ...] = ()
     """What the history had that this provider's format cannot carry, said plainly."""
     id_map: dict[str, str] = {}
     """Original call id → the id sent, when ids were mapped to the provider's format."""
 
+    @field_serializer("source_map")
+    def _plain_map(self, value: Mapping[str, tuple[int, int | None]]) -> dict[str, tuple[int, int | None]]:
+        return dict(value)
+
     def _repr_html_(self) -> str:
         """Jupyter: the body pretty-printed and what the format could not carry (`toolhist.display`)."""
+        from toolhist.extras import plain_html
+
+        if (plain := plain_html(self)) is not None:  # the notebook extra is not installed
+            return plain
         from toolhist.display import payload_html
 
         return payload_html(self)
 
 
+class PathMap(Mapping[str, tuple[int, int | None]]):
+    """A renderer's source map, keyed by path tuples, read as payload path strings.
+
+    Every renderer records where each message and block of the body came from, about two entries
+    per message; writing each path as a string (``messages[3].tool_calls[0]``) was a third of
+    every render in ``benchmarks/bench_scale.py`` (CPU time, 10k messages), and a validation
+    reads back only the few paths a violation names. So the entries stay tuples and the strings
+    are made once, the first time the map is read as a mapping; `locate` answers from the tuples.
+    A renderer never records two tuples that read as the same string (``tests/providers``
+    checks it on every sample), so both views agree.
+    """
+
+    __slots__ = ("_fmt", "_paths", "_strings")
+
+    def __init__(self, fmt: Callable[[PathT], str], paths: dict[PathT, tuple[int, int | None]]) -> None:
+        self._fmt = fmt
+        self._paths = paths
+        self._strings: dict[str, tuple[int, int | None]] | None = None
+
+    def _written(self) -> dict[str, tuple[int, int | None]]:
+        if self._strings is None:
+            fmt = self._fmt
+            self._strings = {fmt(path): at for path, at in self._paths.items()}
+        return self._strings
+
+    def __getitem__(self, key: str) -> tuple[int, int | None]:
+        return self._written()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._written())
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and self._written() == dict(other.items())
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping: unhashable, as dict is
+
+    def __repr__(self) -> str:
+        return repr(self._written())
+
+    def locate(self, path: PathT) -> tuple[int, int | None] | None:
+        """The position of the longest recorded prefix of ``path`` (None when no prefix is recorded)."""
+        paths = self._paths
+        for n in range(len(path), 0, -1):
+            hit = paths.get(path[:n])
+            if hit is not None:
+                return hit
+        return None
+
+
 def new_payload(
     provider: str,
     body: dict[str, Any],
-    source_map: dict[str, tuple[int, int | None]],
+    source_map: Mapping[str, tuple[int, int | None]] | SourceMap,
     omitted: tuple[str, ...] = (),
 ) -> Payload:
     """A `Payload` of a body a renderer has just built, without pydantic re-validating it.
@@ -212,21 +274,23 @@ def new_payload(
     `Session`, so validation found nothing; what the copy did was keep the body from sharing nested
     values (argument objects, ``provider_data`` entries, request fields) with the session. Now they
     are shared: both are read-only by contract (frozen models), and nothing in toolhist mutates a
-    body after rendering it.
+    body after rendering it. A renderer's `SourceMap` becomes a lazy `PathMap`.
     """
+    if isinstance(source_map, SourceMap):
+        source_map = PathMap(source_map.fmt, source_map.entries)
     return construct(Payload, provider=provider, body=body, source_map=source_map, omitted=omitted, id_map={})
 
 
 @dataclass
 class SourceMap:
-    """Collects path → (message, block) while a renderer builds a body."""
+    """Collects path → (message, block) while a renderer builds a body (paths kept as tuples)."""
 
     fmt: Callable[[PathT], str]
-    entries: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+    entries: dict[PathT, tuple[int, int | None]] = field(default_factory=dict)
 
     def add(self, path: PathT, message: int, block: int | None = None) -> None:
         """Record that the payload value at ``path`` came from ``message``/``block``."""
-        self.entries[self.fmt(path)] = (message, block)
+        self.entries[path] = (message, block)
 
 
 def dotted(path: PathT) -> str:
@@ -302,7 +366,7 @@ def freeform_note(session: Session, provider: Provider) -> str | None:
 
 @paused
 def violations(
-    provider: Provider, body: dict[str, Any], source_map: dict[str, tuple[int, int | None]] | None = None
+    provider: Provider, body: dict[str, Any], source_map: Mapping[str, tuple[int, int | None]] | None = None
 ) -> list[Violation]:
     """Run a provider's checks on a body and turn findings into located Violations."""
     out: list[Violation] = []
@@ -334,9 +398,11 @@ def violations(
 
 
 def _locate(
-    path: PathT, fmt: Callable[[PathT], str], source_map: dict[str, tuple[int, int | None]]
+    path: PathT, fmt: Callable[[PathT], str], source_map: Mapping[str, tuple[int, int | None]]
 ) -> tuple[int | None, int | None]:
     """The canonical position of the longest mapped prefix of ``path``."""
+    if isinstance(source_map, PathMap) and source_map._fmt is fmt:
+        return source_map.locate(path) or (None, None)
     for n in range(len(path), 0, -1):
         hit = source_map.get(fmt(path[:n]))
         if hit is not None:

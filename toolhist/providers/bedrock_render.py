@@ -271,4 +271,4 @@ def render(session: Session) -> Payload:
             body["toolConfig"] = _tool_config(specs)
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"messages": messages}
-    return new_payload(NAME, body, renderer.map.entries, (*omitted, *renderer.omitted))
+    return new_payload(NAME, body, renderer.map, (*omitted, *renderer.omitted))

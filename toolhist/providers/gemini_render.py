@@ -305,4 +305,4 @@ def render(session: Session) -> Payload:
             body["tools"] = tools
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"contents": body["contents"]}
-    return new_payload(NAME, body, renderer.map.entries, tuple(omitted))
+    return new_payload(NAME, body, renderer.map, tuple(omitted))

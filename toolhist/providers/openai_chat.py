@@ -304,7 +304,14 @@ def check_shapes(messages: list[Any], *, id_max: int | None = 40) -> Iterator[Fi
                     {"index": i, "call": k, "length": len(cid)},
                     (cid,),
                 )
-        if "content" in m and m["content"] is None and not (m.get("role") == "assistant" and calls):
+        # OpenAI's reference: an assistant message's content is "Required unless tool_calls or
+        # function_call is specified"; the legacy function_call message with null content is accepted.
+        legacy_call = isinstance(m.get("function_call"), dict)
+        if (
+            "content" in m
+            and m["content"] is None
+            and not (m.get("role") == "assistant" and (calls or legacy_call))
+        ):
             yield Finding("oai.null_content", ("messages", i, "content"))
 
 

@@ -75,7 +75,8 @@ def _input_parts(result: JsonValue) -> bool:
 
 def _is_item(block: OpaqueBlock) -> bool:
     """An opaque Responses block that was a whole item (not an unknown part of a message)."""
-    return "role" in block.data or block.data.get("type") in ITEM_TYPES
+    kind = block.data.get("type")
+    return "role" in block.data or (isinstance(kind, str) and kind in ITEM_TYPES)
 
 
 def _public(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
@@ -359,7 +360,7 @@ def render(session: Session) -> Payload:
     ):
         body["input"] = items[0].get("content")
         renderer.map.entries = {
-            ("input" if path.startswith("input[0]") else path): spot
+            (("input",) if path[:2] == ("input", 0) else path): spot
             for path, spot in renderer.map.entries.items()
         }
     else:
@@ -371,4 +372,4 @@ def render(session: Session) -> Payload:
             body["tools"] = tools
     if renderer.same and session.metadata.get("shape") == "list":
         body = {"input": body["input"]}
-    return new_payload(NAME, body, renderer.map.entries, tuple(omitted))
+    return new_payload(NAME, body, renderer.map, tuple(omitted))

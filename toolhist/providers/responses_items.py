@@ -7,7 +7,10 @@ what an item is and how it is identified:
   ``function_call_output`` items); the API answers with the role enum it accepts;
 - with ``store: false`` nothing is kept on the server, so an item sent by its server id alone (an
   ``item_reference``, or a reasoning item without its ``encrypted_content``) is not found (a 404, not a
-  400). An id beside the item's content was accepted (a recorded Codex round trip), so it is not flagged.
+  400). An id beside the item's content was accepted (a recorded Codex round trip), so it is not flagged;
+- encrypted reasoning made by another provider or organization cannot be decrypted
+  (``resp.encrypted_foreign``). Who made a token is not in the body, so `check` never yields it: the
+  switch what-if (`toolhist.switch.foreign`) does, from its ledger of who made each token.
 
 The renderer writes results as ``function_call_output`` and sends item ids only where the source had
 them, so these come from raw bodies (or a source that kept the server's ids).
@@ -65,6 +68,26 @@ RULES: tuple[Rule, ...] = (
         observed="2026-07",
         condition="store is false",
         applies=_store_off,
+    ),
+    Rule(
+        "resp.encrypted_foreign",
+        NAME,
+        "error",
+        "a reasoning item's encrypted_content goes back only to the provider, organization and model family "
+        "that made it; another one cannot decrypt it (a body cannot show who made it: toolhist switch does)",
+        "The encrypted content {id} could not be verified.",
+        "openai/codex#17541 (switching models mid-conversation, Azure gpt-5.4-mini to gpt-5.4: "
+        "'encrypted_content from the previous model's Reasoning and Compaction items is sent verbatim to "
+        "the new model, which cannot decrypt it', 2026-04); openclaw/openclaw#70654 (gpt-5.4 after "
+        "claude-opus-4.6: 'Reason: Encrypted content item_id did not match the target item id', 2026-04); "
+        "miuuyy/codex-chatgpt-web#249 (another backend's encrypted item, 'Encrypted content could not be "
+        "decrypted or parsed', 2026-08); Wei-Shaw/sub2api#2863 (through a gateway, 2026-05); the bare text "
+        "was also answered during an OpenAI incident without a switch: openai/codex#8119, #8132 (2025-12)",
+        "drop_foreign_thinking (a reasoning item made elsewhere is left out; its summary can go as text)",
+        since="2025-12",
+        observed="2026-08",
+        condition="found by provenance only (the switch what-if): the encrypted_content was made by another "
+        "provider",
     ),
 )
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
@@ -161,7 +162,7 @@ BINDINGS: dict[str, Binding] = {
     "bedrock": Binding(
         "bedrock",
         "botocore",
-        "botocore>=1.44.5,<2",
+        "botocore>=1.43.117,<2",
         ("botocore",),
         "toolhist.sdk.bedrock_sdk",
         "check",
@@ -186,16 +187,28 @@ def sdk_version(provider: str) -> str | None:
 
 
 def _module(provider: str) -> ModuleType:
+    """The toolhist module binding ``provider``'s SDK, or `SdkUnavailable` saying how to install it.
+
+    Any `ImportError` of a module the SDK needs counts, not only `ModuleNotFoundError`: without
+    google-genai, ``from google import genai`` raises a plain ImportError ("cannot import name 'genai'
+    from 'google'") wherever protobuf (a dependency of streamlit) has made ``google`` a namespace package.
+    """
     bound = binding(provider)
     try:
         return import_module(bound.module)
-    except ModuleNotFoundError as exc:
+    except ImportError as exc:
         root = (exc.name or "").split(".")[0]
         if root not in bound.needs:
             raise
+        installed = sdk_version(provider)
+        if isinstance(exc, ModuleNotFoundError):
+            why = f"the {bound.sdk} SDK is not installed (module {exc.name!r} missing)"
+        elif installed is None:
+            why = f"the {bound.sdk} SDK is not installed ({exc})"
+        else:
+            why = f"{bound.sdk} {installed} is installed but does not import ({exc})"
         raise SdkUnavailable(
-            f"{provider}: the {bound.sdk} SDK is not installed (module {exc.name!r} missing); "
-            f"install it with {INSTALL_HINT} (tested range {bound.requirement})"
+            f"{provider}: {why}; install it with {INSTALL_HINT} (tested range {bound.requirement})"
         ) from None
 
 
@@ -211,7 +224,7 @@ def available(provider: str) -> bool:
 def check(
     body: dict[str, Any],
     provider: str,
-    source_map: dict[str, tuple[int, int | None]] | None = None,
+    source_map: Mapping[str, tuple[int, int | None]] | None = None,
     *,
     fill_model: bool = False,
 ) -> list[Violation]:
@@ -280,7 +293,7 @@ def with_model(body: dict[str, Any], provider: str, model: str | None = None) ->
 
 
 def _locate(
-    path: tuple[str | int, ...], fmt: Any, source_map: dict[str, tuple[int, int | None]]
+    path: tuple[str | int, ...], fmt: Any, source_map: Mapping[str, tuple[int, int | None]]
 ) -> tuple[int | None, int | None]:
     for n in range(len(path), 0, -1):
         hit = source_map.get(fmt(path[:n]))

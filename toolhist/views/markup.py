@@ -229,3 +229,16 @@ def payload_grid(panels: Sequence[tuple[str, str]]) -> str:
     columns = f"repeat({max(1, len(panels))}, minmax(0, 1fr))"
     cells = "".join(f'<div class="th-payload"><h4>{esc(h)}</h4>{body}</div>' for h, body in panels)
     return f'<div class="th-payloads" style="grid-template-columns: {columns}">{cells}</div>'
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=^&\"'@/])")
+
+
+def md_literal(text: str) -> str:
+    """``text`` shown literally by a Streamlit element that renders Markdown (``st.caption``, ``help=``…).
+
+    Every punctuation mark that could start a link, an image, HTML, an emoji or icon shortcode,
+    LaTeX or a colour directive is backslash-escaped (CommonMark escapes any ASCII punctuation).
+    Session and bundle text goes through here, so nothing it names is ever fetched.
+    """
+    return _MARKDOWN.sub(r"\\\1", text)

@@ -8,12 +8,13 @@ split into documentation, issue threads, recorded traffic and notes.
 
 from __future__ import annotations
 
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from toolhist.providers import all_rules
 from toolhist.providers.base import Rule
+
+if TYPE_CHECKING:  # pandas is the app's (`rules_frame`); ``toolhist rules`` uses the rest on the core
+    import pandas as pd
 
 COLUMNS = ("provider", "rule", "severity", "models", "since", "observed", "condition", "evidence", "summary")
 
@@ -68,6 +69,8 @@ def rule_record(rule: Rule) -> dict[str, Any]:
 
 def rules_frame(provider: str | None = None) -> pd.DataFrame:
     """One row per rule: severity, models, dates, condition, evidence (kind: reference, one per line)."""
+    import pandas as pd
+
     records = [
         {
             "provider": r.provider,

@@ -8,6 +8,7 @@ Nothing here raises for a missing SDK or a refused body: those are states the pa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,7 +47,7 @@ class SdkRequestView:
 
 
 def sdk_request(
-    body: dict[str, Any], provider: str, source_map: dict[str, tuple[int, int | None]] | None = None
+    body: dict[str, Any], provider: str, source_map: Mapping[str, tuple[int, int | None]] | None = None
 ) -> SdkRequestView:
     """``body`` (a rendered ``provider`` body) as ``provider``'s official SDK would send it.
 

@@ -29,22 +29,24 @@ This module is the only one that knows the ``session_state`` keys.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
 
+from toolhist._gc import paused
+from toolhist.agents import stores
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.curation import Curation, curate
 from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
-from toolhist.formats import load_document
 from toolhist.formats.document import Document
 from toolhist.judgement import judge
 from toolhist.model import Session
@@ -57,8 +59,11 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
+from toolhist.readers import load_document
+from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
-from toolhist.views.payloads import numbered_lines
+from toolhist.views.failure import alert
+from toolhist.views.paths import openable
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -100,6 +105,10 @@ def _keep_recent(key: str) -> list[str]:
         entries = [entry for old in dropped for entry in _entries.pop(old, set())]
     for cache, args in entries:
         globals()[cache].clear(*args)
+    if dropped:  # what the dropped session held may sit in cycles: one full collection, then freeze
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
     return dropped
 
 
@@ -116,12 +125,18 @@ class Input:
     sample: str | None = None
     """The bundled sample's file name, when it came from the gallery (deep-linkable)."""
     path: str | None = None
-    """The path on this machine, when it came from one (deep-linkable)."""
+    """The path on this machine, when it came from one (deep-linkable); a session of an agent's
+    store is named by its locator ``STORE#SESSION_ID`` (`toolhist.agents.stores`)."""
+    session: str | None = None
+    """The session to read when ``data`` is an agent's store of many (None: its newest)."""
 
     @cached_property
     def digest(self) -> str:
-        """SHA-256 of the content: the cache key."""
-        return hashlib.sha256(self.data).hexdigest()
+        """SHA-256 of the content (and of the session read from it): the cache key."""
+        found = hashlib.sha256(self.data)
+        if self.session is not None:
+            found.update(b"\0#" + self.session.encode())
+        return found.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -142,32 +157,30 @@ class Opened:
     @cached_property
     def result(self) -> CheckResult:
         """Every provider's verdict: `toolhist.check`'s result (computes the providers not yet checked)."""
-        results = {p: self.found(p) for p in PROVIDERS}
-        return result_of(self.document.name, self.session, results, judge(self.session))
-
-
-def alert(kind: Literal["error", "warning", "info"], title: str, detail: str) -> None:
-    """A message box whose title is ours and whose detail (user-derived text) is shown literally.
-
-    Streamlit renders alert bodies as Markdown; a file name or a value from the session could
-    otherwise inject links or images (and make the browser fetch a URL). ``st.code`` is literal.
-    """
-    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
-    box(
-        title,
-        icon={"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}[kind],
-    )
-    st.code(detail, language=None, wrap_lines=True)
+        return _result(self.key, self)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _load(digest: str, fmt: str | None, name: str, _data: bytes) -> tuple[Document, Session]:
+def _result(key: str, _opened: Opened) -> CheckResult:
+    """`Opened.result`, cached per content key: a rerun does not judge and gather it again."""
+    _record(key, "_result", key, None)
+    results = {p: _opened.found(p) for p in PROVIDERS}
+    return result_of(_opened.document.name, _opened.session, results, judge(_opened.session))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _load(
+    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None = None
+) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
-    Few entries: a 100,000-message session holds about 1.1 GB once parsed.
+    Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
+    session of an agent's store (the digest covers it too).
     """
-    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None)
-    return load_document(_data, fmt, name=name)
+    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session)
+    # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
+    # full passes over the growing parse took 63 s of Home's 229 s under AppTest
+    return paused(load_document)(_data, fmt, name=name, session=session)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -190,8 +203,12 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     bar = st.empty()
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
-    document, session = _load(digest, source.fmt, source.name, source.data)
-    bar.empty()
+    try:
+        document, session = _load(digest, source.fmt, source.name, source.data, source.session)
+    finally:  # a file that fails to read leaves its error, not a progress bar that never ends
+        bar.empty()
+    settle()
+    failure.clear()
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
     _keep_recent(opened.key)
     checked(opened, providers, first=1)
@@ -211,13 +228,39 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     read_text = f"{len(session.messages):,} messages read ({session.source.format})"
     bar = st.empty()
     found: dict[str, list[Violation]] = {}
-    for done, provider in enumerate(providers):
-        bar.progress(
-            (first + done) / steps, text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…"
-        )
-        found[provider] = opened.found(provider)
-    bar.empty()
+    try:
+        for done, provider in enumerate(providers):
+            if verdict_ready(opened.key, provider):
+                found[provider] = opened.found(provider)
+                continue
+            bar.progress(
+                (first + done) / steps,
+                text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…",
+            )
+            found[provider] = opened.found(provider)
+    finally:
+        bar.empty()
+    settle()
     return found
+
+
+def settle() -> None:
+    """Put what is alive now (a parsed session, its verdicts) out of the cyclic collector's reach.
+
+    A 100,000-message session is tens of millions of objects; every full collection the pages'
+    later work triggers re-scanned all of them (a third of Home's time at 100,000 messages: 63 s of
+    gen-2 collections in 229 s, measured under AppTest). ``gc.freeze`` moves the objects tracked
+    now to a permanent generation: reference counting still frees them, and `_keep_recent`
+    unfreezes (and collects once) when it drops a session's entries, so cycles among them are
+    not kept for good. Cheap: it splices the collector's lists.
+    """
+    gc.freeze()
+
+
+def verdict_ready(key: str, provider: str) -> bool:
+    """Whether ``provider``'s verdict on the session ``key`` is already computed (no bar to draw)."""
+    with _lock:
+        return ("_verdict", (key, provider, None, None)) in _entries.get(key, set())
 
 
 def sample_names() -> list[str]:
@@ -231,11 +274,31 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 
 
 def path_input(raw: str, fmt: str | None = None) -> Input:
-    """A file on this machine as an Input; `ToolhistError`-free: raises OSError or ValueError (too big)."""
-    path = Path(raw.strip()).expanduser()
+    """A file on this machine as an Input, when the app may open it (`toolhist.views.paths`).
+
+    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big)
+    or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+
+    A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
+    agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
+    state, read-only, WAL pages included), never by reading the file's bytes, which may lag the WAL.
+    """
+    loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
+    path = openable(loc.path)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
+    if stores.is_store(str(path)):
+        try:
+            data = stores.snapshot(str(path))
+        except ToolhistError as exc:
+            raise ValueError(str(exc)) from None
+        name = stores.locator(path, loc.session) if loc.session is not None else str(path)
+        return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
+    if loc.session is not None:
+        raise ValueError(
+            f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one"
+        )
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 
@@ -255,6 +318,8 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
     wanted = st.query_params.get("sample")
     raw_path = st.query_params.get("path")
     held = current_input()
+    if wanted is None and not raw_path:
+        failure.stop_if_failed()
     try:
         if wanted is not None and wanted in sample_names():
             source = held if held is not None and held.sample == wanted else sample_input(wanted)
@@ -271,7 +336,7 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
         alert("error", "Cannot read that path.", f"{raw_path}: {exc}")
         st.stop()
     except ToolhistError as exc:
-        alert("error", "This input cannot be read as a session.", str(exc))
+        alert("error", "This input cannot be read as a session.", failure.load_error(exc, None))
         st.stop()
     except Exception as exc:  # a bug must still be one clear line, never a traceback in the page
         alert("error", "Internal error (please report it).", f"{type(exc).__name__}: {exc}")
@@ -394,15 +459,3 @@ def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.Da
     """
     _record(key, "compared", key, provider, strategy, None)
     return compare_strategies(_session, provider, [strategy])
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def lines(
-    key: str, provider: str, strategy: str, full_up_to: int, _payload: Payload, _found: Sequence[Violation]
-) -> tuple[int, pd.DataFrame]:
-    """`toolhist.views.payloads.numbered_lines` of a payload, cached per session key, provider and strategy.
-
-    The line count, and every line up to ``full_up_to`` lines, else only the marked ones with context.
-    """
-    _record(key, "lines", key, provider, strategy, full_up_to, None, None)
-    return numbered_lines(_payload.body, provider_for(provider).path_format, _found, full_up_to=full_up_to)

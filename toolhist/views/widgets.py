@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import pandas as pd
 import streamlit as st
 
+from toolhist.extras import message, missing
 from toolhist.model import Session
 from toolhist.providers import Violation
 
 PAGES = {
     "home": "home.py",
+    "conversation": "pages/0_Conversation.py",
     "timeline": "pages/1_Timeline.py",
     "violations": "pages/2_Violations.py",
     "curation": "pages/3_Curation.py",
@@ -23,9 +26,13 @@ PAGES = {
     "explain": "pages/5_Explain.py",
     "compaction": "pages/6_Compaction.py",
     "fleet": "pages/7_Fleet.py",
+    "switch": "pages/8_Switch.py",
+    "verify": "pages/9_Verify.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 
+SHORT_ID_LIST = 8
+"""More call ids than this are a table (one id a row, searchable), not a line."""
 FULL_WIDTH = ".stMainBlockContainer { padding-left: 1.5rem; padding-right: 1.5rem; max-width: none; }"
 """Streamlit's wide layout still keeps 5rem either side of the page; pages that compare columns take it."""
 
@@ -36,6 +43,19 @@ def use_full_width(css: str = "") -> None:
     A style-only ``st.html`` adds no element to the page (Streamlit puts it in the event container).
     """
     st.html(f"<style>{FULL_WIDTH}{css}</style>")
+
+
+def needs_extra(what: str, extra: str, modules: Sequence[str] | None = None) -> bool:
+    """Where a part of a page needs ``extra`` and it is not installed here, say so and which: True then.
+
+    The one notice every page gives for a missing extra (``… needs distributed, not installed here:
+    pip install 'toolhist[fleet]'``), so the rest of the page goes on. Whether a module is there is
+    asked without importing it (`toolhist.extras.missing`): nothing is added to a rerun.
+    """
+    gone = missing(extra, modules)
+    if gone:
+        st.info(message(what, extra, gone))
+    return bool(gone)
 
 
 def block_title(index: int, block: object) -> str:
@@ -80,3 +100,17 @@ def show_message(session: Session, index: int, found: Sequence[Violation], *, lo
     if meta:
         st.text("metadata")
         st.code(json.dumps(meta, indent=2, ensure_ascii=False), language="json", wrap_lines=True)
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased and nothing else touched (ids stay as written)."""
+    return text[:1].upper() + text[1:]
+
+
+def show_ids(title: str, ids: Sequence[str], key: str) -> None:
+    """Call ids as written: a line for a few, a table (one id a row, searchable) for more."""
+    if len(ids) <= SHORT_ID_LIST:
+        st.text(f"{title}: " + ", ".join(ids))
+        return
+    st.text(f"{title}: {len(ids):,}")
+    st.dataframe(pd.DataFrame({"call id": list(ids)}), hide_index=True, key=key, height=220)

@@ -1,0 +1,126 @@
+"""Switch: the session moves to another provider at message N, and maybe back at M.
+
+Layout and state only: `toolhist.switch.switch` runs the what-if, `toolhist.views.switch` makes the
+tables. Session content is shown only through escaping elements (tables, ``st.code``, ``st.text``).
+Deep link: ``?sample=…&to=…&back=…``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from toolhist.curation.strategies import STRATEGIES
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS
+from toolhist.switch import SwitchReport, origin_of, switch
+from toolhist.switch.text import made_words
+from toolhist.views import state
+from toolhist.views.switch import foreign_frame, verdicts_frame
+
+NO_RETURN = "(stay)"
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def what_if(  # noqa: PLR0917 - the cache key is every setting
+    key: str,
+    at: int,
+    to: str,
+    to_model: str,
+    back_to: str,
+    back_at: int,
+    back_model: str,
+    strategies: tuple[str, ...],
+    _session: Session,
+) -> SwitchReport:
+    """`toolhist.switch.switch`, cached per session key and settings."""
+    back = None if back_to == NO_RETURN else back_to
+    return switch(
+        _session,
+        at,
+        to,
+        back_to=back,
+        back_at=back_at if back else None,
+        to_model=to_model or None,
+        back_model=back_model or None,
+        strategies=list(strategies),
+    )
+
+
+st.set_page_config(page_title="toolhist · Switch", layout="wide")
+st.title("Switch what-if")
+opened = state.open_session(())  # the verdicts here are the what-if's, not the session's
+session = opened.session
+count = len(session.messages)
+st.caption(
+    "The session switches provider at message N: the history up to N as each strategy hands it to the new "
+    "provider, and its verdict. With a return, the messages from N on were the other provider's answers: "
+    "their reasoning tokens and call ids are its own, and the provider returned to judges them. A signature "
+    "another provider made is named here: the body alone cannot show who made it."
+)
+if count < 1:
+    st.info("This session has no messages to switch.")
+    st.stop()
+
+origin, evidence = origin_of(session)
+others = [p for p in PROVIDERS if p != origin] or list(PROVIDERS)
+cols = st.columns(4)
+at = int(
+    cols[0].number_input(
+        "Switch at message", min_value=1, max_value=count, value=max(1, count // 2), key="sw_at"
+    )
+)
+to = state.pick("to", "Switch to", list(PROVIDERS), others[0], key="sw_to", sidebar=False)
+to_model = cols[1].text_input(
+    "Model there", value="", key="sw_model", placeholder="e.g. gemini-3-pro-preview"
+)
+back_options = [NO_RETURN, *PROVIDERS]
+back_to = state.pick("back", "Back to", back_options, origin or NO_RETURN, key="sw_back", sidebar=False)
+back_at = count
+back_model = ""
+if back_to != NO_RETURN and at < count:
+    back_at = int(
+        cols[2].number_input(
+            "Back at message", min_value=at + 1, max_value=count, value=count, key="sw_back_at"
+        )
+    )
+    back_model = cols[2].text_input(
+        "Model back there", value="", key="sw_back_model", placeholder="e.g. claude-opus-5-5"
+    )
+elif back_to != NO_RETURN:
+    st.caption("The switch is at the end of the session: there is nothing after it to return with.")
+    back_to = NO_RETURN
+chosen = cols[3].multiselect("Strategies", list(STRATEGIES), default=list(STRATEGIES), key="sw_strategies")
+if not chosen:
+    st.info("Pick at least one strategy.")
+    st.stop()
+
+report = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
+st.text(f"Before the switch the messages were made on {report.origin} ({report.origin_evidence}).")
+
+for n, leg in enumerate(report.legs):
+    head = "Switch to" if leg.kind == "switch" else "Back to"
+    st.subheader(f"{head} {leg.provider} at message {leg.at}")
+    st.text(made_words(leg) + (f"; + {leg.appended}" if leg.appended else ""))
+    avoiding = leg.avoiding()
+    st.text(f"Accepted by: {', '.join(avoiding) if avoiding else 'no strategy'}")
+    st.dataframe(verdicts_frame(leg), hide_index=True, key=f"sw_verdicts_{n}")
+    foreign = foreign_frame(leg)
+    if not foreign.empty:
+        st.caption("Reasoning tokens another provider made, found in the body by their value")
+        st.dataframe(foreign, hide_index=True, key=f"sw_foreign_{n}")
+    for name, result in leg.strategies.items():
+        if result.rebound is not None:
+            r = result.rebound
+            st.text(
+                f"{name}: the prefix of {r.path} changed ({r.changed}); on accounts created on or after "
+                f"2026-08-31 Claude Fable 5.1 and Opus 5.5 answer: {r.error_text}"
+            )
+    names = [name for name, s in leg.strategies.items() if s.body is not None]
+    if names:
+        shown = st.selectbox("Body of", names, key=f"sw_body_{n}")
+        result = leg.strategies[shown]
+        for v in result.violations:
+            st.text(f"{v.severity}  {v.rule}  {v.path}: {v.error_text}")
+        st.code(json.dumps(result.body, indent=2, ensure_ascii=False), language="json", wrap_lines=True)

@@ -1,0 +1,81 @@
+"""The lazy source map (`toolhist.providers.base.PathMap`) reads exactly as the string map it replaced.
+
+Renderers record payload paths as tuples and the strings are written only when the map is read;
+violations are located from the tuples. Both views must agree: no renderer may record two tuples
+that read as one string, and locating a finding by tuple must give what the string lookup gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from history_gen import broken_sessions
+from hypothesis import HealthCheck, given, settings
+
+import toolhist
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS, provider_for, render
+from toolhist.providers.base import PathMap, _locate
+
+SAMPLES = sorted(
+    p for p in (Path(__file__).parents[2] / "sample_logs").iterdir() if p.suffix in (".json", ".jsonl")
+)
+
+
+def _agree(session: Session, provider: str) -> None:
+    payload = render(session, provider)
+    smap = payload.source_map
+    assert isinstance(smap, PathMap)
+    fmt = provider_for(provider).path_format
+    written = {fmt(path): at for path, at in smap._paths.items()}
+    assert len(written) == len(smap._paths)  # no two tuples read as one string
+    assert dict(smap) == written
+    plain = dict(smap)
+    for found in provider_for(provider).check(payload.body):
+        assert _locate(found.path, fmt, smap) == _locate(found.path, fmt, plain)
+    for path in smap._paths:  # every recorded path, and a path below it, located alike
+        for probe in (path, (*path, "content", 0)):
+            assert _locate(probe, fmt, smap) == _locate(probe, fmt, plain)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_samples_read_alike(sample: Path) -> None:
+    session = toolhist.load(str(sample))
+    for provider in PROVIDERS:
+        _agree(session, provider)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_sessions())
+def test_generated_histories_read_alike(session: Session) -> None:
+    for provider in PROVIDERS:
+        _agree(session, provider)
+
+
+def test_mapping_behaviour() -> None:
+    """Equality with a plain dict, length, iteration order, serialisation as a plain object."""
+    smap = PathMap(
+        lambda p: ".".join(map(str, p)), {("messages", 0): (0, None), ("messages", 0, "content", 0): (0, 0)}
+    )
+    assert smap == {"messages.0": (0, None), "messages.0.content.0": (0, 0)}
+    assert list(smap) == ["messages.0", "messages.0.content.0"]
+    assert len(smap) == 2
+    assert smap.locate(("messages", 0, "content", 0, "text")) == (0, 0)
+    assert smap.locate(("tools", 0)) is None
+    payload = render(toolhist.load(str(SAMPLES[0])), "anthropic")
+    assert payload.model_dump()["source_map"] == dict(payload.source_map)
+    assert type(payload.model_dump()["source_map"]) is dict
+
+
+def test_validating_writes_no_path_strings() -> None:
+    """Structural: locating violations reads the tuples; no payload path is written as a string."""
+    from toolhist.providers.base import violations
+
+    session = toolhist.load(str(next(p for p in SAMPLES if p.name == "mistral_ids_after_openai.json")))
+    payload = render(session, "mistral")
+    smap = payload.source_map
+    assert isinstance(smap, PathMap)
+    found = violations(provider_for("mistral"), payload.body, smap)
+    assert any(v.message_index is not None for v in found)
+    assert smap._strings is None

@@ -1,0 +1,82 @@
+"""`toolhist.views.body`: a body cut at its message list loses no entry and marks what the whole body marks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import toolhist
+from toolhist.providers import PROVIDERS, provider_for, render, validate
+from toolhist.views.body import flagged, jumps, omitted_by_message, sections, value_lines
+from toolhist.views.payloads import lines_frame
+
+ROOT = Path(__file__).parent.parent.parent
+FILES = [
+    *sorted((ROOT / "sample_logs").glob("*.json*")),
+    ROOT / "tests" / "corpus" / "logs" / "codex" / "acidicsoil-rollout-2025-11-17-ghost-snapshot.jsonl",
+    ROOT / "tests" / "corpus" / "logs" / "claude-code" / "drmaciver-coverage-test-fix.jsonl",
+]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_entry_shows_once_and_marks_as_the_whole_body(path: Path, provider: str) -> None:
+    session = toolhist.load(path)
+    payload = render(session, provider)
+    cut = sections(payload)
+    assert cut.list_key is not None
+    entries = payload.body[cut.list_key]
+    assert isinstance(entries, list)
+    shown = [e for m in sorted(cut.entries) for e in cut.entries[m]]
+    assert sorted(shown) == list(range(len(entries)))  # every entry, once, in body order
+    assert shown == sorted(shown)
+    assert set(cut.fields) == set(payload.body) - {cut.list_key}
+    for message, entry in cut.carried_by.items():  # merged messages point at an entry shown elsewhere
+        assert message not in cut.entries
+        assert entry in shown
+    found = validate(session, provider)
+    fmt = provider_for(provider).path_format
+    whole = lines_frame(payload.body, fmt, found)
+    marks = flagged(found)
+    expected = Counter(
+        (p, r) for p, r in zip(whole["path"], whole["rules"], strict=True) if r and p.startswith(cut.list_key)
+    )
+    got: Counter[tuple[str, str]] = Counter()
+    for entry in shown:
+        lines = value_lines(entries[entry], (cut.list_key, entry), fmt, marks)
+        got.update((p, r) for p, r in zip(lines["path"], lines["rules"], strict=True) if r)
+    assert got == expected
+
+
+def test_a_merged_message_says_where_it_went() -> None:
+    """Bedrock's Converse sends two user turns in a row as one message: the second is carried by the first."""
+    session = toolhist.load(FILES[-2])
+    payload = render(session, "bedrock")
+    cut = sections(payload)
+    merged = [line for line in payload.omitted if "sent inside Bedrock message" in line]
+    assert merged
+    assert cut.carried_by
+    assert all(f"message {m} sent inside" in " ".join(merged) for m in cut.carried_by)
+
+
+def test_jumps_put_errors_first_and_name_each_message_once() -> None:
+    path = ROOT / "sample_logs" / "openai_chat_request.json"
+    session = toolhist.load(path)
+    found = {p: validate(session, p) for p in ("openai-chat", "mistral")}
+    got = jumps(found)
+    severities = [label.rsplit("(", 1)[1].rstrip(")") for label, _ in got]
+    assert severities == sorted(severities)  # "error" < "warning"
+    errors = [(v.message_index, p, v.rule) for p, f in found.items() for v in f if v.severity == "error"]
+    message, provider, rule = min(e for e in errors if e[0] is not None)
+    assert got[0] == (f"message {message} · {provider} · {rule} (error)", message)
+    assert ("message 9 · openai-chat · oai.call_unanswered (error)", 9) in got
+    assert len({label for label, _ in got}) == len(got)
+
+
+def test_omitted_lines_by_message() -> None:
+    assert omitted_by_message(["message 2 block 0: a", "tools: none declared", "message 12 block 1: b"]) == {
+        2: ["message 2 block 0: a"],
+        12: ["message 12 block 1: b"],
+    }

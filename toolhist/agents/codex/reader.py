@@ -1,0 +1,443 @@
+"""OpenAI Codex CLI rollouts (``~/.codex/sessions/**/rollout-*.jsonl``): the Responses input Codex sends.
+
+Follows the agent's own code (openai/codex, read at the commits named):
+
+- ``codex-rs/core/src/context_manager/history.rs`` (``ContextManager::record_items``, index
+  version with ``GhostSnapshot``; newest read: 023fad268e08c252b94e4a95cb3c7f2f08c2a972): only items
+  for which ``is_api_message`` holds enter the history sent to the model. ``ghost_snapshot`` (the
+  undo snapshot Codex records each turn) is ``false``, as is ``ResponseItem::Other`` (any item type
+  this Codex build does not know). So snapshots go to ``Session.unsent``, not into the messages,
+  and an unknown item type is skipped and counted, as Codex skips it.
+- ``codex-rs/rollout/src/recorder.rs`` (``RolloutRecorder::load_rollout_items``, commit
+  05eb6e5e8b57cdd7c732baa6782a3ea26a3cfac3): on resume a line that does not parse as a known
+  ``RolloutLine`` is counted as a parse error and skipped, never fatal; legacy ghost-snapshot lines
+  are stripped. This reader does the same with line types it does not know
+  (``inter_agent_communication_metadata``, ``token_usage_record``…): skipped, counted in
+  ``SessionSource.skipped`` and named in a note, with the rollout's ``cli_version``.
+- ``custom_tool_call`` / ``custom_tool_call_output`` (freeform tools, Codex's ``apply_patch``) are
+  replayed as they are (``ResponseItem::CustomToolCall``); the call's text input is kept whole in
+  ``ToolCallBlock.freeform_input``, so a Responses render sends the same items and other
+  providers get the text as ``{"input": …}``.
+
+The legacy rollout (mid-2025 Codex, before the envelope) is read too: a bare ``SessionMeta`` header,
+bare ``ResponseItem`` lines and ``{"record_type": "state"}`` snapshots (``_legacy_line``). Before a
+request Codex normalizes the history (`normalize`), and a rollout's compactions and
+rollbacks are replayed (`history`).
+
+Rollouts seen: cli_version 0.44.0 (the test fixtures), 0.58.0 (with ghost_snapshot items), 0.77.0,
+0.116.0 and 0.135.0 (the real-log corpus, tests/corpus/logs/codex), and the record kinds named in
+issue 17 (``inter_agent_communication_metadata``, ``token_usage_record``, ``server_request``,
+``wrapper_meta``), which this reader skips and counts.
+
+Each line is ``{"timestamp", "type", "payload"}`` (research/anchors.md §3.3; serde ``tag="type",
+content="payload"`` in codex-rs). ``response_item`` payloads are Responses API items (``message``,
+``reasoning``, ``function_call``, ``function_call_output``, ``custom_tool_call``,
+``local_shell_call``, ``web_search_call``…); they become the Session exactly as the Responses
+reader groups them, so a ``function_call`` replayed without its ``reasoning`` item is visible to
+the ``openai-responses`` rules.
+
+- ``local_shell_call`` is Codex's built-in shell tool; its output comes back as a
+  ``function_call_output`` with the same ``call_id``, so it is read as a call named
+  ``local_shell`` (arguments: the ``action``) and the original item is kept in ``provider_data``.
+- ``compacted`` replaces the history as Codex does: with ``replacement_history`` that list,
+  otherwise the earlier user messages plus the summary as a user message. The notes say how many
+  items each compaction replaced.
+- ``event_msg`` ``thread_rolled_back`` (``/undo``-style rollback, ``num_turns``) drops the newest user
+  turns as Codex's ``reconstruct_history_from_rollout`` does on resume
+  (codex-rs/core/src/codex/rollout_reconstruction.rs at 023cedaa25c056edf87e8be2c04190c84c67f966);
+  the dropped items go to ``Session.unsent`` as ``rolled back <type>``, with a note. A user turn is
+  a user message Codex did not write itself (``is_contextual_user_fragment``: environment context,
+  AGENTS.md instructions, skills, shell-command and turn-aborted notices). The trim of contextual
+  developer messages just before the cut (``trim_pre_turn_context_updates``) is not reproduced.
+- ``session_meta`` and ``turn_context`` go into ``Session.metadata`` / ``request`` (model);
+  ``event_msg`` lines (UI events, ``exec_command_end`` duplicating outputs by design, token counts)
+  are counted, not turned into messages.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import JsonValue
+
+from toolhist.agents.codex.history import (
+    ROLLED_BACK,
+    ROLLED_BACK_REASON,
+    compaction_event,
+    is_user_message,
+    rollback_event,
+)
+from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.formats.base import Built, ShapeError, Skips
+from toolhist.formats.document import Document, json_path
+from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
+from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
+from toolhist.model import Location, Session, SessionSource, Unsent
+
+LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
+CODEX_NOT_READ = ("agent_message", "additional_tools", "context_compaction")
+"""Item types the 2026 Codex sends too (``is_api_message`` true for ``AgentMessage``,
+``AdditionalTools``, ``ContextCompaction``: openai/codex ``codex-rs/core/src/context_manager/history.rs``
+as the search index holds it, id 58790422075) whose wire shape this reader does not know yet: they are
+skipped and named like any unknown kind, never read as something else. ``tool_search_call`` /
+``tool_search_output`` (sent as well) are Responses items the Responses reader keeps whole."""
+ITEM_TYPES = AI_SIDE | TOOL_SIDE | {"message", "item_reference", "compaction"}
+"""Response item types that are history (Codex's ``is_api_message``)."""
+UNSENT_ITEMS = {
+    "ghost_snapshot": "Codex records it for /undo; is_api_message(GhostSnapshot) is false, so it is "
+    "never sent (codex-rs/core/src/context_manager/history.rs)",
+    "compaction_trigger": "Codex records where a compaction was asked for; "
+    "is_api_message(CompactionTrigger) is false, so it is never sent "
+    "(codex-rs/core/src/context_manager/history.rs)",
+}
+"""Response item types Codex keeps in the rollout but never sends, with why."""
+ORPHAN_REASON = (
+    "an output whose call is not in the history: Codex drops it before sending "
+    "(remove_orphan_outputs, codex-rs/core/src/context_manager/normalize.rs)"
+)
+SYSTEM_REASON = (
+    "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
+    "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
+)
+
+
+def _text_of(content: Any) -> str:
+    """A message item's text parts joined (a string content as it is)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+
+
+def _legacy_line(entry: Any) -> tuple[str, dict[str, Any]] | None:
+    """A line of the legacy rollout (no ``payload`` envelope) as ``(line type, payload)``, else None.
+
+    Codex wrote this form before the ``{timestamp, type, payload}`` lines (openai/codex
+    ``codex-rs/core/src/rollout.rs`` at 89a151f502213bec8140159e728170b0d999eca2, mid-2025): a first
+    line ``SessionMeta`` ``{id, timestamp, instructions?}`` (later with ``git``), then each
+    ``ResponseItem`` as it is, and ``{"record_type": "state", …}`` snapshots that resume reads as
+    state, not history.
+    """
+    if not isinstance(entry, dict) or "payload" in entry:
+        return None
+    if entry.get("record_type") == "state":
+        return "legacy_state", entry
+    if (
+        "type" not in entry
+        and "role" not in entry
+        and isinstance(entry.get("id"), str)
+        and "timestamp" in entry
+    ):
+        return "session_meta", entry
+    if isinstance(entry.get("type"), str) and entry["type"] in ITEM_TYPES:
+        return "response_item", entry
+    return None
+
+
+def _classify(
+    entry: Any, line: int | None, skips: Skips, events: Counter[str]
+) -> tuple[str, dict[str, Any]] | None:
+    """A line as ``(line type, payload)``, modern or legacy; None (counted) for one that is not history."""
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    payload = entry.get("payload") if isinstance(entry, dict) else None
+    legacy = _legacy_line(entry)
+    if legacy is not None:
+        kind, payload = legacy
+        if kind == "legacy_state":  # resume reads it as state (previous_response_id), not history
+            events["record_type:state"] += 1
+            return None
+    if not isinstance(kind, str) or kind not in LINE_TYPES:
+        skips.add(f"line type {kind!r}" if isinstance(kind, str) else "line without a string 'type'", line)
+        return None
+    if not isinstance(payload, dict):
+        skips.add(f"{kind} line whose payload is not an object", line)
+        return None
+    return str(kind), payload
+
+
+def looks_codex(value: Any) -> int:
+    """2 on Codex rollout lines: modern, or legacy from the first line on.
+
+    Modern: an entry is a ``{timestamp, type, payload}`` line and every entry looks like one.
+    Legacy: the first line is a session header and every line is legacy (``_legacy_line``).
+
+    Lenient on the others so one broken line gets its own error, not "unknown format".
+    """
+    if not isinstance(value, list) or not value:
+        return 0
+    legacy = [_legacy_line(v) for v in value]
+    if legacy[0] is not None and legacy[0][0] == "session_meta" and all(legacy):
+        return 2
+    if not all(isinstance(v, dict) and ("payload" in v or "type" in v) for v in value):
+        return 0
+    ok = any(v.get("type") in LINE_TYPES and "payload" in v and "timestamp" in v for v in value)
+    return 2 if ok else 0
+
+
+def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
+    """A ``local_shell_call`` as the function call it pairs like; the original item rides along."""
+    call_id = item.get("call_id") or item.get("id")
+    return {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": "local_shell",
+        "arguments": json.dumps(item.get("action"), separators=(",", ":")),
+        "codex_item": item,
+    }
+
+
+def _grouped(
+    items: list[dict[str, Any]],
+    item_lines: list[int | None],
+    name: str,
+    path: str | None,
+    *,
+    notes: list[str],
+    skips: Skips,
+) -> tuple[Built, tuple[Location, ...]]:
+    """The items grouped into messages as the Responses reader does, with each message's source line.
+
+    An item of a known kind that the Responses reader refuses (a ``function_call`` whose
+    ``arguments`` is null) is skipped and named, and the rest of the rollout is read: one bad
+    record does not make a whole session unreadable.
+    """
+    while True:
+        doc = Document(value=items, name=name, path=path, jsonl_lines=None)
+        built = Built(doc)
+        built.notes = notes
+        try:
+            OpenAIResponsesReader()._read_items(items, (), built)
+            break
+        except ShapeError as exc:
+            first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
+            line = item_lines[first] if first is not None else None
+            if first is None:
+                raise at_line(line, ("payload", *exc.pointer[1:]), exc.reason) from None
+            kind = items[first].get("type", "message")
+            where = json_path(("payload", *exc.pointer[1:]))
+            skips.add(f"{kind} item that cannot be read ({where}: {exc.reason})", line)
+            items = items[:first] + items[first + 1 :]
+            item_lines = item_lines[:first] + item_lines[first + 1 :]
+    locations = tuple(
+        Location(
+            index=loc.index,
+            line=item_lines[loc.index] if loc.index is not None else None,
+            json_path="payload",
+            block_items=loc.block_items,
+        )
+        for loc in built.locations
+    )
+    return built, locations
+
+
+class CodexReader(StreamReader):
+    """``codex``: a Codex CLI rollout JSONL read as the Responses input history it replays."""
+
+    id = "codex"
+    description = "OpenAI Codex CLI rollout JSONL (~/.codex/sessions/**/rollout-*.jsonl)"
+
+    def recognise(self, value: Any) -> int:
+        """Certain on ``{timestamp, type, payload}`` lines with Codex line types."""
+        return looks_codex(value)
+
+    def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
+        """Collect the response items (compactions applied), then group them as the Responses reader does."""
+        items: list[dict[str, Any]] = []
+        item_lines: list[int | None] = []
+        events: Counter[str] = Counter()
+        skips = Skips()
+        meta: dict[str, JsonValue] = {}
+        turns = 0
+        model: str | None = None
+        compactions: list[JsonValue] = []
+        notes = list(notes)
+        for line, entry in lines:
+            classified = _classify(entry, line, skips, events)
+            if classified is None:
+                continue
+            kind, payload = classified
+            if kind == "response_item":
+                if not isinstance(payload.get("type", "message"), str):
+                    raise at_line(line, ("payload", "type"), "item has no string 'type'")
+                if payload.get("type") == "local_shell_call":
+                    payload = _local_shell(payload)
+                items.append(payload)
+                item_lines.append(line)
+            elif kind == "compacted":
+                items, item_lines = compaction_event(items, payload, line, notes, compactions)
+            elif kind == "event_msg" and payload.get("type") == "thread_rolled_back":
+                events["event_msg:thread_rolled_back"] += 1
+                items = rollback_event(items, payload, line, notes)
+            elif kind == "session_meta":
+                meta = dict(payload)
+            elif kind == "turn_context":
+                turns += 1
+                if isinstance(payload.get("model"), str):
+                    model = payload["model"]
+            else:
+                events[f"{kind}:{payload.get('type', '?')}"] += 1
+        if not meta and not items and not turns and not events and not compactions:
+            # Codex itself refuses a file with no rollout line ("failed to parse thread ID from
+            # rollout file"); skipping everything would read garbage as an empty session.
+            raise at_line(
+                None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
+            )
+        sent, sent_lines, kept = _partition(items, item_lines, skips)
+        sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
+        built, locations = _grouped(sent, sent_lines, name, path, notes=notes, skips=skips)
+        version = meta.get("cli_version")
+        built.notes += _notes(events, sent, kept, skips, version)
+        session = built.session(
+            self.id,
+            tools=None,
+            request={"model": model} if model else {},
+            metadata={
+                "session_meta": meta,
+                "turns": turns,
+                "compactions": compactions,
+                "events": dict(events),
+                **({"cli_version": version} if isinstance(version, str) else {}),
+            },
+        )
+        before = _message_starts(locations, len(session.messages))
+        unsent = tuple(u.model_copy(update={"before": before(u.before)}) for u in kept)
+        source = SessionSource(
+            format=self.id,
+            path=path,
+            locations=locations,
+            notes=session.source.notes,
+            skipped=skips.as_dict(),
+        )
+        session = mark_synthetic(session, answered)
+        return session.model_copy(update={"source": source, "unsent": unsent})
+
+
+def _notes(
+    events: Counter[str], sent: list[dict[str, Any]], kept: list[Unsent], skips: Skips, version: JsonValue
+) -> list[str]:
+    """What the reader says about lines that are not messages: events, shell calls, unsent, skipped."""
+    notes: list[str] = []
+    if events:
+        notes.append(
+            "event lines (not sent to the model): "
+            + ", ".join(f"{k} x{v}" for k, v in sorted(events.items()))
+        )
+    shells = sum(1 for i in sent if "codex_item" in i)
+    if shells:
+        notes.append(f"{shells} local_shell_call item(s) read as calls named 'local_shell'")
+    if kept:
+        kinds = Counter(u.kind for u in kept)
+        notes.append(
+            f"{len(kept)} item(s) Codex keeps but never sends (session.unsent): "
+            + ", ".join(f"{k} x{n}" for k, n in sorted(kinds.items()))
+        )
+    drift = (
+        f"; written by Codex CLI {version}, which has record kinds this reader does not know"
+        if version
+        else ""
+    )
+    notes += skips.note("Codex skips what it cannot parse too (RolloutRecorder::load_rollout_items)" + drift)
+    return notes
+
+
+def _partition(
+    items: list[dict[str, Any]], item_lines: list[int | None], skips: Skips
+) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent]]:
+    """The items Codex sends, their lines, and the ones it keeps unsent (``before``: a sent-item index).
+
+    Unknown item types are counted in ``skips``: Codex reads them as ``ResponseItem::Other``,
+    which ``is_api_message`` leaves out too.
+    """
+    sent: list[dict[str, Any]] = []
+    lines: list[int | None] = []
+    kept: list[Unsent] = []
+    for item, line in zip(items, item_lines, strict=True):
+        kind = item.get("type", "message")
+        if kind == "message" and item.get("role") == "system":  # is_api_message: role != "system"
+            kept.append(
+                Unsent(
+                    kind="system message",
+                    reason=SYSTEM_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(item.get("content")),
+                    data={k: v for k, v in item.items() if k != "content"},
+                )
+            )
+        elif kind == ROLLED_BACK:
+            inner: dict[str, Any] = item["item"] if isinstance(item.get("item"), dict) else {}
+            kept.append(
+                Unsent(
+                    kind=f"rolled back {inner.get('type', 'message')}",
+                    reason=ROLLED_BACK_REASON,
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    text=_text_of(inner.get("content")) if inner.get("type", "message") == "message" else "",
+                    data=dict(inner),
+                )
+            )
+        elif kind in UNSENT_ITEMS:
+            kept.append(
+                Unsent(
+                    kind=str(kind),
+                    reason=UNSENT_ITEMS[str(kind)],
+                    before=len(sent),
+                    line=line,
+                    json_path="payload",
+                    data=dict(item),
+                )
+            )
+        elif kind in ITEM_TYPES:
+            sent.append(item)
+            lines.append(line)
+        else:
+            skips.add(f"response_item type {kind!r}", line)
+    return sent, lines, kept
+
+
+def _normalized(
+    sent: list[dict[str, Any]], lines: list[int | None], kept: list[Unsent], notes: list[str]
+) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent], list[str]]:
+    """The sent items as Codex normalizes them before a request (`normalize`), with notes."""
+    sent, lines, orphans = split_orphans(sent, lines)
+    for before, item, line in orphans:
+        kept.append(
+            Unsent(
+                kind=f"orphan {item.get('type')}",
+                reason=ORPHAN_REASON,
+                before=before,
+                line=line,
+                json_path="payload",
+                data=dict(item),
+            )
+        )
+    if orphans:
+        notes.append(f"{len(orphans)} output(s) without their call dropped, as Codex does (session.unsent)")
+    sent, lines, answered = ensure_outputs(sent, lines, is_user_message)
+    if answered:
+        notes.append(
+            f"Codex answers {len(answered)} call(s) that have no output with {ABORTED!r} before sending "
+            f"(ensure_call_outputs_present): {', '.join(answered)}"
+        )
+    kept.sort(key=lambda u: (u.before, u.line or 0))
+    return sent, lines, kept, answered
+
+
+def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:
+    """Maps a sent-item index to the index of the message holding that item (``count`` past the end).
+
+    Messages hold consecutive items, so the last item index of each message is non-decreasing and
+    a binary search finds the message.
+    """
+    lasts = [max(loc.block_items) if loc.block_items else (loc.index or 0) for loc in locations]
+
+    def before(item_index: int) -> int:
+        return bisect_left(lasts, item_index)
+
+    return before

@@ -1,0 +1,174 @@
+"""A request body per source message: what each provider gets for message N, side by side.
+
+A real agent log renders to bodies of thousands of lines (a 2 MB Codex rollout: 6,000 per provider),
+and a 10,000-message session to hundreds of thousands; shown whole, they are a download button. Here
+a body is cut at its message list (``messages``, ``input``, ``contents``): each entry is traced back to
+the source message it came from through the payload's ``source_map``, so the page can show a window
+of source messages with, for each, every provider's entries beside each other (aligned by source
+message, which is the diff that matters when switching providers: what Anthropic gets for message N
+beside what Gemini gets), each entry's lines numbered and the lines a violation points at marked.
+The fields outside the list (``model``, ``tools``, ``system``…) are their own part.
+
+What a format cannot carry (`toolhist.providers.Payload.omitted`, one line per block) is grouped by
+kind (the line with its numbers taken out) with a count, the messages it concerns and one example.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import pandas as pd
+
+from toolhist.providers import Payload, Violation
+from toolhist.providers.base import PathT
+from toolhist.views.payloads import LINE_COLUMNS, json_lines
+
+LIST_KEYS: Final = ("messages", "input", "contents")
+"""The message list of each wire format (Chat, Anthropic, Bedrock, Mistral, Kimi; Responses; Gemini)."""
+_TOP = re.compile(r"^([A-Za-z_]+)(?:\[(\d+)\]|\.(\d+))")
+_NUMBER = re.compile(r"(?<![\w.-])\d+(?![\w.-])")  # a count or an index, not a digit of a name
+_MESSAGE = re.compile(r"\bmessage (\d+)")
+_LEADING = re.compile(r"^message (\d+)\b")
+NO_MODEL: Final = "model: the source named none"
+
+
+@dataclass(frozen=True)
+class Sections:
+    """A body cut at its message list: entries per source message, and the fields outside the list."""
+
+    list_key: str | None
+    """``messages``, ``input`` or ``contents``; None when the body has no message list."""
+    entries: Mapping[int, tuple[int, ...]]
+    """Source message index → the list entries first carrying it (an entry shows under one message)."""
+    carried_by: Mapping[int, int]
+    """Source message index → the entry it was merged into, when that entry shows under another message."""
+    fields: Mapping[str, Any]
+    """The body's other fields (``model``, ``tools``, ``system``, ``generationConfig``…)."""
+
+
+def sections(payload: Payload) -> Sections:
+    """Cut ``payload``'s body at its message list and trace each entry to its source messages."""
+    body = payload.body
+    list_key = next((k for k in LIST_KEYS if isinstance(body.get(k), list)), None)
+    fields = {k: v for k, v in body.items() if k != list_key}
+    if list_key is None:
+        return Sections(None, {}, {}, fields)
+    sources: dict[int, set[int]] = {}  # entry -> the source messages it carries
+    for path, (message, _block) in payload.source_map.items():
+        hit = _TOP.match(path)
+        if hit is None or hit.group(1) != list_key:
+            continue
+        entry = int(hit.group(2) or hit.group(3))
+        sources.setdefault(entry, set()).add(message)
+    entries: dict[int, list[int]] = {}
+    carried_by: dict[int, int] = {}
+    for entry in sorted(sources):
+        first, *rest = sorted(sources[entry])
+        entries.setdefault(first, []).append(entry)
+        for other in rest:
+            carried_by.setdefault(other, entry)
+    return Sections(list_key, {m: tuple(e) for m, e in entries.items()}, carried_by, fields)
+
+
+def flagged(violations: Iterable[Violation]) -> dict[str, list[str]]:
+    """Violation paths → the rules naming them."""
+    out: dict[str, list[str]] = {}
+    for v in violations:
+        out.setdefault(v.path, []).append(v.rule)
+    return out
+
+
+def value_lines(
+    value: Any, prefix: PathT, path_format: Callable[[PathT], str], marks: Mapping[str, list[str]]
+) -> pd.DataFrame:
+    """``value`` (found at ``prefix`` in the body) as numbered JSON lines, each with its rules.
+
+    A line is marked with the rules whose path is its own or encloses it, down to ``prefix`` itself
+    (an entry-level violation marks every line of the entry). Columns as `lines_frame`'s
+    (`toolhist.views.payloads`).
+    """
+    spelled: dict[PathT, str] = {}
+
+    def spell(path: PathT) -> str:
+        found = spelled.get(path)
+        if found is None:
+            found = spelled[path] = path_format(path)
+        return found
+
+    rows = []
+    for n, (text, path) in enumerate(json_lines(value), start=1):
+        full = (*prefix, *path)
+        rules: list[str] = []
+        if marks:
+            for k in range(len(full), max(len(prefix), 1) - 1, -1):
+                rules += marks.get(spell(full[:k]), [])
+        rows.append({"line": n, "text": text, "path": spell(full), "rules": ", ".join(dict.fromkeys(rules))})
+    return pd.DataFrame.from_records(rows, columns=LINE_COLUMNS)
+
+
+def field_marks(marks: Mapping[str, list[str]], list_key: str | None) -> list[tuple[str, str]]:
+    """Violations on the body outside its message list (``tools[0]``, ``model``): (path, rules)."""
+    return [
+        (path, ", ".join(rules))
+        for path, rules in marks.items()
+        if list_key is None or not path.startswith(list_key)
+    ]
+
+
+def omitted_groups(omitted: Sequence[str], model: str | None = None) -> pd.DataFrame:
+    """What a format cannot carry, one row per kind: ``kind``, ``count``, ``messages``, ``example``.
+
+    The kind is the line with its numbers replaced by ``N`` (150 "message 12 block 0: thinking … has
+    no place in openai-chat" lines are one kind); digits inside a name (``claude-sonnet-4-5``) stay.
+    ``model``: the model the source names elsewhere (a Codex ``turn_context``, a message's metadata);
+    the renderer, which reads only the request's own ``model``, says "the source named none", which
+    is not so: the line then says what it named.
+    """
+    groups: dict[str, list[str]] = {}
+    named = f"model: the source names {model} in its log, not in a request field; set one before sending"
+    for given in omitted:
+        line = named if model and given.startswith(NO_MODEL) else given
+        groups.setdefault(_NUMBER.sub("N", line), []).append(line)
+    rows = []
+    for kind, lines in groups.items():
+        messages = sorted({int(m.group(1)) for line in lines if (m := _MESSAGE.search(line))})
+        shown = ", ".join(map(str, messages[:12])) + (f" … ({len(messages):,})" if len(messages) > 12 else "")
+        rows.append({"kind": kind, "count": len(lines), "messages": shown, "example": lines[0]})
+    frame = pd.DataFrame(rows, columns=["kind", "count", "messages", "example"])
+    return frame.sort_values("count", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def omitted_by_message(omitted: Sequence[str]) -> dict[int, list[str]]:
+    """The lines of ``omitted`` that name a message (``message 12 block 0: …``), by that message."""
+    out: dict[int, list[str]] = {}
+    for line in omitted:
+        hit = _LEADING.match(line)
+        if hit is not None:
+            out.setdefault(int(hit.group(1)), []).append(line)
+    return out
+
+
+def jumps(found: Mapping[str, Sequence[Violation]]) -> list[tuple[str, int]]:
+    """Each violation that points at a message, errors first, as (label, message).
+
+    One per provider, rule and message, in message order within each severity.
+    """
+    seen: set[tuple[str, str, int]] = set()
+    out: list[tuple[int, int, str]] = []
+    for provider, violations in found.items():
+        for v in violations:
+            if v.message_index is None or (provider, v.rule, v.message_index) in seen:
+                continue
+            seen.add((provider, v.rule, v.message_index))
+            out.append(
+                (
+                    v.severity != "error",
+                    v.message_index,
+                    f"message {v.message_index} · {provider} · {v.rule} ({v.severity})",
+                )
+            )
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [(label, message) for _, message, label in out]
