@@ -5,7 +5,9 @@ except for the optional final assistant message``) and Bedrock (``The text field
 ContentBlock object … is blank``) refuse blank text; the OpenAI formats, Gemini, Mistral and Kimi
 take it. So:
 
-- whitespace-only text is dropped for Anthropic and Bedrock only;
+- whitespace-only text is dropped for Bedrock, and for Anthropic only in a message with nothing
+  else of substance (Anthropic takes a newline beside a ``tool_use``: `toolhist.providers.anthropic`'s
+  ``ant.empty_text`` and its evidence);
 - an empty text is dropped only where it would be sent and refused, or leave its turn empty: the
   Anthropic, Bedrock, Gemini and Responses renderers leave it out of a body they build when its
   turn has other blocks (and say so), so it stays there unless those blocks are reasoning the target
@@ -88,11 +90,24 @@ def final_taken(provider: str, model: object) -> bool:
     return not provider_for(provider).rule(rule).applies_to({"model": model})
 
 
+def _substantive(block: Block) -> bool:
+    """Whether Anthropic counts ``block`` beside whitespace text (then the whitespace is taken).
+
+    Text with a non-whitespace character, a call, a result or another block; reasoning does not
+    count, since the renderer may leave it out.
+    """
+    if isinstance(block, TextBlock):
+        return bool(block.text.strip())
+    return not isinstance(block, ThinkingBlock)
+
+
 def _blank(block: TextBlock, message: Message, provider: str, *, verbatim: bool, final: bool) -> bool:
     """Whether the renderer would send ``block`` as blank text that ``provider`` refuses, or leave its turn empty."""
     if block.text.strip():
         return False
     if block.text:  # whitespace: sent as it is
+        if provider == "anthropic":
+            return not any(_substantive(b) for b in message.blocks)
         return provider in BLANK_TEXT_REFUSED
     if verbatim and provider in BLANK_TEXT_REFUSED:  # a body sent back as it was keeps its empty text
         return True
