@@ -33,6 +33,7 @@ from toolhist.views.failure import alert
 from toolhist.views.machine import ALL, label, ran_on_line, sessions_frame
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
+from toolhist.views.share import share
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
 from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
 from toolhist.views.widgets import PAGES, sentence, show_ids
@@ -460,6 +461,7 @@ def main() -> None:
         st.text(ran_on_line(row, opened.found(row.provider) if row.provider else None))
     show_captured(opened.session)
     show(opened)
+    share(opened, name)
 
 
 main()

@@ -360,8 +360,10 @@ def _locate(
     Ids the text names are looked up in the session (as written, as the reader read them, and as the
     provider's body sends them: its ``id_map``). A text naming ids none of which is in the session
     is about another history: no culprit is named, even when its path would land on some message of
-    this one (a pasted 400 from another run said "culprit message 3" before). When an id is found
-    and the path's message holds it too, the path's (more precise) block is kept.
+    this one (a pasted 400 from another run said "culprit message 3" before). When an id is found,
+    the path the text gives is kept where it lands: it is the provider's own pointer (Bedrock's
+    "Expected toolResult blocks at messages.2.content" names the user turn that lacks the results,
+    not the call's turn).
     """
     name = pattern.provider
     by_path: tuple[int, int | None] | None = None
@@ -396,7 +398,7 @@ def _locate(
                 hits.append((mi, bi))
     if not hits:
         return None, None
-    if by_path is not None and any(mi == by_path[0] for mi, _ in hits):
+    if by_path is not None:
         return by_path
     return hits[-1] if pattern.culprit == "last" else hits[0]
 

@@ -290,8 +290,15 @@ def test_bad_deep_links_are_messages_not_tracebacks(tmp_path: Path) -> None:
     assert not at.exception
     assert at.warning[0].value == "There is no bundled sample by that name; showing openai_chat_request.json."
     result = check(ROOT / "sample_logs" / "openai_chat_request.json")
-    first = min(v.message_index for vs in result.results.values() for v in vs if v.message_index is not None)
-    assert at.number_input(key="tl_msg").value == first  # out of range: the first message with a violation
+    # out of range: the page opens as without a link, on the first error of the provider it shows
+    # (the sample's own, openai-chat), the 400 the user came for
+    assert at.multiselect(key="tl_providers").value == ["openai-chat"]
+    first = min(
+        v.message_index
+        for v in result.results["openai-chat"]
+        if v.severity == "error" and v.message_index is not None
+    )
+    assert at.number_input(key="tl_msg").value == first == 9
     broken = tmp_path / "broken.json"
     broken.write_text('{"messages": [')
     at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=60)

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import toolhist
 from toolhist.providers import render
+from toolhist.views.markup import md_literal
 from toolhist.views.sdk import sdk_request
 
 ROOT = Path(__file__).parent.parent.parent
@@ -44,11 +45,14 @@ def test_the_expander_shows_the_captured_request_per_provider() -> None:
     assert expected[2].startswith("POST /model/claude-sonnet-4-5/converse\n")
     captions = [c.value for c in at.caption]
     # the installed versions (constraints.txt pins them; a test never names a resolved version)
-    assert f"anthropic {version('anthropic')}: captured" in captions
-    assert f"google-genai {version('google-genai')}: captured" in captions
-    assert f"botocore {version('botocore')}: captured" in captions
-    assert "google-genai sends the model in the URL (/v1/models/{model}:generateContent)" in captions
-    assert "botocore sends modelId in the URL (/model/{modelId}/converse)" in captions
+    # captions carry session-derived text, so they are written as literal markdown (escaped)
+    assert md_literal(f"anthropic {version('anthropic')}: captured") in captions
+    assert md_literal(f"google-genai {version('google-genai')}: captured") in captions
+    assert md_literal(f"botocore {version('botocore')}: captured") in captions
+    assert (
+        md_literal("google-genai sends the model in the URL (/v1/models/{model}:generateContent)") in captions
+    )
+    assert md_literal("botocore sends modelId in the URL (/model/{modelId}/converse)") in captions
     assert [e.label for e in at.expander].count("As the SDK sends it") == 3
 
 
@@ -67,7 +71,9 @@ def test_a_missing_sdk_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> No
     at = payloads("anthropic_request.json", "none", ["anthropic", "openai-chat"])
     infos = [i.value for i in at.info]
     assert infos == [
-        "anthropic: the anthropic SDK is not installed (module 'anthropic' missing); install it with "
-        "pip install 'toolhist[sdk]' (tested range anthropic>=2.12.0,<3)"
+        md_literal(
+            "anthropic: the anthropic SDK is not installed (module 'anthropic' missing); install it with "
+            "pip install 'toolhist[sdk]' (tested range anthropic>=2.12.0,<3)"
+        )
     ]
     assert [c.value.split("\n")[0] for c in at.code] == ["POST /v1/chat/completions"]

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd
 import pytest
@@ -165,7 +166,7 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
         )
     ).to_be_visible(timeout=LOAD)
     expect(page.get_by_text("Session: agent-session.json")).to_be_visible(timeout=LOAD)
-    expect(progress).to_have_count(0, timeout=WAIT)
+    expect(progress).to_have_count(0, timeout=LOAD)  # the verdicts come after the counts
     expect(metric(page, "Messages")).to_have_text(str(MESSAGES), timeout=WAIT)
 
     want = expected.result(timeout=600)
@@ -225,8 +226,13 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
         timeout=WAIT
     )
 
-    # Violations: every provider's, counted exactly; the first row opened
+    # Violations: it opens on the provider the Timeline showed (the session's own, openai-chat), then
+    # every provider's, counted exactly; the first row opened
     sidebar_link(page, "Violations")
+    own = len(want.result.results["openai-chat"])
+    expect(page.get_by_role("heading", name=f"{own} violations", exact=True)).to_be_visible(timeout=LOAD)
+    page.locator('[data-testid="stSidebar"]').get_by_label("Provider").click()
+    page.get_by_role("option", name="all providers", exact=True).click()
     total = sum(len(found) for found in want.result.results.values())
     expect(page.get_by_role("heading", name=f"{total} violations", exact=True)).to_be_visible(timeout=LOAD)
     first_row = violations_frame(want.result.results).iloc[0]
@@ -251,7 +257,11 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     expect(verdicts).to_have_text(
         [f"as sent: {verdict_line(want.result.results[p])}" for p in PAYLOAD_PROVIDERS], timeout=LOAD
     )
-    start = max(0, want.first_error - 2)
+    # the window opens on the message last inspected on another page (the URL's msg: the Timeline's
+    # pick, then the first violation the Violations page opened), two messages of context before it
+    expect(page).to_have_url(re.compile(r"[?&]msg=\d+"), timeout=LOAD)
+    focus = int(parse_qs(urlsplit(page.url).query)["msg"][0])
+    start = max(0, focus - 2)
     expect(
         page.get_by_text(f"Messages {start:,} to {start + 9:,} of {MESSAGES:,}", exact=True)
     ).to_be_visible(timeout=LOAD)

@@ -47,8 +47,8 @@ def test_dataset_summary(tmp_path: Path) -> None:
     assert proc.stdout.splitlines()[:3] == lines
     assert "\nunreadable files: 2\n" in proc.stdout
     assert proc.stdout.endswith(f"\nwrote {tmp_path / 'ds'}\n")
-    assert proc.stderr.splitlines()[-1].startswith("scanning 24/24 files, ")  # the glob's files counted once
-    assert len(read_table(tmp_path / "ds", "sessions")) == 2 * 22
+    assert proc.stderr.splitlines()[-1].startswith("scanning 25/25 files, ")  # the glob's files counted once
+    assert len(read_table(tmp_path / "ds", "sessions")) == 2 * 23
 
 
 def test_bad_fleet_arguments_exit_2(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def test_cli_on_a_scheduler_prints_what_the_local_run_prints(cluster: LocalClust
     remote = run("--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "t.csv"))
     assert local.returncode == remote.returncode == 0, remote.stderr
     assert remote.stdout == local.stdout + f"\nwrote {tmp_path / 't.csv'}\n"
-    assert remote.stderr.splitlines()[-1].startswith("scanning 24/24 files, ")
+    assert remote.stderr.splitlines()[-1].startswith("scanning 25/25 files, ")
     assert remote.stderr.splitlines()[-1].endswith(" sessions/s, 2 unreadable")
 
 

@@ -29,6 +29,15 @@ def opened(source: str) -> AppTest:
     return at
 
 
+FORMAT_HINT = "\nTo read it as one format, choose that reader in the Format box (sidebar of Home)."
+
+
+def with_hint(text: str, forced: str | None) -> str:
+    """The CLI's text, and the app's pointer to the Format box when detection found no reader."""
+    unknown = "unknown format" in text or "ambiguous format" in text
+    return text + FORMAT_HINT if forced is None and unknown else text
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_path_source_shows_one_error_box(name: str, big_dir: Path) -> None:
     path = materialise(name, big_dir)
@@ -39,7 +48,7 @@ def test_path_source_shows_one_error_box(name: str, big_dir: Path) -> None:
     at.text_input(key="path").input(str(path)).run()
     assert not at.exception
     assert [e.value for e in at.error] == ["This input cannot be read as a session."]
-    want = EXPECTED[name].format(file=path, formats=", ".join(FORMATS))
+    want = with_hint(EXPECTED[name].format(file=path, formats=", ".join(FORMATS)), fmt)
     # the page reads the bytes itself, so an empty file is reported as empty input
     assert [c.value for c in at.code] == [want.replace(": file is empty", ": input is empty")]
     assert not at.metric  # nothing of a session is shown
@@ -58,5 +67,5 @@ def test_paste_source_shows_one_error_box(name: str) -> None:
         assert [i.value for i in at.info] == ["Choose a sample, upload a file, paste JSON or give a path."]
         return
     assert [e.value for e in at.error] == ["This input cannot be read as a session."]
-    want = EXPECTED[name].format(file="<pasted text>", formats=", ".join(FORMATS))
+    want = with_hint(EXPECTED[name].format(file="<pasted text>", formats=", ".join(FORMATS)), None)
     assert [c.value for c in at.code] == [want]

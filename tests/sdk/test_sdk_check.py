@@ -313,3 +313,26 @@ def test_a_refused_message_still_reports_the_errors_inside_its_lists() -> None:
         ("input[0].extra", EXTRA.format(True, "bool")),
         ("input[0].content[0].q", EXTRA.format(1, "int")),
     ]
+
+
+def test_kimi_lets_an_assistants_reasoning_content_through_and_nothing_else() -> None:
+    # Kimi's thinking models refuse an assistant tool-call message without reasoning_content, and the
+    # openai SDK sends the key as given; OpenAI Chat's check still names it, and so does Kimi's elsewhere.
+    call = {"id": "functions.f:0", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi", "reasoning_content": "x"},
+            {"role": "assistant", "content": None, "tool_calls": [call], "reasoning_content": ""},
+            {"role": "assistant", "content": "ok", "reasoning_content": 1},
+        ],
+    }
+    assert [v.path for v in sdk.check(body, "kimi")] == [
+        "messages[0].reasoning_content",
+        "messages[2].reasoning_content",
+    ]
+    assert [v.path for v in sdk.check(body, "openai-chat")] == [
+        "messages[0].reasoning_content",
+        "messages[1].reasoning_content",
+        "messages[2].reasoning_content",
+    ]

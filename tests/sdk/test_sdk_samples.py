@@ -83,7 +83,7 @@ def _cases() -> list[Any]:
 
 
 def test_the_matrix_is_not_empty() -> None:
-    assert len(LOADED) == 22
+    assert len(LOADED) == 23
     assert len(_cases()) == len(LOADED) * len(PROVIDERS) * len(SDK_RENDERED)
     assert len(SDK_RENDERED) == 9  # canonical joined the strategies toolhist renders (issue 24)
 

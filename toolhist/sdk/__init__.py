@@ -158,7 +158,8 @@ BINDINGS: dict[str, Binding] = {
         _MISTRAL_REWRITES,
     ),
     # Kimi (Moonshot) documents its API as OpenAI-compatible and its docs use the openai SDK.
-    "kimi": Binding("kimi", *_OPENAI, "check_chat", "capture_chat"),
+    # Its thinking models need ``reasoning_content`` on assistant tool-call messages (`check_kimi_chat`).
+    "kimi": Binding("kimi", *_OPENAI, "check_kimi_chat", "capture_chat"),
     "bedrock": Binding(
         "bedrock",
         "botocore",

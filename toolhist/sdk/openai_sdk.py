@@ -25,7 +25,7 @@ VERSION = version(SDK)
 CHAT_TYPE = "openai.types.chat.completion_create_params.CompletionCreateParamsNonStreaming"
 RESPONSES_TYPE = "openai.types.responses.response_create_params.ResponseCreateParamsNonStreaming"
 
-TYPE_NAMES = {"check_chat": CHAT_TYPE, "check_responses": RESPONSES_TYPE}
+TYPE_NAMES = {"check_chat": CHAT_TYPE, "check_kimi_chat": CHAT_TYPE, "check_responses": RESPONSES_TYPE}
 """Check function → the SDK type it validates against (for ``Violation.source``)."""
 
 VOLATILE = frozenset(
@@ -63,6 +63,37 @@ def _responses() -> StrictRequest:
 def check_chat(body: dict[str, Any]) -> list[Issue]:
     """Issues of a Chat Completions body against the SDK's request type."""
     return _chat().issues(body)
+
+
+def check_kimi_chat(body: dict[str, Any]) -> list[Issue]:
+    """Issues of a Kimi body: the Chat Completions type, but an assistant's ``reasoning_content`` passes.
+
+    Kimi's thinking models refuse an assistant tool-call message without ``reasoning_content``
+    ("thinking is enabled but reasoning_content is missing in assistant tool call message at index N",
+    research/providers.md: continuedev/continue#11600, bytedance/deer-flow#3043), and Moonshot's docs
+    send it back through this SDK as a plain key of the message dict, which the SDK sends as given
+    (its TypedDicts are not enforced at run time). Only that key, only a string, only on an assistant
+    message is let through; every other extra key is still reported.
+    """
+    messages = body.get("messages")
+    if isinstance(messages, list) and any(_has_reasoning(m) for m in messages):
+        body = {**body, "messages": [_without_reasoning(m) for m in messages]}
+    return _chat().issues(body)
+
+
+def _has_reasoning(message: object) -> bool:
+    return (
+        isinstance(message, dict)
+        and message.get("role") == "assistant"
+        and isinstance(message.get("reasoning_content"), str)
+    )
+
+
+def _without_reasoning(message: object) -> object:
+    if not _has_reasoning(message):
+        return message
+    assert isinstance(message, dict)
+    return {k: v for k, v in message.items() if k != "reasoning_content"}
 
 
 def check_responses(body: dict[str, Any]) -> list[Issue]:

@@ -170,12 +170,14 @@ def _result(key: str, _opened: Opened) -> CheckResult:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load(
-    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None = None
+    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None
 ) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
     Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
-    session of an agent's store (the digest covers it too).
+    session of an agent's store (the digest covers it too). It has no default: Streamlit keys an
+    entry by the arguments as passed, so a call that left it out could not be cleared by
+    `_keep_recent`, which names all five.
     """
     _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's

@@ -411,6 +411,7 @@ class _Replay:
         users = [s for s in self.timeline.slots[:at] if s.live and s.speaker == "human"]
         said = "".join(f"<user_message>\n{s.data.get('said', '')}\n</user_message>\n" for s in users)
         dropped = self.timeline.drop_all("compacted", ev.COMPACTED_REASON, until=at)
+        dropped += self._drop_answers_of_dropped_calls(at)
         self._forget_dropped_calls()
         meta = MessageMetadata(
             source_role="user", synthetic=True, timestamp=_at(event), reason="the CLI's compaction summary"
@@ -422,6 +423,28 @@ class _Replay:
         self.built.notes.append(
             f"line {line}: compaction replaced {len(dropped)} message(s) with its summary (kept unsent)"
         )
+
+    def _drop_answers_of_dropped_calls(self, after: int) -> list[Slot]:
+        """Results added while the compaction ran, answering calls it summarised, go with them.
+
+        A call still pending when the compaction started can be answered (or interrupted, when the user
+        speaks) before it completes: its result lands after the summary, while its call is replaced by
+        it. Sent so, it answers no call (every provider refuses an orphan result), so the tool message
+        holding only such results is kept unsent beside the call it answered.
+        """
+        live = {b.id for s in self.timeline.live() for b in s.blocks if isinstance(b, ToolCallBlock)}
+        dropped = []
+        for slot in self.timeline.slots[after:]:
+            answers = [b for b in slot.blocks if isinstance(b, ToolResponseBlock)]
+            if (
+                slot.live
+                and slot.speaker == "tool"
+                and answers
+                and all(b.call_id not in live for b in answers)
+            ):
+                slot.drop("compacted", ev.COMPACTED_REASON)
+                dropped.append(slot)
+        return dropped
 
     def _forget_dropped_calls(self) -> None:
         """Calls whose message was dropped are no longer in the history: a later result is an orphan."""
