@@ -282,6 +282,7 @@ def test_compare_says_not_run_and_how_to_install(tmp_path: Path) -> None:
     assert out.stdout.splitlines()[2:] == [
         "litellm        not run: litellm 1.106.2 is not installed; install it with `toolhist peers install`",
         "openai-agents  not run: openai-agents 0.24.0 is not installed; install it with `toolhist peers install`",
+        "versions litellm: litellm 1.106.2 (the pin); openai-agents: openai-agents 0.24.0 (the pin)",
     ]
     data = json.loads(
         subprocess.run(

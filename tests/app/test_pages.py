@@ -217,11 +217,15 @@ def test_payloads_are_the_rendered_bodies(sample: str) -> None:
 
 def test_payloads_mark_the_offending_lines_and_show_the_id_map() -> None:
     at = open_page(
-        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", repair="toolhist"
+        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", repair="canonical"
     )
     at.multiselect(key="pl_providers").set_value(["openai-chat", "mistral"]).run()
     assert not at.exception
-    assert any("original" in d.value.columns for d in at.dataframe)  # Mistral's 9-character ids
+    # canonical sends every id in the target's form at the edge: Mistral's 9-character ids, an id map;
+    # toolhist's curated history already holds the ids it sends (its rewrite_id Changes), so it has none
+    assert any("original" in d.value.columns for d in at.dataframe)
+    sample = toolhist.load(ROOT / "sample_logs" / "openai_chat_request.json")
+    assert render(sample, "mistral", strategy="toolhist").id_map == {}
     at.toggle(key="pl_repaired").set_value(False).run()
     # the window opens on the first error (message 9): its expander names the rule, its lines are marked
     marked = [e.label for e in at.expander if e.label.startswith("Message 9 ")]
