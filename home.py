@@ -19,8 +19,9 @@ import streamlit as st
 import toolhist
 from toolhist.errors import ToolhistError
 from toolhist.guard.bundle import BundleInfo, listing
+from toolhist.index.listing import listed
 from toolhist.judgement import describe
-from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, list_sessions
+from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, places
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.ran_on import said
@@ -142,8 +143,12 @@ def kept(held: Input | None, fmt: str | None, *, pasted: bool) -> Input | None:
 
 @st.cache_data(ttl=60, show_spinner="Looking for the sessions agents keep on this machine…")
 def machine_rows(home: str | None) -> list[SessionRow]:
-    """`toolhist.machine.list_sessions` (headers only), kept a minute; ``home`` is ``$TOOLHIST_HOME``."""
-    return list_sessions(home)
+    """The listing (headers only) through the session index (`toolhist.index.listing.listed`), kept a minute.
+
+    ``home`` is ``$TOOLHIST_HOME``. Heads are read again only from files that changed since the last
+    listing, by the app or by ``toolhist sessions``.
+    """
+    return listed(places(Path(home) if home is not None else None))
 
 
 @st.cache_data(max_entries=5000, show_spinner=False)

@@ -349,6 +349,11 @@ REQUIREMENT_OF = {
     "botocore": "botocore",
     "httpx2": "httpx2",
     "s3fs": "s3fs",
+    "pydantic_ai": "pydantic-ai-slim",
+    "langchain_core": "langchain-core",
+    "langchain_anthropic": "langchain-anthropic",
+    "langchain_openai": "langchain-openai",
+    "ormsgpack": "ormsgpack",
     "gcsfs": "gcsfs",
     "adlfs": "adlfs",
 }
@@ -373,7 +378,16 @@ def test_the_core_requires_none_of_the_extras() -> None:
 
 def test_the_test_extra_installs_every_extra_the_suite_exercises() -> None:
     (whole,) = [Requirement(r) for r in OPTIONAL["test"] if Requirement(r).name == "toolhist"]
-    assert whole.extras == {"app", "notebook", "fleet", "sdk", "guard"}
+    assert whole.extras == {
+        "app",
+        "notebook",
+        "fleet",
+        "sdk",
+        "guard",
+        "pydantic-ai",
+        "langchain",
+        "langgraph",
+    }
     assert whole.extras == set(EXTRAS) - {"s3", "gcs", "azure"}
 
 

@@ -47,3 +47,27 @@ def test_quick_start_is_two_commands() -> None:
     assert block is not None
     commands = [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.strip()]
     assert commands == ["./dev app", "./dev test"]
+
+
+def python_examples() -> list[str]:
+    """The Python blocks of the README's "In your application" section: each is run as it stands."""
+    start = README.index("### In your application")
+    end = README.index("\n## ", start)
+    return re.findall(r"```python\n(.*?)```", README[start:end], flags=re.DOTALL)
+
+
+def test_the_framework_examples_are_two() -> None:
+    assert len(python_examples()) == 2
+
+
+@pytest.mark.parametrize("code", python_examples(), ids=["pydantic-ai", "langchain"])
+def test_framework_example_prints_what_its_comments_say(code: str) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    said = [
+        line.split("# ", 1)[1] for line in code.splitlines() if line.startswith("print(") and "  # " in line
+    ]
+    printed = out.stdout.splitlines()
+    assert [p for p in printed if p in said] == said

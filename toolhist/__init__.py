@@ -6,7 +6,8 @@ The public API (DESIGN §5) grows issue by issue; what exists is exported here. 
 
 from __future__ import annotations
 
-from toolhist.curation import STRATEGIES, Change, Curation, curate
+from toolhist.api import curate, render, summarize, validate
+from toolhist.curation import STRATEGIES, Change, Curation
 from toolhist.diff import Diff, diff
 from toolhist.errors import LoadError, RenderError, ToolhistError, UsageError
 from toolhist.explain import Explanation, explain
@@ -23,9 +24,9 @@ from toolhist.model import (
     ToolResponseBlock,
     ToolSpec,
 )
-from toolhist.providers import PROVIDERS, Payload, Violation, render, validate, validate_payload
+from toolhist.providers import PROVIDERS, Payload, Violation, validate_payload
 from toolhist.readers import FORMATS, load
-from toolhist.summary import Summary, summarize
+from toolhist.summary import Summary
 
 __version__ = "0.1.0"
 

@@ -10,6 +10,10 @@ explain, compact, migrate, the rules and the guard's checks. The rest is an extr
 - ``fleet``: ``toolhist scan`` and the Fleet page's scans (dask's distributed, fsspec, pandas, pyarrow);
 - ``sdk``: the official SDKs ``toolhist.sdk`` and ``render --sdk`` hold bodies against;
 - ``guard``: the HTTP client ``toolhist.guard.http_client`` returns (httpx2);
+- ``pydantic-ai``, ``langchain``: the strategies that run those frameworks' own provider mappings;
+- ``langgraph``: decoding a LangGraph checkpoint's msgpack (ormsgpack);
+- ``inspect``: zstd for Inspect AI's ``.eval`` archives before Python 3.14 (like ``zed``, not listed
+  below: the standard library has it from 3.14);
 - ``s3``, ``gcs``, ``azure``: fsspec's filesystems for ``scan s3://…``, ``gs://…``, ``az://…``.
 
 A part whose extra is missing says so in one line naming the extra (`ExtraMissing`, exit 2 in the
@@ -31,6 +35,9 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "fleet": ("distributed", "fsspec", "pandas", "pyarrow"),
     "sdk": ("openai", "anthropic", "google.genai", "mistralai", "botocore", "httpx2"),
     "guard": ("httpx2",),
+    "pydantic-ai": ("pydantic_ai", "httpx2"),
+    "langchain": ("langchain_core", "langchain_anthropic", "langchain_openai"),
+    "langgraph": ("ormsgpack",),
     "s3": ("s3fs",),
     "gcs": ("gcsfs",),
     "azure": ("adlfs",),

@@ -12,10 +12,11 @@ with ``--format``.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from toolhist._gc import paused
-from toolhist.agents import stores
+from toolhist.agents import archives, stores
 from toolhist.agents.registry import READERS as AGENT_READERS
 from toolhist.errors import LoadError, UsageError
 from toolhist.formats.base import MALFORMED, Reader, ShapeError, malformed
@@ -24,6 +25,7 @@ from toolhist.formats.document import Document, json_path, read_input
 from toolhist.formats.jsonl_stream import Progress, StreamReader, head_of_path
 from toolhist.formats.not_history import known_file
 from toolhist.formats.registry import CANONICAL, WIRE
+from toolhist.live import as_json, name_of
 from toolhist.model import Session
 
 READERS: dict[str, Reader] = {r.id: r for r in (*WIRE, *AGENT_READERS, CANONICAL)}
@@ -153,6 +155,9 @@ def load(
 ) -> Session:
     """Read a session from a path, bytes, str or parsed JSON; ``format=None`` sniffs it.
 
+    A framework's live objects are read too (`toolhist.live`): pydantic-ai messages or a run
+    result, LangChain messages, a LangGraph state…, serialised by the framework itself.
+
     ``name`` is what errors call in-memory input (an uploaded file's name); paths name themselves.
     ``progress(bytes_read, total)`` is called while a file is read (agent logs: as they stream).
     An agent's SQLite store (many sessions in one file) is recognised by its header before any
@@ -205,10 +210,20 @@ def load_document(
     A streamed agent log, and a session of a store, return a Document without ``value``: the file
     was never held whole as JSON.
     """
+    live = as_json(source)
+    if live is not None:  # a framework's live objects (`toolhist.live`), dumped by the framework itself
+        name = name or name_of(source, live[1])
+        source, format = live[0], format or live[1]
     reader = reader_for(format) if format is not None else None
-    stored = _from_store(source, reader, name, session)
+    gathered = gather_folder(source, reader)
+    if gathered is not None:
+        folder = os.fspath(source)
+        doc, read = load_document(gathered, format, name=folder, progress=progress)
+        return doc, read.model_copy(update={"source": read.source.model_copy(update={"path": folder})})
+    stored = _from_store(source, reader, name, session) or _from_archive(source, reader, name, session)
     if stored is not None:
         return stored
+    source, session = _located(source, session)
     streamed = _streamer(source, reader)
     if streamed is not None:
         path, streamer = streamed
@@ -222,6 +237,14 @@ def load_document(
         return _read_bundle(doc, bundle, reader)
     if reader is None:
         reader = detect(doc)
+    if session is not None:
+        if not reader.holds_many:
+            raise LoadError(
+                f"{stores.SEP}{session} names one session of a log that holds many; "
+                f"a {reader.id} file holds one",
+                file=doc.name,
+            )
+        doc = replace(doc, session=session)
     try:
         return doc, reader.read(doc)
     except MALFORMED as exc:
@@ -237,6 +260,21 @@ def load_document(
         ) from None
     except RecursionError:
         raise LoadError("JSON nesting is too deep", file=doc.name) from None
+
+
+def gather_folder(source: Any, reader: Reader | None = None) -> bytes | None:
+    """A session kept as a folder (an OpenHands conversation), as the one document its reader reads.
+
+    See `toolhist.formats.base.Reader.gather`; None when ``source`` is not such a folder.
+    """
+    if not isinstance(source, str | os.PathLike) or not os.path.isdir(source):
+        return None
+    path = os.fspath(source)
+    for candidate in [reader] if reader is not None else READERS.values():
+        data = candidate.gather(path)
+        if data is not None:
+            return data
+    return None
 
 
 STORE_READERS: tuple[stores.StoreReader, ...] = tuple(
@@ -257,12 +295,7 @@ def _from_store(
         if session is not None:
             loc = stores.Locator(loc.path, session)
         if not stores.is_store(loc.path):
-            if loc.session is not None and os.path.isfile(loc.path):
-                raise LoadError(
-                    f"{stores.SEP}{loc.session} names a session of an SQLite store, and this file is not one",
-                    file=loc.path,
-                )
-            return None
+            return None  # an archive or a JSON log holding many sessions may take the locator
         with stores.open_store(loc.path) as conn:
             chosen = _store_reader(reader, conn, loc.path)
             read = stores.read_session(chosen, conn, loc, loc.path)
@@ -275,6 +308,47 @@ def _from_store(
             read = stores.read_session(chosen, conn, stores.Locator(label, session), label)
         return Document(value=None, name=stores.locator(label, str(read.metadata["store_session"]))), read
     return None
+
+
+ARCHIVE_READERS: tuple[archives.ArchiveReader, ...] = tuple(
+    r for r in READERS.values() if isinstance(r, archives.ArchiveReader)
+)
+"""The readers of zip archives of many sessions (Inspect AI's ``.eval``)."""
+
+
+def _from_archive(
+    source: Any, reader: Reader | None, name: str | None, session: str | None
+) -> tuple[Document, Session] | None:
+    """The session read from a zip archive given as a path (a locator) or bytes; None for anything else."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_pathlike(source)):
+        loc = stores.parse_locator(os.fspath(source))
+        if not archives.is_zip(loc.path):
+            return None
+        label, data, path = loc.path, None, loc.path
+        session = session if session is not None else loc.session
+    elif isinstance(source, bytes | bytearray | memoryview) and archives.is_zip_bytes(source):
+        label, data, path = name or "<bytes>", bytes(source), None
+    else:
+        return None
+    with archives.open_zip(data if data is not None else label, label) as zf:
+        if reader is None:
+            chosen = archives.choose(ARCHIVE_READERS, zf, label)
+        elif isinstance(reader, archives.ArchiveReader):
+            chosen = reader
+        else:
+            raise LoadError(f"a zip archive; the {reader.id} format is not read from one", file=label)
+        read = chosen.read_archive(zf, session, label, path)
+    where = read.metadata.get("log_session")
+    return Document(value=None, name=f"{label}#{where}" if where else label, path=path), read
+
+
+def _located(source: Any, session: str | None) -> tuple[Any, str | None]:
+    """A path ``FILE#ID`` split into the file and the session it names (a JSON log of many sessions)."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_pathlike(source)):
+        loc = stores.parse_locator(os.fspath(source))
+        if loc.session is not None:
+            return loc.path, session if session is not None else loc.session
+    return source, session
 
 
 def _is_pathlike(text: str) -> bool:
@@ -312,4 +386,4 @@ def _read_bundle(doc: Document, bundle: OpenedBundle, reader: Reader | None) -> 
     return bundle.body, session.model_copy(update={"metadata": {**session.metadata, "bundle": bundle.header}})
 
 
-__all__ = ["FORMATS", "READERS", "Reader", "detect", "load", "load_document", "reader_for"]
+__all__ = ["FORMATS", "READERS", "Reader", "detect", "gather_folder", "load", "load_document", "reader_for"]

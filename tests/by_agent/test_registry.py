@@ -10,6 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolhist.agents.folders import Home
+from toolhist.agents.openhands.sessions import NAMES as OPENHANDS_WIRE
+from toolhist.agents.pi.sessions import WIRE as PI_WIRE
+from toolhist.agents.qwen_code.sessions import AUTH_WIRE as QWEN_WIRE
 from toolhist.agents.registry import AGENTS, BY_ID, DETECTION, LISTED, READERS
 from toolhist.formats.registry import CANONICAL, WIRE
 from toolhist.machine import AGENTS as MACHINE_AGENTS
@@ -53,6 +56,20 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "continue",
         "cursor",
         "cursor-transcript",
+        "pi",
+        "kimi-cli",
+        "qwen-code",
+        "openhands",
+        "codex-exec",
+        "pydantic-ai",
+        "langchain",
+        "langgraph",
+        "openai-agents",
+        "inspect-ai",
+        "swe-agent",
+        "mini-swe-agent",
+        "atif",
+        "smolagents",
         "toolhist",
     )
     # every agent reader is registered once, and each is some agent's
@@ -79,9 +96,26 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
             "copilot-cli",
             "continue",
             "cursor",
+            "pi",
+            "kimi-cli",
+            "qwen-code",
+            "openhands",
         )
     )
-    assert [a.id for a in AGENTS if a.places is None] == ["otel-genai"]
+    # an exporter's spans and a framework's histories live wherever the user's application keeps them
+    assert [a.id for a in AGENTS if a.places is None] == [
+        "otel-genai",
+        "codex-exec",
+        "pydantic-ai",
+        "langchain",
+        "langgraph",
+        "openai-agents",
+        "inspect-ai",
+        "swe-agent",
+        "mini-swe-agent",
+        "atif",
+        "smolagents",
+    ]
     assert all(BY_ID[a].sessions is not None for a in LISTED)
     assert [agent for agent, _ in places(HOME).where()] == sorted(
         (agent for agent, _ in places(HOME).where()), key=LISTED.index
@@ -105,6 +139,10 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "copilot-cli": "copilot-cli",
         "continue": "continue",
         "cursor": "cursor",
+        "pi": "pi",
+        "kimi-cli": "kimi-cli",
+        "qwen-code": "qwen-code",
+        "openhands": "openhands",
     }
     cursor = BY_ID["cursor"]
     assert [cursor.read_format(Path(p)) for p in ("g/state.vscdb#c1", "t/a/a.jsonl")] == [
@@ -156,6 +194,10 @@ def test_agents_agree_on_the_provider_names_they_share() -> None:
         },
         "cursor": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
         "cursor-transcript": {"anthropic": "anthropic", "gemini": "gemini", "openai-chat": "openai-chat"},
+        "pi": PI_WIRE,
+        "qwen-code": QWEN_WIRE,
+        "openhands": OPENHANDS_WIRE,
+        "codex-exec": {"openai": "openai-responses"},
     }
 
 

@@ -145,8 +145,9 @@ def test_what_is_not_an_agents_store_says_so(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="the codex format is not read from one"):
         toolhist.load(OPENCODE, format="codex")
     body = tmp_path / "body.json"
-    body.write_text('{"messages": []}')
-    with pytest.raises(LoadError, match="#s1 names a session of an SQLite store, and this file is not one"):
+    body.write_text('{"model": "gpt-5", "messages": [{"role": "system", "content": "be brief"}]}')
+    # a JSON log may hold many sessions (Inspect AI's): the reader of what the file is says it holds one
+    with pytest.raises(LoadError, match="#s1 names one session of a log that holds many; a openai-chat file"):
         toolhist.load(f"{body}#s1")
     assert not stores.is_store(str(body))
     broken = tmp_path / "broken.db"

@@ -62,8 +62,27 @@ FORMAT_OF_DIR = {
     "continue": "continue",
     "cursor": "cursor",
     "cursor-transcript": "cursor-transcript",
+    "pi": "pi",
+    "kimi-cli": "kimi-cli",
+    "qwen-code": "qwen-code",
+    "openhands": "openhands",
+    "codex-exec": "codex-exec",
+    "pydantic-ai": "pydantic-ai",
+    "langchain": "langchain",
+    "langgraph": "langgraph",
+    "openai-agents": "openai-agents",
+    "inspect-ai": "inspect-ai",
+    "swe-agent": "swe-agent",
+    "mini-swe-agent": "mini-swe-agent",
+    "atif": "atif",
+    "smolagents": "smolagents",
 }
-FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith(".source.json"))
+FILES = sorted(
+    p
+    for p in CORPUS.glob("*/*")
+    if (p.is_file() or p.is_dir())
+    and not p.name.endswith(".source.json")  # a folder: an OpenHands conversation
+)
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
@@ -154,6 +173,45 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "cursor/cursor-state-vscdb.fixture.db": (6, 2, 2, 1),
     # The transcript keeps no tool result: the Bash call gets a synthetic one (5th message).
     "cursor-transcript/agent-sessions-small.fixture.jsonl": (5, 1, 1, 0),
+    # The latest compaction keeps every entry (firstKeptEntryId is the first); its summary leads and
+    # the earlier compaction's summary is superseded (unsent).
+    "pi/agent-sessions-small.fixture.jsonl": (9, 1, 1, 1),
+    "pi/kvsankar-real-session-01.jsonl": (2, 0, 0, 0),
+    # The aborted openai turn is skipped by transformMessages (unsent); the three calls are pending.
+    "pi/pi-mono-large-session-prefix.jsonl": (3, 3, 0, 1),
+    # The system prompt record is the system message; checkpoint and usage records are not messages.
+    "kimi-cli/kimi-cli-export-round-trip.fixture.jsonl": (5, 1, 1, 0),
+    # The mid-turn user message joins the first prompt; the abandoned branch's answer is unsent; the
+    # two records of one uuid are one assistant message (reasoning, the call, the text); the call is pending.
+    "qwen-code/agent-sessions-active-chain.fixture.jsonl": (2, 1, 0, 1),
+    # The unknown record type is skipped and named; the unknown system subtype is not a message.
+    "qwen-code/agent-sessions-unknown-kinds.fixture.jsonl": (2, 0, 0, 0),
+    # A conversation folder: the system prompt, 'hello', five actions each with its observation (the
+    # unknown tool answered by an AgentErrorEvent).
+    "openhands/sdk-v1-49-1-mcp.fixture": (12, 5, 5, 0),
+    # Each turn: a placeholder for the prompt the stream does not carry, then the items; the
+    # command_execution item is a call answered by its output.
+    "codex-exec/agentcmd-stream-output-1.jsonl": (2, 0, 0, 0),
+    "codex-exec/agentcmd-stream-output-4.jsonl": (4, 1, 1, 0),
+    "codex-exec/agentcmd-stream-output-5.jsonl": (4, 1, 1, 0),
+    # Frameworks (issue 28). Files the framework itself wrote (kind "made by …", the producer script in
+    # tests/corpus/producers/): a tool round each, read as the framework sends it.
+    "pydantic-ai/pydantic-ai-testmodel.json": (5, 1, 1, 0),
+    "langchain/langchain-fake-chat-model.json": (5, 1, 1, 0),
+    # the newest thread (oslo) of two; its checkpoint holds human, the call, the ToolMessage, the answer
+    "langgraph/langgraph-sqlitesaver.sqlite": (4, 1, 1, 0),
+    # SQLiteSession keeps no instructions: user item, function_call, its output, the answer
+    "openai-agents/openai-agents-sqlitesession.db": (4, 1, 1, 0),
+    # the first of two samples: system, input, the call, its result, the answer
+    "inspect-ai/inspect-mockllm-tools.eval": (5, 1, 1, 0),
+    "inspect-ai/inspect-mockllm-tools.json": (5, 1, 1, 0),
+    # smolagents sends calls and observations as text: no native call or result
+    "smolagents/smolagents-toolcalling-memory.json": (8, 0, 0, 0),
+    "smolagents/smolagents-toolcalling-memory.messages.json": (8, 0, 0, 0),
+    # the COMPLETE command's call has no tool message (its output is the submission); 'exit' unsent
+    "mini-swe-agent/mini-swe-agent-toolcall.traj.json": (5, 2, 1, 1),
+    "swe-agent/swe-agent-function-calling-simple.traj": (12, 5, 5, 0),
+    "atif/atif-v1.4-rfc-shapes.fixture.json": (5, 2, 2, 0),
 }
 
 
@@ -228,7 +286,9 @@ def test_corpus_has_provenance_beside_every_file() -> None:
         assert src["repo"], path
         assert src["path"], path
         assert len(src["commit"]) == 40, path
-        assert src["kind"] == "real" or src["kind"].startswith("hand-made fixture of "), path
+        assert src["kind"] == "real" or src["kind"].startswith(("hand-made fixture of ", "made by ")), path
+        if src["kind"].startswith("made by "):  # written by the framework itself: its producer is here
+            assert (Path(__file__).parents[2] / src["producer"]).is_file(), path
         assert path.parent.name in FORMAT_OF_DIR, path
 
 

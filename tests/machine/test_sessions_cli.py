@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -127,7 +128,7 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
         "",
         "toolhist: error: Invalid value for '--agent': 'nonesuch' is not one of 'claude-code', 'codex', "
         "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'opencode', 'crush', 'goose', 'zed', "
-        "'copilot-cli', 'continue', 'cursor'.\n",
+        "'copilot-cli', 'continue', 'cursor', 'pi', 'kimi-cli', 'qwen-code', 'openhands'.\n",
     )
     missing = tmp_path / "nope"
     assert cli(capsys, "--home", str(missing)) == (
@@ -140,7 +141,12 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
 def test_the_installed_command_reads_toolhist_home(home: Path) -> None:
     exe = shutil.which("toolhist", path=str(Path(sys.executable).parent))
     assert exe is not None
-    env = {"TOOLHIST_HOME": str(home), "PATH": "/usr/bin:/bin", "CODEX_HOME": "/nonexistent"}
+    env = {
+        "TOOLHIST_HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "CODEX_HOME": "/nonexistent",
+        "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"],  # the run's own (tests/conftest.py)
+    }
     out = subprocess.run(
         [exe, "sessions", "--agent", "codex"],
         capture_output=True,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from toolhist.agents.folders import Found, Home
 from toolhist.formats.base import Reader
@@ -17,6 +18,21 @@ from toolhist.model import Session
 
 SessionSays = Callable[[Session], tuple[str, str] | None]
 """From a read session: (the provider as its log names it, where the log says it), or None."""
+
+
+@dataclass(frozen=True)
+class Live:
+    """How a framework's live objects (in the user's own process) become the form its reader reads."""
+
+    modules: tuple[str, ...]
+    """Top-level packages whose classes are the framework's (``pydantic_ai``, ``langchain_core``):
+    an object is the framework's when its class's ``__module__`` is one of them or inside one. Asked
+    of the object's class only, so toolhist never imports a framework to tell."""
+    dump: Callable[[Any], Any]
+    """The object (a message, a list of them, a run result…) as the JSON value its format reader
+    reads, made with the framework's own serialiser (the framework is imported: its objects exist)."""
+    format: str
+    """The reader id (``--format``) that reads what `dump` returns."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +63,8 @@ class Agent:
     session_says: SessionSays | None = None
     """What in a read session says where it ran, beyond per-message metadata (Codex's
     ``session_meta``); asked after the generic evidence (`toolhist.ran_on`)."""
+    live: Live | None = None
+    """How its live objects are read, for a framework (`toolhist.live`); None for an agent."""
     provider_by_model: bool = False
     """Whether the model's name is the best word on the provider (VS Code: Copilot proxies every
     model), so a verdict may take it from the session read whole when the header had none."""

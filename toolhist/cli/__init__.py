@@ -102,7 +102,7 @@ def formats_cmd(as_json: bool) -> None:
 
 
 @cli.command("summary")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+@click.argument("file", type=click.Path(allow_dash=False))
 @format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def summary_cmd(file: str, fmt: str | None, as_json: bool) -> None:
@@ -211,7 +211,7 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
 
 
 @cli.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
 @strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
 @format_option
@@ -276,7 +276,7 @@ def _echo_violations(found: Sequence[Violation]) -> None:
 
 
 @cli.command("render")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--provider", required=True, help="The provider whose request body to print.")
 @strategy_option("none", "Curation strategy applied first (see `toolhist strategies`).")
 @format_option
@@ -338,7 +338,7 @@ def _render_sdk(
 
 
 @cli.command("explain")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.argument("file", required=False, type=click.Path())
 @click.option("--text", "text", help="The error text as the provider (or a gateway) returned it.")
 @click.option(
     "--text-file",

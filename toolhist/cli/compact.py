@@ -17,7 +17,7 @@ from toolhist.compaction.report import replacement_lines, tier_lines, to_json
 
 
 @click.command("compact")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--provider", required=True, help="The provider whose tokenizer and rules apply.")
 @click.option(
     "--keep",

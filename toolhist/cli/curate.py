@@ -64,7 +64,9 @@ def _echo_curation(file: str, strategy: str, curation: Curation) -> None:
     click.echo(f"{file}: {session.source.format}, {before} messages")
     if curation.library is not None:
         click.echo(f"library  {curation.library} (the real library's request body, read back)")
-        click.echo(f"versions {_versions_said([strategy])}")
+        said = _versions_said([strategy])  # empty for a framework's strategy: its installed extra runs
+        if said:
+            click.echo(f"versions {said}")
     counts = diff(session, curation.sent_session(), curation.changes).counts()
     rows = ", ".join(f"{n} {status}" for status, n in counts.items())
     click.echo(f"strategy {curation.strategy} for {curation.provider}: {before} → {after} messages ({rows})")

@@ -17,7 +17,7 @@ from toolhist.extras import require
 
 
 @click.command("report")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("-o", "--out", required=True, help="The HTML file to write.")
 @click.option(
     "--provider", "providers", multiple=True, help="Provider to include (repeatable; default: all)."

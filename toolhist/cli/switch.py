@@ -16,7 +16,7 @@ from toolhist.readers import load
 
 
 @click.command("switch")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option(
     "--at",
     "at",

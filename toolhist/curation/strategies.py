@@ -30,6 +30,8 @@ _MODULES = {
     "vercel-ai-model": "toolhist.curation.libraries",
     "litellm-port": "toolhist.curation.libraries",
     "openai-agents-port": "toolhist.curation.libraries",
+    "pydantic-ai": "toolhist.agents.pydantic_ai.strategy",
+    "langchain": "toolhist.agents.langchain.strategy",
 }
 
 

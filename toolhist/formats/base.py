@@ -170,6 +170,9 @@ class Reader(ABC):
     """The format id users pass as ``--format`` (a contract: DESIGN §6)."""
     description: str
     """One line for ``toolhist formats``."""
+    holds_many: bool = False
+    """Whether one document of this format holds many sessions, one picked by ``Document.session``
+    (the locator ``PATH#ID``); a reader that holds one refuses a locator."""
     judgement: Judgement = "next-request"
     """How a verdict judges what this reader reads (`toolhist.judgement`): ``as-sent`` for a request
     body, ``next-request`` (the default) for an agent log, whose verdict is on the request the
@@ -182,6 +185,13 @@ class Reader(ABC):
     @abstractmethod
     def read(self, doc: Document) -> Session:
         """Read the document; raise ShapeError (or LoadError) for content of the wrong shape."""
+
+    def gather(self, path: str) -> bytes | None:
+        """A session an agent keeps as a folder, as the one document this reader reads.
+
+        OpenHands keeps a conversation as a folder of event files; every file format answers None.
+        """
+        return None
 
 
 class Built:

@@ -53,6 +53,9 @@ class Document:
     """For JSON Lines: the 1-based line of each element of ``value``."""
     notes: tuple[str, ...] = ()
     """What happened on the way in, for the session's notes."""
+    session: str | None = None
+    """The session a locator named (``PATH#ID``) in a document that holds many (an Inspect log's
+    samples); read by readers whose ``holds_many`` is true (`toolhist.agents.archives`)."""
     _source_map: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def line_of(self, pointer: tuple[str | int, ...]) -> tuple[int | None, int | None]:

@@ -218,6 +218,8 @@ def looks_gemini(contents: Any) -> int:
     for c in contents:
         if not isinstance(c, dict) or not isinstance(c.get("parts"), list) or "speaker" in c:
             return 0
+        if "kind" in c or any(isinstance(p, dict) and "part_kind" in p for p in c["parts"]):
+            return 0  # pydantic-ai's ModelMessage JSON (`toolhist.agents.pydantic_ai`), not Gemini
         if c.get("role") not in (None, "user", "model", "function", "tool"):
             return 0
     return 2

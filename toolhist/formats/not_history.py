@@ -18,7 +18,13 @@ blamed for it). Each shape below is the agent's own (followed in its source):
 - Codex ``~/.codex/history.jsonl`` (typed prompts: ``session_id``, ``ts``, ``text``); sessions are
   ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``;
 - Gemini CLI ``logs.json`` (the prompt log: ``sessionId``, ``messageId``, ``type``, ``message``);
-  chats are ``~/.gemini/tmp/<project hash>/chats/session-*.json``.
+  chats are ``~/.gemini/tmp/<project hash>/chats/session-*.json``;
+- Kimi CLI ``wire.jsonl`` (a ``{"type": "metadata", "protocol_version"}`` line, then
+  ``{"timestamp", "message": {"type", "payload"}}`` Wire events: MoonshotAI/kimi-cli
+  ``src/kimi_cli/wire/file.py`` @4a550eff); Moonshot documents it as the event log for replay and
+  titles, the history being ``context.jsonl`` in the same folder
+  (``docs/en/configuration/data-locations.md``); a Kimi Code journal (the same metadata line, then
+  ``{"type": "context.append_message" | "llm.request" | …}`` records) is named, not read.
 
 The Cline shapes are read from Cline's source (cline/cline at
 9ee618111d58630fea30b27439216448225458e0); the Claude Code, Codex and Gemini CLI prompt-history and
@@ -95,6 +101,26 @@ def _gemini_logs(value: Any) -> bool:
     return items is not None and all({"sessionId", "messageId", "type", "message"} <= m.keys() for m in items)
 
 
+def _kimi_wire(value: Any) -> bool:
+    items = _objects(value)
+    if not items:
+        return False
+    head = items[0].get("type") == "metadata" and isinstance(items[0].get("protocol_version"), str)
+    rest = items[1:] if head else items
+    return (head or bool(rest)) and all(isinstance(m.get("message"), dict) and "timestamp" in m for m in rest)
+
+
+def _kimi_code_journal(value: Any) -> bool:
+    items = _objects(value)
+    return (
+        items is not None
+        and len(items) > 1
+        and items[0].get("type") == "metadata"
+        and isinstance(items[0].get("protocol_version"), str)
+        and all(isinstance(m.get("type"), str) and "message" not in m for m in items[1:])
+    )
+
+
 KNOWN: Final[tuple[tuple[Callable[[Any], bool], str], ...]] = (
     (
         _ui_messages,
@@ -124,6 +150,16 @@ KNOWN: Final[tuple[tuple[Callable[[Any], bool], str], ...]] = (
         _codex_history,
         "this is Codex's prompt history (~/.codex/history.jsonl: what you typed, no replies); "
         "open a rollout under ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
+    ),
+    (
+        _kimi_wire,
+        "this is Kimi CLI's wire.jsonl (the Wire event log it replays on screen, not what it sends); "
+        "open context.jsonl in the same session folder",
+    ),
+    (
+        _kimi_code_journal,
+        "this is a Kimi Code session journal (~/.kimi-code/sessions/…/agents/<agent>/wire.jsonl), "
+        "which toolhist does not read yet; Kimi CLI's history is context.jsonl under ~/.kimi/sessions/",
     ),
     (
         _gemini_logs,

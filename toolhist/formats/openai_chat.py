@@ -294,6 +294,13 @@ class OpenAIChatReader(Reader):
         if not isinstance(messages, list) or not messages or not all(_is_chat_message(m) for m in messages):
             return 0
         if any(
+            isinstance(c, dict) and isinstance(c.get("function"), str)
+            for m in messages
+            if isinstance(m.get("tool_calls"), list)
+            for c in m["tool_calls"]
+        ):
+            return 0  # a call whose function is a name, not an object: Inspect AI's ToolCall, not OpenAI's
+        if any(
             isinstance(m.get("content"), list)
             and any(isinstance(p, dict) and tag(p.get("type")) not in CHAT_PART_TYPES for p in m["content"])
             for m in messages

@@ -9,7 +9,8 @@ need the whole file and are computed on demand (`toolhist.machine.judge`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,10 @@ from toolhist.agents.registry import BY_ID, LISTED
 from toolhist.agents.spec import Agent
 from toolhist.machine.places import Places, places
 from toolhist.machine.ran_on import ran_on
+
+HeaderRead = Callable[[Found, os.stat_result], Mapping[str, Any]]
+"""How a row's header fields are found from its `Found` and the file's ``stat``: `read_header` reads
+the file's first bytes; `toolhist.index` answers from its cache when the file is unchanged."""
 
 AGENTS: Final = LISTED
 """Agent names for ``--agent`` (Cline, Roo and Kilo apart: same file, different homes)."""
@@ -96,7 +101,13 @@ def _fields(agent: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _row(agent: str, found: Found) -> SessionRow:
+def read_header(found: Found, stat: os.stat_result) -> Mapping[str, Any]:
+    """The fields the agent's header function finds in the file's first bytes (raises OSError)."""
+    assert found.header is not None
+    return found.header(read_head(str(found.path), stat.st_size))
+
+
+def _row(agent: str, found: Found, read: HeaderRead = read_header) -> SessionRow:
     """A row from the file's head, read by the agent's header function (or why it is not read)."""
     path = found.path
     if found.header is None:
@@ -112,32 +123,39 @@ def _row(agent: str, found: Found) -> SessionRow:
         return SessionRow(agent, path, 0.0, None, None, None, None, None, problem=exc.strerror or str(exc))
     base = SessionRow(agent, path, stat.st_mtime, None, None, None, None, None)
     try:
-        fields = found.header(read_head(str(path), stat.st_size))
+        fields = read(found, stat)
     except OSError as exc:
         return replace(base, problem=exc.strerror or str(exc), **_fields(agent, found.extra))
     return replace(base, **_fields(agent, {**found.extra, **fields}))
 
 
-def _sessions(agent: Agent, folder: Path) -> Iterator[SessionRow]:
+def _sessions(agent: Agent, folder: Path, read: HeaderRead) -> Iterator[SessionRow]:
     if agent.sessions is not None:
         for found in agent.sessions(folder):
-            yield _row(agent.id, found)
+            yield _row(agent.id, found, read)
 
 
-def walk(where: Places, agents: tuple[str, ...] = AGENTS) -> Iterator[SessionRow]:
-    """Every session of ``agents`` in ``where``, in folder order."""
+def walk(
+    where: Places, agents: tuple[str, ...] = AGENTS, read: HeaderRead = read_header
+) -> Iterator[SessionRow]:
+    """Every session of ``agents`` in ``where``, in folder order (``read`` finds each file's header)."""
     wanted = set(agents)
     for agent, folders in where.folders:
         if agent in wanted:
             for folder in folders:
-                yield from _sessions(BY_ID[agent], folder)
+                yield from _sessions(BY_ID[agent], folder, read)
+
+
+def newest_first(rows: list[SessionRow]) -> list[SessionRow]:
+    """``rows`` by last modified, newest first (then by path, so the order is the same every time)."""
+    return sorted(rows, key=lambda r: (-r.modified, str(r.path)))
 
 
 def list_sessions(home: Path | str | None = None, agents: tuple[str, ...] | None = None) -> list[SessionRow]:
     """Every session the agents keep under ``home`` (see `places`), newest first.
 
-    ``agents`` limits the listing to those agents (`AGENTS`); headers only, no verdicts.
+    ``agents`` limits the listing to those agents (`AGENTS`); headers only, no verdicts. Each call
+    reads every file's head again; `toolhist.index.listing` keeps them between calls.
     """
     where = places(Path(home) if home is not None else None)
-    rows = list(walk(where, agents or AGENTS))
-    return sorted(rows, key=lambda r: (-r.modified, str(r.path)))
+    return newest_first(list(walk(where, agents or AGENTS)))

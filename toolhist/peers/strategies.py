@@ -53,7 +53,13 @@ ROUTES = {
 """Providers each library is run on (the Agents SDK on the last five through LiteLLM)."""
 
 
-LABEL = {"litellm": "LiteLLM", "openai-agents": "the Agents SDK"}
+LABEL = {
+    "litellm": "LiteLLM",
+    "openai-agents": "the Agents SDK",
+    "pydantic-ai": "pydantic-ai",
+    "langchain": "LangChain",
+}
+"""How a Change reason names each library (a framework strategy uses `curation_of` too)."""
 
 
 def _with_tail(session: Session, tail: Sequence[Message]) -> Session:
@@ -91,7 +97,7 @@ def curation_of(answer: run.Answer, session: Session, provider: str, strategy: s
     from toolhist.readers import load
 
     library = strategy
-    label = f"{LABEL[strategy]} {version}"
+    label = f"{LABEL.get(strategy, strategy)} {version}"
     peer = f"{library} {version}"
     # the history as given, with one "keep" Change that says why the library's body is not it
     kept: dict[str, Any] = {"strategy": strategy, "provider": provider, "original": session, "library": peer}

@@ -59,11 +59,11 @@ from toolhist.providers import (
     render_curation,
 )
 from toolhist.providers.base import violations as violations_of
-from toolhist.readers import load_document
+from toolhist.readers import gather_folder, load_document
 from toolhist.views import failure
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.failure import alert
-from toolhist.views.paths import openable
+from toolhist.views.paths import openable, scannable
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import events_frame
 
@@ -284,8 +284,22 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
     A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
     agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
     state, read-only, WAL pages included), never by reading the file's bytes, which may lag the WAL.
+    A folder an agent keeps one session in (an OpenHands conversation) must be openable as a folder
+    and is gathered into the one document its reader reads (`toolhist.readers.gather_folder`).
     """
     loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
+    if loc.session is None and Path(loc.path).is_dir():
+        folder = scannable(loc.path)
+        gathered = gather_folder(folder)
+        if gathered is None:
+            raise ValueError(
+                f"{folder}: a folder, not a session file (an OpenHands conversation folder is read whole)"
+            )
+        if len(gathered) > MAX_UPLOAD_MB * 1024 * 1024:
+            raise ValueError(
+                f"{folder}: {len(gathered)} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI"
+            )
+        return Input(name=str(folder), data=gathered, fmt=fmt, path=raw.strip())
     path = openable(loc.path)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
@@ -297,10 +311,9 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
             raise ValueError(str(exc)) from None
         name = stores.locator(path, loc.session) if loc.session is not None else str(path)
         return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
-    if loc.session is not None:
-        raise ValueError(
-            f"{path}: #{loc.session} names a session of an SQLite store, and this file is not one"
-        )
+    if loc.session is not None:  # a log of many (an Inspect AI .eval or .json): the reader says if it is not
+        name = stores.locator(path, loc.session)
+        return Input(name=name, data=path.read_bytes(), fmt=fmt, path=raw.strip(), session=loc.session)
     return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
 
 

@@ -75,7 +75,11 @@ def _marker(entry: Any) -> bool:
         return False
     kind = entry.get("type")
     if kind in MESSAGE_TYPES:
-        return "uuid" in entry and "parentUuid" in entry and isinstance(entry.get("message"), dict)
+        message = entry.get("message")
+        # an Anthropic message has ``content``; Qwen Code's threaded lines carry Gemini ``parts``
+        return (
+            "uuid" in entry and "parentUuid" in entry and isinstance(message, dict) and "parts" not in message
+        )
     return kind == "summary" and "leafUuid" in entry
 
 

@@ -129,6 +129,7 @@ def _legacy_line(entry: Any) -> tuple[str, dict[str, Any]] | None:
     if (
         "type" not in entry
         and "role" not in entry
+        and "kind" not in entry  # an OpenHands event has id and timestamp too, and its ``kind``
         and isinstance(entry.get("id"), str)
         and "timestamp" in entry
     ):

@@ -1,0 +1,196 @@
+"""Inspect AI, SWE-agent, mini-SWE-agent, ATIF and smolagents: their files (made by the frameworks
+themselves, tests/corpus/producers/) read as each sends them; live objects by their class's module.
+
+These frameworks are not installed in toolhist's test environment (inspect-ai caps fsspec below the
+fleet extra's range; the others are only read), so their live objects are stand-ins whose class
+lives in the framework's module and that answer the framework's own serialiser methods with what the
+framework wrote: the duck typing `toolhist.live` does, without importing the framework.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolhist
+from toolhist.model import TextBlock, ToolCallBlock, ToolResponseBlock
+
+LOGS = Path(__file__).parents[1] / "corpus" / "logs"
+EVAL = LOGS / "inspect-ai" / "inspect-mockllm-tools.eval"
+EVAL_JSON = LOGS / "inspect-ai" / "inspect-mockllm-tools.json"
+SMOL = LOGS / "smolagents" / "smolagents-toolcalling-memory.json"
+SMOL_SENT = LOGS / "smolagents" / "smolagents-toolcalling-memory.messages.json"
+MINI = LOGS / "mini-swe-agent" / "mini-swe-agent-toolcall.traj.json"
+SWE = LOGS / "swe-agent" / "swe-agent-function-calling-simple.traj"
+ATIF = LOGS / "atif" / "atif-v1.4-rfc-shapes.fixture.json"
+
+
+def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
+    return [(m.speaker, [b.type for b in m.blocks]) for m in session.messages]
+
+
+def stand_in(module: str, name: str, **methods: Any) -> Any:
+    """An object whose class is ``module.name`` and whose methods return what the framework's do."""
+    cls = type(name, (), {k: (lambda self, *_a, _v=v, **_k: _v) for k, v in methods.items()})
+    cls.__module__ = module
+    return cls()
+
+
+INSPECT_SAMPLE = [
+    ("system", ["text"]),
+    ("human", ["text"]),
+    ("ai", ["text", "tool_call"]),  # mockllm's call says "tool call for tool get_weather"
+    ("tool", ["tool_response"]),
+    ("ai", ["text"]),
+]
+
+
+@pytest.mark.parametrize("log", [EVAL, EVAL_JSON], ids=["eval", "json"])
+def test_inspect_logs_read_each_sample(log: Path) -> None:
+    first = toolhist.load(log)
+    assert first.source.format == "inspect-ai"
+    assert shape(first) == INSPECT_SAMPLE
+    assert first.metadata["samples"] == ["1_epoch_1", "2_epoch_1"]
+    assert any("2 samples" in note for note in first.source.notes)
+    second = toolhist.load(f"{log}#2_epoch_1")
+    assert second.metadata["log_session"] == "2_epoch_1"
+    (call,) = second.messages[2].tool_calls()
+    assert call.parameters == {"city": "Oslo"}
+    assert toolhist.load(f"{log}#2").metadata["log_session"] == "2_epoch_1"
+
+
+def test_inspect_eval_and_json_logs_hold_the_same_history() -> None:
+    """Two runs of the same task (message ids and times differ): the same turns, calls and results."""
+
+    def turns(session: toolhist.Session) -> list[tuple[str, list[Any]]]:
+        return [
+            (m.speaker, [b.model_dump(exclude={"provider_data"}) for b in m.blocks]) for m in session.messages
+        ]
+
+    assert turns(toolhist.load(EVAL)) == turns(toolhist.load(EVAL_JSON))
+
+
+def test_inspect_unknown_sample_is_one_line() -> None:
+    with pytest.raises(toolhist.LoadError) as caught:
+        toolhist.load(f"{EVAL}#9")
+    assert "no sample '9'" in str(caught.value)
+    assert "1_epoch_1" in str(caught.value)
+
+
+def test_inspect_a_json_file_of_one_session_refuses_a_locator(tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+    path.write_text(
+        json.dumps([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}])
+    )
+    with pytest.raises(toolhist.LoadError) as caught:
+        toolhist.load(f"{path}#x")
+    assert "holds one" in str(caught.value)
+
+
+def test_inspect_attachments_are_put_back() -> None:
+    log = json.loads(EVAL_JSON.read_text())
+    sample = log["samples"][0]
+    text = sample["messages"][1]["content"]
+    sample["attachments"] = {"abc": text}
+    sample["messages"][1]["content"] = "attachment://abc"
+    session = toolhist.load(log)
+    assert session.messages[1].blocks == (TextBlock(text=text),)
+
+
+def test_inspect_a_sample_member_and_live_objects() -> None:
+    with zipfile.ZipFile(EVAL) as zf:
+        assert "samples/1_epoch_1.json" in zf.namelist()
+    sample = json.loads(EVAL_JSON.read_text())["samples"][0]
+    assert shape(toolhist.load(sample)) == INSPECT_SAMPLE
+    live_log = stand_in("inspect_ai.log._log", "EvalLog", model_dump=json.loads(EVAL_JSON.read_text()))
+    assert shape(toolhist.load(live_log)) == INSPECT_SAMPLE
+    messages = [
+        stand_in("inspect_ai.model._chat_message", "ChatMessage", model_dump=m) for m in sample["messages"]
+    ]
+    assert shape(toolhist.load(messages)) == INSPECT_SAMPLE
+
+
+def test_smolagents_memory_reads_as_what_smolagents_sends() -> None:
+    """Held to smolagents' own write_memory_to_messages() of the same run."""
+    session = toolhist.load(SMOL)
+    sent = json.loads(SMOL_SENT.read_text())
+    roles = {
+        "system": "system",
+        "user": "human",
+        "assistant": "ai",
+        "tool-call": "ai",
+        "tool-response": "human",
+    }
+    assert [
+        (m.speaker, "".join(b.text for b in m.blocks if isinstance(b, TextBlock))) for m in session.messages
+    ] == [(roles[m["role"]], "".join(p["text"] for p in m["content"] or [])) for m in sent]
+    assert toolhist.summarize(session).tool_calls == 0
+    recorded: list[Any] = [
+        m.metadata.extra["tool_calls"] for m in session.messages if "tool_calls" in m.metadata.extra
+    ]
+    assert [c[0]["function"]["name"] for c in recorded] == ["get_weather", "final_answer"]
+
+
+def test_smolagents_live_memory_by_module() -> None:
+    memory = json.loads(SMOL.read_text())
+    live = stand_in("smolagents.memory", "AgentMemory", get_full_steps=memory["steps"])
+    assert len(toolhist.load(live).messages) == 7  # no system prompt on the stand-in
+    steps = [stand_in("smolagents.memory", "ActionStep", dict=s) for s in memory["steps"]]
+    assert toolhist.load(steps).source.format == "smolagents"
+
+
+def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
+    session = toolhist.load(MINI)
+    assert session.source.format == "mini-swe-agent"
+    assert [u.kind for u in session.unsent] == ["exit message"]
+    result = session.messages[3].blocks[0]
+    assert isinstance(result, ToolResponseBlock)
+    assert result.call_id == "call_0_0"
+    assert all("extra" not in m.metadata.extra for m in session.messages)
+
+
+def test_swe_agent_history_is_sent_one_result_per_observation() -> None:
+    session = toolhist.load(SWE)
+    assert session.source.format == "swe-agent"
+    assert toolhist.validate(session, "openai-chat") == []
+    assert toolhist.validate(session, "anthropic") == []
+    first = session.messages[2]
+    assert first.metadata.extra["action"] == "find_file missing_colon.py"
+    call = first.blocks[-1]
+    assert isinstance(call, ToolCallBlock)
+    assert call.parameters == {"file_name": "missing_colon.py"}
+
+
+def test_atif_steps_read_as_turns_and_observations_as_results() -> None:
+    session = toolhist.load(ATIF)
+    assert shape(session) == [
+        ("system", ["text"]),
+        ("human", ["text"]),
+        ("ai", ["thinking", "text", "tool_call", "tool_call"]),
+        ("tool", ["tool_response", "tool_response"]),
+        ("ai", ["text"]),
+    ]
+    assert session.messages[4].metadata.model == "claude-sonnet-4-5"
+
+
+def test_atif_a_bad_source_names_its_step() -> None:
+    value = json.loads(ATIF.read_text())
+    value["steps"][1]["source"] = "robot"
+    with pytest.raises(toolhist.LoadError) as caught:
+        toolhist.load(value, name="t.json")
+    assert "steps[1].source" in str(caught.value)
+
+
+def test_a_fifo_is_not_opened_to_look_for_a_zip_archive(tmp_path: Path) -> None:
+    """Looking for an Inspect ``.eval`` archive's header must not block on a named pipe."""
+    from toolhist.agents import archives
+
+    fifo = tmp_path / "log.eval"
+    __import__("os").mkfifo(fifo)
+    assert not archives.is_zip(str(fifo))
+    with pytest.raises(toolhist.LoadError, match="is a FIFO"):
+        toolhist.load(fifo)

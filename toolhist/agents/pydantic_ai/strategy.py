@@ -1,0 +1,50 @@
+"""Strategy ``pydantic-ai``: the history as pydantic-ai's own model classes send it (`send`).
+
+Like the real-library strategies (`toolhist.peers.strategies`), the body pydantic-ai sent is read
+back with the provider's reader: that Session is the curated history and its differences from the
+given one are the Changes (`toolhist.peers.diffing`), so ``compare`` shows which rules pydantic-ai's
+mapping fixes or breaks. Where pydantic-ai raises before sending, or the provider has no route here
+(Bedrock), the history is kept as given with one ``keep`` Change that says why.
+"""
+
+from __future__ import annotations
+
+from toolhist.agents.pydantic_ai.send import ROUTES, sent_body, version
+from toolhist.curation.base import Change, Curation
+from toolhist.curation.strategies import StrategyDef
+from toolhist.model import Message, Session
+from toolhist.peers.run import Answer
+from toolhist.peers.strategies import curation_of, sent_ids
+
+NAME = "pydantic-ai"
+
+
+def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+    """What pydantic-ai sends ``provider`` for ``session`` (plus ``tail``)."""
+    if tail:
+        session = session.model_copy(update={"messages": (*session.messages, *tail)})
+    if provider not in ROUTES:
+        change = Change(
+            pass_=NAME,
+            action="keep",
+            reason=f"pydantic-ai is not run for {provider} here (BedrockConverseModel needs boto3); "
+            "the history is shown as given",
+        )
+        return Curation(
+            session=session, changes=(change,), strategy=NAME, provider=provider, original=session
+        )
+    body, path, raised = sent_body(session, provider)
+    kind, _, text = (raised or "").partition(": ")
+    answer = Answer(body=body, path=path, raised=kind or None, message=text or None)
+    return curation_of(answer, session, provider, NAME, version())
+
+
+STRATEGIES = {
+    NAME: StrategyDef(
+        name=NAME,
+        summary="pydantic-ai's own model classes map the history (offline, a mock transport); "
+        "its request body read back",
+        curate=curate,
+        edge_ids=sent_ids,
+    )
+}
