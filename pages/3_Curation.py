@@ -13,7 +13,7 @@ from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, per_pass
+from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, id_map_frame, per_pass
 from toolhist.views.markup import md_literal
 from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
@@ -112,14 +112,26 @@ if position is not None:
         if a is pd.NA:
             st.caption("(dropped by the strategy: see the change log)")
         else:
-            show_message(curation.session, int(a), left, located=False)
+            show_message(curation.sent_session(), int(a), left, located=False)  # the ids that are sent
 
 st.subheader("Change log")
 if curation.changes:
     st.text(f"Changes per pass: {per_pass(curation.changes)}")
+    fixing = sum(bool(change.fixes) for change in curation.changes)
+    if fixing:
+        st.caption(
+            f"{fixing:,} change(s) repair a violation of the history as given (column fixes): listed first."
+        )
     st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
 else:
     st.caption(f"Strategy {strategy} changed nothing.")
+if curation.id_map:
+    st.subheader("Id map")
+    st.caption(
+        f"Strategy {strategy} gives every call a canonical id and sends it in {provider}'s form: "
+        f"{len(curation.id_map):,} call(s), one row each (not a change each)."
+    )
+    st.dataframe(id_map_frame(curation), hide_index=True, key="cu_id_map")
 
 st.subheader(f"Violations left for {provider}")
 if left:

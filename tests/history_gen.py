@@ -40,9 +40,16 @@ def _id(style: str, turn: int, index: int, serial: int) -> str:
     }[style]
 
 
+STYLES = ("openai", "anthropic", "kimi", "empty", "mistral", "weird")
+"""Id styles a generated call may have (`_id`)."""
+
+
 @st.composite
-def clean_history(draw: st.DrawFn) -> list[Message]:
-    """A valid-looking conversation: human, then assistant turns with 0-3 parallel calls and their results."""
+def clean_history(draw: st.DrawFn, styles: tuple[str, ...] = STYLES, thinking: bool = True) -> list[Message]:
+    """A valid-looking conversation: human, then assistant turns with 0-3 parallel calls and their results.
+
+    ``styles`` limits the id styles drawn; ``thinking=False`` draws no thinking blocks.
+    """
     messages: list[Message] = []
     if draw(st.booleans()):
         messages.append(Message(speaker="system", blocks=(TextBlock(text="You are a coding agent."),)))
@@ -51,7 +58,7 @@ def clean_history(draw: st.DrawFn) -> list[Message]:
         messages.append(Message(speaker="human", blocks=(TextBlock(text=draw(texts) or "hi"),)))
         for _ in range(draw(st.integers(0, 2))):
             blocks: list[Block] = []
-            if draw(st.booleans()):
+            if thinking and draw(st.booleans()):
                 blocks.append(
                     ThinkingBlock(
                         text=draw(texts),
@@ -64,7 +71,7 @@ def clean_history(draw: st.DrawFn) -> list[Message]:
             calls = []
             for index in range(draw(st.integers(0, 3))):
                 serial += 1
-                style = draw(st.sampled_from(["openai", "anthropic", "kimi", "empty", "mistral", "weird"]))
+                style = draw(st.sampled_from(styles))
                 cid = _id(style, turn, index, serial)
                 call = ToolCallBlock(
                     id=cid,
@@ -199,3 +206,20 @@ ROLES = {
     "gemini": {"human": "user", "ai": "model", "tool": "user"},
 }
 """The role each format writes for each speaker, as its reader records it in ``source_role``."""
+
+
+@st.composite
+def plain_sessions(draw: st.DrawFn) -> Session:
+    """A clean history with OpenAI- and Anthropic-style ids and no thinking, as a provider's own body.
+
+    The shape most real agent logs have; most providers take it as it is, so it tests that the
+    repair passes themselves leave what a provider accepts alone.
+    """
+    messages = draw(clean_history(styles=("openai", "anthropic"), thinking=False))
+    fmt = draw(st.sampled_from(["openai-chat", "anthropic", "gemini", "openai-responses"]))
+    roles = ROLES.get(fmt, {})
+    messages = [
+        m.model_copy(update={"metadata": m.metadata.model_copy(update={"source_role": roles.get(m.speaker)})})
+        for m in messages
+    ]
+    return Session(messages=tuple(messages), source=SessionSource(format=fmt))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,7 @@ def test_compare_table_and_json() -> None:
     assert list(data) == list(toolhist.STRATEGIES)  # default: every registered strategy
     none = data["none"]
     assert {k: v for k, v in none.items() if k != "violations"} == {
+        "status": "ran",
         "messages": 10,
         "changes": 0,
         "actions": {},
@@ -202,10 +204,17 @@ def test_reference_strategy_leaves_no_error_on_the_samples(capsys: pytest.Captur
 def test_reference_curate_on_the_stuck_chat_sample() -> None:
     out = run("curate", CHAT, "--provider", "openai-chat")  # default strategy: toolhist
     assert out.returncode == 0, out.stdout
-    lines = out.stdout.splitlines()
-    assert lines[1].startswith("strategy toolhist for openai-chat: 10 → 11 messages")
-    assert any("close" in line and "call_Rk2Vb7nXc4LzA9qWe6tYu1Io" in line for line in lines)
-    assert lines[-1] == "left     ok"
+    # Issue 24: the one real repair, naming the rule it repairs; the 7 id rewrites and the SDK-only
+    # strip it used to make (ids OpenAI takes, a `name` OpenAI ignores) are gone.
+    assert out.stdout.splitlines() == [
+        f"{CHAT}: openai-chat, 10 messages",
+        "strategy toolhist for openai-chat: 10 → 11 messages (10 same, 0 changed, 1 inserted, 0 deleted, 0 moved)",
+        "changes  1 (close 1); 1 repair a violation of the history as given, listed first",
+        "  close_orphans close @- → 10.0 call_Rk2Vb7nXc4LzA9qWe6tYu1Io (fixes oai.call_unanswered): pending call: "
+        "nothing follows it, and a request cannot end on an unanswered call; a synthetic result closes it (send "
+        "the real result as tail to keep it)",
+        "left     ok",
+    ]
     data = json.loads(run("curate", CHAT, "--provider", "openai-chat", "--json").stdout)
     assert data["strategy"] == "toolhist"
     assert data["violations"] == []
@@ -215,3 +224,75 @@ def test_reference_curate_on_the_stuck_chat_sample() -> None:
     rows = {line.split()[0]: line.split() for line in table.stdout.splitlines()[2:]}
     assert rows["none"][1:3] == ["0", "1"]
     assert rows["toolhist"][2] == "0"  # no error left
+
+
+def test_curate_shows_the_id_sent_for_each_rewrite() -> None:
+    mistral = "sample_logs/mistral_ids_after_openai.json"
+    lines = run("curate", mistral, "--provider", "mistral").stdout.splitlines()
+    assert lines[2] == "changes  2 (rewrite_id 2); 2 repair a violation of the history as given, listed first"
+    assert lines[3].startswith("  map_ids rewrite_id @2.1 → 2.1 call_Zx8Cv2Bn6Mq4Wr9Ty1Ui3Op7 → ")
+    sent = lines[3].split(" → ")[2].split(" ")[0]
+    assert len(sent) == 9
+    assert sent.isalnum()
+    assert "(fixes mis.id_format): mistral refuses this id: Mistral ids are exactly 9 characters" in lines[3]
+    data = json.loads(run("curate", mistral, "--provider", "mistral", "--json").stdout)
+    assert [(c["fixes"], c["detail"]["new_id"]) for c in data["changes"]] == [(["mis.id_format"], sent)] * 2
+    assert "id_map" not in data
+
+
+def test_curate_canonical_prints_one_id_map() -> None:
+    out = run("curate", CHAT, "--provider", "anthropic", "--strategy", "canonical")
+    lines = out.stdout.splitlines()
+    assert lines[2].startswith("changes  1 (close 1)")  # the ids are not a Change each
+    start = lines.index("id map   4 call(s): source id → canonical → sent to anthropic")
+    rows = [line.strip().split(" → ") for line in lines[start + 1 : start + 5]]
+    assert [r[0] for r in rows] == [
+        "call_8fJx2LmQ0pV4tR7wN1sYb3Kd",
+        "call_Zq5Hn9cWe1XuT6gA4mBv0Ros",
+        "call_Ty3Dk8aPz6QwE2rUo9iLm5Sx",
+        "call_Rk2Vb7nXc4LzA9qWe6tYu1Io",
+    ]
+    assert all(r[2] == "toolu_" + r[1].removeprefix("hist_tool_") for r in rows)
+    data = json.loads(
+        run("curate", CHAT, "--provider", "anthropic", "--strategy", "canonical", "--json").stdout
+    )
+    assert [row["sent"] for row in data["id_map"]] == [r[2] for r in rows]
+    assert [c["action"] for c in data["changes"]] == ["close"]
+
+
+def test_compare_says_not_run_and_how_to_install(tmp_path: Path) -> None:
+    """A peers home with nothing installed (a real empty folder): the peer strategies did not run."""
+    env = {**os.environ, "TOOLHIST_PEERS_HOME": str(tmp_path)}
+    args = [
+        "compare",
+        CHAT,
+        "--provider",
+        "openai-chat",
+        "--strategy",
+        "litellm",
+        "--strategy",
+        "openai-agents",
+    ]
+    exe = shutil.which("toolhist", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    out = subprocess.run(
+        [exe, *args], cwd=ROOT, capture_output=True, text=True, check=False, env=env, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[2:] == [
+        "litellm        not run: litellm 1.106.2 is not installed; install it with `toolhist peers install`",
+        "openai-agents  not run: openai-agents 0.24.0 is not installed; install it with `toolhist peers install`",
+        "versions litellm: litellm 1.106.2 (the pin); openai-agents: openai-agents 0.24.0 (the pin)",
+    ]
+    data = json.loads(
+        subprocess.run(
+            [exe, *args, "--json"], cwd=ROOT, capture_output=True, text=True, env=env, check=True
+        ).stdout
+    )
+    assert {k: data["litellm"][k] for k in ("status", "changes", "errors", "warnings", "install")} == {
+        "status": "not run",
+        "changes": None,
+        "errors": None,
+        "warnings": None,
+        "install": "toolhist peers install",
+    }

@@ -87,7 +87,8 @@ def test_id_table_shows_each_provider_id() -> None:
         ),
         source=SessionSource(format="kimi"),
     )
-    curated = toolhist.curate(session, "anthropic").session
+    # Strategy canonical keeps seed 001's canonical ids in its history (toolhist's holds the ids sent).
+    curated = toolhist.curate(session, "anthropic", strategy="canonical").session
     table = id_table(curated, ("anthropic", "kimi", "mistral", "openai-chat"))
     assert list(table.columns) == [
         "message",

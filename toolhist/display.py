@@ -107,7 +107,7 @@ def session_html(session: Session, providers: list[str] | None = None) -> str:
 
 def curation_html(curation: Curation) -> str:
     """What a curation changed: the before/after aligned and coloured, and the change log."""
-    d = diff(curation.original, curation.session, curation.changes)
+    d = diff(curation.original, curation.sent_session(), curation.changes)  # the ids that are sent
     counts = ", ".join(f"{k} {v}" for k, v in d.counts().items())
     rows, more = _cap(
         [

@@ -89,14 +89,16 @@ def test_a_prefix_edited_before_anthropic_thinking_is_named_for_fable_and_opus_5
     at = open_switch(sample=SAMPLE, to="gemini", back="anthropic")
     at.number_input(key="sw_at").set_value(5).run()
     at.text_input(key="sw_back_model").input("claude-opus-5-5").run()
-    at.multiselect(key="sw_strategies").set_value(["none", "toolhist"]).run()
+    at.multiselect(key="sw_strategies").set_value(["none", "toolhist", "canonical"]).run()
     assert not at.exception, at.exception
     rows = frames(at, "prefix changed")
-    assert [(r[0], r[-1]) for r in rows[2:]] == [
+    # toolhist changes nothing Anthropic takes (issue 24); canonical rewrites messages.1
+    assert [(r[0], r[-1]) for r in rows[3:]] == [
         ("none", ""),
-        ("toolhist", "messages.3.content.0 (messages.1)"),
+        ("toolhist", ""),
+        ("canonical", "messages.3.content.0 (messages.1)"),
     ]
     assert any(
-        t.value.startswith("toolhist: the prefix of messages.3.content.0 changed (messages.1)")
+        t.value.startswith("canonical: the prefix of messages.3.content.0 changed (messages.1)")
         for t in at.text
     )

@@ -6,6 +6,7 @@ The table is the answer a user wants before choosing a repair; it is pinned as a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from toolhist.curation import STRATEGIES
 from toolhist.curation.compare import compare, compare_frame
+from toolhist.peers import run
+from toolhist.peers.env import PeersMissing
 from toolhist.providers import PROVIDERS, validate
 
 
@@ -23,7 +26,8 @@ def table(seed: str) -> dict[str, dict[str, list[str]]]:
     out: dict[str, dict[str, list[str]]] = {name: {} for name in STRATEGIES}
     for provider in PROVIDERS:
         for name, result in compare(session, provider).items():
-            out[name][provider] = sorted(result.errors)
+            # A strategy that did not run leaves nothing and fixes nothing: never an empty list.
+            out[name][provider] = sorted(result.errors) if result.status == "ran" else [f"({result.status})"]
     return out
 
 
@@ -55,8 +59,36 @@ def test_compare_agrees_with_validate() -> None:
     session = SEEDS["B-duplicate"]()
     for provider in PROVIDERS:
         for name, result in compare(session, provider).items():
+            if result.status == "not run":  # its library is not installed: validate cannot run it either
+                with pytest.raises(PeersMissing):
+                    validate(session, provider, strategy=name)
+                continue
             left = validate(session, provider, strategy=name)
             assert [v.rule for v in result.violations] == [v.rule for v in left]
+
+
+def test_a_strategy_that_did_not_run_says_so_with_no_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: litellm and openai-agents showed 0 changes and 0 errors left when they never ran."""
+    monkeypatch.setenv("TOOLHIST_PEERS_HOME", str(tmp_path))  # a real, empty peers home
+    monkeypatch.setattr(run, "_WORKERS", {})  # workers an earlier test started stay out of this one
+    results = compare(SEEDS["B-unanswered"](), "openai-chat", ["toolhist", "litellm", "openai-agents"])
+    assert results["toolhist"].status == "ran"
+    for name, version in (("litellm", "1.106.2"), ("openai-agents", "0.24.0")):
+        result = results[name]
+        assert (result.status, result.changes, result.messages, result.install, result.passes) == (
+            "not run",
+            None,
+            None,
+            "toolhist peers install",
+            False,
+        )
+        assert result.describe() == (
+            f"not run: {name} {version} is not installed; install it with `toolhist peers install`"
+        )
+    frame: Any = compare_frame(SEEDS["B-unanswered"](), ["openai-chat"], ["toolhist", "litellm"])
+    assert frame.loc["litellm", "openai-chat"] == "(not run)"
 
 
 def test_compare_frame_is_strategy_by_provider() -> None:

@@ -555,7 +555,9 @@ def test_openai_chat_history_renders_to_a_valid_body() -> None:
             {"role": "user", "content": "Thanks"},
         ],
     }
-    assert payload.omitted == ()
+    # OpenAI's "content": "" beside tool_calls carries nothing and is left out; the notes say so
+    # (issue 24: the renderer left it out silently, and only curation's Change said it).
+    assert payload.omitted == ("message 2 block 0: empty text not sent (it carries nothing)",)
     assert validate(session, "anthropic") == []
 
 

@@ -1,12 +1,15 @@
 """Every body toolhist renders from a bundled sample, for every provider and strategy, passes the SDK types.
 
 One parametrised test, sample x provider x strategy, and no case is excused. The only findings
-allowed are under ``none`` and are pinned exactly in `FROM_SOURCE`: ``none`` sends the history as the
-source had it (DESIGN §5 round trip), and three samples carry values the SDK types refuse — the check
-must report exactly those, each verbatim from the source, and every curating strategy removes them
-(`toolhist.curation.conform`, tested below with its Changes). A finding anywhere else is a renderer
-or curation bug. Bodies from sources that record no model are checked with the placeholder model
-(`fill_model=True`): the model is a request field outside the history.
+allowed are under ``none`` and ``toolhist`` and are pinned exactly in `FROM_SOURCE`: ``none`` sends the
+history as the source had it (DESIGN §5 round trip), and three samples carry values the SDK types
+refuse — the check must report exactly those, each verbatim from the source. ``toolhist`` changes only
+what the provider refuses (issue 24), and the providers take those values (OpenAI ignores a tool
+message's ``name``; Codex replays reasoning without ``id`` to the Responses API), so it keeps them too.
+Every other curating strategy removes them (`toolhist.curation.conform`, tested below with its
+Changes). A finding anywhere else is a renderer or curation bug. Bodies from sources that record no
+model are checked with the placeholder model (`fill_model=True`): the model is a request field
+outside the history.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def _cases() -> list[Any]:
 def test_the_matrix_is_not_empty() -> None:
     assert len(LOADED) == 23
     assert len(_cases()) == len(LOADED) * len(PROVIDERS) * len(SDK_RENDERED)
-    assert len(SDK_RENDERED) == 8
+    assert len(SDK_RENDERED) == 9  # canonical joined the strategies toolhist renders (issue 24)
 
 
 def test_every_pinned_finding_names_a_loaded_sample() -> None:
@@ -95,7 +98,7 @@ def test_rendered_body_passes_the_sdk_types(name: str, provider: str, strategy: 
     session = dict(LOADED)[name]
     payload = render(session, provider, strategy=strategy)
     found = sdk.check(payload.body, provider, payload.source_map, fill_model=True)
-    expected = FROM_SOURCE.get((name, provider), []) if strategy == "none" else []
+    expected = FROM_SOURCE.get((name, provider), []) if strategy in ("none", "toolhist") else []
     assert [(v.path, v.error_text) for v in found] == expected
 
 
@@ -108,7 +111,9 @@ def _conform_changes(name: str, provider: str, strategy: str) -> list[tuple[str,
     ]
 
 
-@pytest.mark.parametrize("strategy", [s for s in SDK_RENDERED if s not in ("none", "vercel-ai-model")])
+@pytest.mark.parametrize(
+    "strategy", [s for s in SDK_RENDERED if s not in ("none", "toolhist", "vercel-ai-model")]
+)
 def test_every_curating_strategy_strips_the_tool_message_name_with_a_change(strategy: str) -> None:
     # vercel-ai-model: the model-messages route throws MissingToolResultsError on these samples (an
     # unanswered call), as the real AI SDK does, so it sends nothing and records one `keep` Change.
@@ -124,15 +129,25 @@ def test_every_curating_strategy_strips_the_tool_message_name_with_a_change(stra
     assert _conform_changes("openai_chat_request.json", "mistral", strategy) == []
 
 
+def test_toolhist_keeps_what_only_the_sdk_types_refuse() -> None:
+    """Issue 24: the provider takes these, so the reference repair changes none of them."""
+    for name, provider in FROM_SOURCE:
+        assert _conform_changes(name, provider, "toolhist") == [], (name, provider)
+    codex = dict(LOADED)["codex_rollout_interrupted.jsonl"]
+    items = render(codex, "openai-responses", strategy="toolhist").body["input"]
+    assert isinstance(items, list)
+    assert [item.get("type") for item in items if isinstance(item, dict)].count("reasoning") == 2
+
+
 def test_codex_reasoning_without_id_is_dropped_with_its_summary_and_encrypted_content() -> None:
-    changes = _conform_changes("codex_rollout_interrupted.jsonl", "openai-responses", "toolhist")
+    changes = _conform_changes("codex_rollout_interrupted.jsonl", "openai-responses", "canonical")
     assert [(action, message) for action, message, _ in changes] == [("drop", 2), ("drop", 4)]
     first = changes[0][2]
     assert isinstance(first, dict)
     assert first["text"] == "**Running the failing tests**"
     assert str(first["data"]).startswith("gAAAAABo3kQx7bN2")
     body = render(
-        dict(LOADED)["codex_rollout_interrupted.jsonl"], "openai-responses", strategy="toolhist"
+        dict(LOADED)["codex_rollout_interrupted.jsonl"], "openai-responses", strategy="canonical"
     ).body
     items = body["input"]
     assert isinstance(items, list)
@@ -143,7 +158,7 @@ def test_conform_changes_nothing_for_histories_the_sdk_types_already_take() -> N
     for name, _session in LOADED:
         for provider in PROVIDERS:
             if (name, provider) not in FROM_SOURCE:
-                assert _conform_changes(name, provider, "toolhist") == [], (name, provider)
+                assert _conform_changes(name, provider, "canonical") == [], (name, provider)
 
 
 def test_the_none_findings_are_the_source_values_verbatim() -> None:

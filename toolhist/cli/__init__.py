@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import click
 
 from toolhist import __version__
-from toolhist.cli.options import format_option, peer_versions_option, strategies_option, strategy_option
+from toolhist.cli.options import format_option, peer_versions_option, strategy_option
 from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.model import json_schema
@@ -27,7 +26,6 @@ from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
     from toolhist.check import CheckResult
-    from toolhist.curation.base import Position
     from toolhist.providers import Violation
 
 EXIT_USAGE = 2
@@ -47,6 +45,8 @@ class _Commands(click.Group):
     """
 
     LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "curate": ("curate", "curate_cmd"),
+        "compare": ("curate", "compare_cmd"),
         "migrate": ("migrate", "migrate_cmd"),
         "compact": ("compact", "compact_cmd"),
         "scan": ("scan", "scan_cmd"),
@@ -335,133 +335,6 @@ def _render_sdk(
     click.echo(f"toolhist: sdk: {captured.sdk} {captured.version}", err=True)
     if captured.model_filled:
         click.echo(f"toolhist: sdk: the history names no model; sent {sdk.MODEL_PLACEHOLDER!r}", err=True)
-
-
-@cli.command("curate")
-@click.argument("file", type=click.Path())
-@click.option("--provider", required=True, help="The provider to curate for.")
-@strategy_option("toolhist", "Curation strategy (see `toolhist strategies`).")
-@format_option
-@peer_versions_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
-def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json: bool) -> None:
-    """Repair FILE for PROVIDER: the curated history, every change made, and what is still wrong.
-
-    Exit 0 when the curated history has no error-level violation for PROVIDER, 1 when it has.
-    """
-    from toolhist.curation import curate
-    from toolhist.diff import diff
-    from toolhist.providers import provider_for, validate
-
-    provider = provider_for(provider).name
-    session = load_shown(file, fmt)
-    curation = curate(session, provider, strategy=strategy)
-    left = validate(session, provider, strategy=strategy)
-    if as_json:
-        data = curation.to_json()
-        data["violations"] = [v.model_dump(mode="json") for v in left]
-        _emit_json(data)
-    else:
-        before, after = len(session.messages), len(curation.session.messages)
-        click.echo(f"{file}: {session.source.format}, {before} messages")
-        if curation.library is not None:
-            click.echo(f"library  {curation.library} (the real library's request body, read back)")
-            said = _versions_said([strategy])  # empty for a framework's strategy: its installed extra runs
-            if said:
-                click.echo(f"versions {said}")
-        counts = diff(session, curation.session, curation.changes).counts()
-        rows = ", ".join(f"{n} {status}" for status, n in counts.items())
-        click.echo(f"strategy {strategy} for {provider}: {before} → {after} messages ({rows})")
-        actions = Counter(change.action for change in curation.changes)
-        by_action = ", ".join(f"{action} {n}" for action, n in sorted(actions.items()))
-        click.echo(f"changes  {len(curation.changes)}" + (f" ({by_action})" if by_action else ""))
-        for change in curation.changes:
-            call = f" {change.call_id}" if change.call_id else ""
-            where = f"@{_position(change.before)} → {_position(change.after)}"
-            click.echo(f"  {change.pass_} {change.action} {where}{call}: {change.reason}")
-        errors = sum(v.severity == "error" for v in left)
-        verdict = "ok" if not left else f"{errors} error(s), {len(left) - errors} warning(s)"
-        click.echo(f"left     {verdict}")
-        _echo_violations(left)
-    if any(v.severity == "error" for v in left):
-        raise click.exceptions.Exit(1)
-
-
-def _position(position: Position | None) -> str:
-    if position is None:
-        return "-"
-    return str(position.message) if position.block is None else f"{position.message}.{position.block}"
-
-
-@cli.command("compare")
-@click.argument("file", type=click.Path())
-@click.option("--provider", required=True, help="The provider to curate for.")
-@strategies_option("A strategy to compare (repeatable; default: every registered one).")
-@format_option
-@peer_versions_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by strategy.")
-def compare_cmd(
-    file: str, provider: str, strategies: tuple[str, ...], fmt: str | None, as_json: bool
-) -> None:
-    """Compare strategies on FILE for PROVIDER: changes made by action, violations left by rule.
-
-    Informational: exit 0 whatever the strategies leave (use `curate` or `check` to gate on it).
-    """
-    from toolhist.curation.compare import compare
-    from toolhist.providers import provider_for
-
-    provider = provider_for(provider).name
-    session = load_shown(file, fmt)
-    results: dict[str, dict[str, Any]] = {
-        name: {
-            "messages": r.messages,
-            "changes": r.changes,
-            "actions": r.actions,
-            "errors": sum(r.errors.values()),
-            "warnings": sum(r.warnings.values()),
-            "rules": {"error": r.errors, "warning": r.warnings},
-            "violations": [v.model_dump(mode="json") for v in r.violations],
-            **({"library": r.library} if r.library is not None else {}),
-            **({"error": r.error} if r.error is not None else {}),
-        }
-        for name, r in compare(session, provider, strategies or None).items()
-    }
-    if as_json:
-        _emit_json(results)
-        return
-    click.echo(f"{file}: {session.source.format}, {len(session.messages)} messages, for {provider}")
-    width = max(len("strategy"), *(len(name) for name in results))
-    click.echo(f"{'strategy':<{width}}  {'changes':>7}  {'errors':>6}  {'warnings':>8}  actions; rules left")
-    for name, r in results.items():
-        if "error" in r:
-            click.echo(f"{name:<{width}}  no answer: {r['error']}")
-            continue
-        actions = ", ".join(f"{a} {n}" for a, n in r["actions"].items()) or "-"
-        failing = [f"{rule} {n}" for rule, n in r["rules"]["error"].items()]
-        warned = [f"{rule} {n} (warning)" for rule, n in r["rules"]["warning"].items()]
-        rules = ", ".join(failing + warned) or "-"
-        counts = f"{r['changes']:>7}  {r['errors']:>6}  {r['warnings']:>8}"
-        runs = f" [{r['library']}]" if "library" in r else ""
-        click.echo(f"{name:<{width}}  {counts}  {actions}; {rules}{runs}")
-    said = _versions_said(list(results))
-    if said:
-        click.echo(f"versions {said}")
-
-
-def _versions_said(strategies: Sequence[str]) -> str:
-    """Which version of each library the given strategies ran, and why (empty when none runs one)."""
-    from toolhist.peers.pins import LIBRARY_OF_STRATEGY
-    from toolhist.peers.versions import Selected, describe, resolve, selected, split_strategy
-
-    said: dict[str, str] = {}
-    for name in strategies:
-        base, wanted = split_strategy(name)
-        library = LIBRARY_OF_STRATEGY.get(base)
-        if library is None:
-            continue
-        chosen = selected(library) if wanted is None else Selected(library, resolve(library, wanted), "named")
-        said.setdefault(name, f"{name}: {describe(chosen)}")
-    return "; ".join(said.values())
 
 
 @cli.command("explain")

@@ -63,6 +63,11 @@ class Change(BaseModel):
     """What was removed, as JSON (a block, a message, or for a conflict both contents)."""
     detail: dict[str, JsonValue] = Field(default_factory=dict)
     """Pass-specific facts: ``old_id``/``new_id``, ``kept``/``dropped`` contents of a conflict…"""
+    fixes: tuple[str, ...] = ()
+    """The rule ids (DESIGN §6) of the violations of the history as given that this Change repairs,
+    errors first; empty for a Change that repairs none by itself (a move another repair needs, a
+    synthesised call). Filled by `toolhist.curation.fixes.attribute` for the strategies that check
+    the history first (``toolhist``, ``canonical``)."""
     _subject: object = PrivateAttr(default=None)
 
     @classmethod
@@ -91,6 +96,21 @@ class Change(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
 
+class IdMapping(BaseModel):
+    """One row of a `Curation` id map: a call's id as the source wrote it, canonical, and as sent."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str | None
+    """The id as the history given had it; ``None`` for a call a pass made (``synthesize_calls``)."""
+    canonical: str
+    """Seed 001's canonical id (``hist_tool_`` + 24 characters), the id the curated history pairs on."""
+    sent: str
+    """The id the provider's payload carries (the canonical id mapped to the provider's format)."""
+    message: int | None = None
+    """Where the call is in the curated session (``None`` for a result whose call is not there)."""
+
+
 class Curation(BaseModel):
     """The result of `toolhist.curate`: the curated session and every change made to get it."""
 
@@ -99,7 +119,8 @@ class Curation(BaseModel):
     session: Session
     """The curated history (canonical model). Render it with the same provider."""
     changes: tuple[Change, ...]
-    """Every change, in the order the passes made them."""
+    """Every change: for the strategies that check the history first, those that repair an error of
+    it, then those that repair a warning, then the rest; each group in the order the passes made them."""
     strategy: str
     """The strategy that curated."""
     provider: str
@@ -109,6 +130,29 @@ class Curation(BaseModel):
     library: str | None = None
     """``name version`` of the real library that made this curation (``litellm 1.106.2``), for the
     strategies that run one (`toolhist.peers.strategies`); ``None`` for toolhist's own passes and ports."""
+    id_map: tuple[IdMapping, ...] = ()
+    """For a strategy that gives every id a canonical form (``canonical``, seed 001 in full): one row
+    per call, source id → canonical id → the id sent to ``provider``, in the curated order. Those
+    rewrites are this table, not one Change each. Empty for the other strategies (``toolhist``
+    records each id it rewrites as a ``rewrite_id`` Change)."""
+    _sent: tuple[Session, Session] | None = PrivateAttr(default=None)
+
+    def sent_session(self) -> Session:
+        """The curated session with the ids the payload carries (the strategy's edge mapping applied).
+
+        ``session`` holds the ids the strategy pairs on (``hist_tool_…`` for ``canonical`` and the
+        llxprt strategies); what a user compares before and after is what is sent. Same messages and
+        positions as ``session``, only ids differ; computed once.
+        """
+        cached = self._sent
+        if cached is None or cached[0] is not self.session:  # a model_copy with another session
+            from toolhist.curation.strategies import strategy_for  # strategies build on this module
+
+            cached = (self.session, strategy_for(self.strategy).edge_ids(self.session, self.provider)[0])
+            private = self.__pydantic_private__
+            assert private is not None
+            private["_sent"] = cached
+        return cached[1]
 
     def _repr_html_(self) -> str:
         """Jupyter: counts and the change log, escaped (`toolhist.display`)."""
@@ -129,6 +173,7 @@ class Curation(BaseModel):
             **({"library": self.library} if self.library is not None else {}),
             "session": session,
             "changes": [change.to_json() for change in self.changes],
+            **({"id_map": [row.model_dump(mode="json") for row in self.id_map]} if self.id_map else {}),
         }
 
 
@@ -187,6 +232,19 @@ class Trace:
         if type(found) is tuple:
             found = self._origin[id(obj)] = position(found)
         return found  # type: ignore[return-value]  # a Position or None once converted
+
+    def input_block(self, obj: Block) -> Block | None:
+        """The input block ``obj`` is (or was derived from); ``None`` for a block a pass made.
+
+        Cheaper than `origin` (no `Position` is made): passes that look at every tool block use it.
+        """
+        found = self._origin.get(id(obj))
+        if found is None:
+            return None
+        m, b = (found.message, found.block) if isinstance(found, Position) else found
+        if b is None or m >= len(self.input) or b >= len(self.input[m].blocks):
+            return None
+        return self.input[m].blocks[b]
 
     def derive(self, new: object, old: object) -> None:
         """Record that ``new`` is a rewritten ``old`` (same thing, new object)."""
@@ -285,18 +343,21 @@ def run_passes(
     strategy: str,
     passes: Sequence[Pass],
     tail: tuple[Message, ...] = (),
+    *,
+    conform: bool = True,
 ) -> Curation:
     """Run ``passes`` in order over ``session.messages + tail`` and assemble the Curation.
 
-    Every strategy that curates starts with `conform_to_sdk`: the repairs after it, whatever client
-    they reproduce, then send only shapes the provider's SDK request types accept.
+    Every strategy that reproduces a client starts with `conform_to_sdk` (``conform``): the repairs
+    after it, whatever client they reproduce, then send only shapes the provider's SDK request types
+    accept. Strategy ``toolhist`` changes only what the provider refuses, so it does not.
     """
     from toolhist.curation.conform import conform_to_sdk  # conform builds on this module
 
     messages = (*session.messages, *tail)
     trace = Trace.of(messages)
     changes: list[Change] = []
-    for step in (conform_to_sdk(provider), *passes):
+    for step in (conform_to_sdk(provider), *passes) if conform else passes:
         messages, made = step(messages, trace)
         changes.extend(made)
     curated = session.model_copy(update={"messages": messages})

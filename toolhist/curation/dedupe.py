@@ -59,7 +59,13 @@ def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
         if len(blocks) == len(message.blocks):
             out.append(message)
         elif blocks:
-            new = replace(message, blocks=tuple(blocks))
+            # Text left behind once its results went is the user's, not a tool's (as in move_results).
+            speaker = (
+                "human"
+                if message.speaker == "tool" and not any(isinstance(b, ToolResponseBlock) for b in blocks)
+                else message.speaker
+            )
+            new = replace(message, blocks=tuple(blocks), speaker=speaker)
             trace.derive(new, message)
             out.append(new)
     return tuple(out), changes

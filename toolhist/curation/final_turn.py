@@ -47,8 +47,14 @@ def _applies(provider: str, rule: str, body: dict[str, Any]) -> bool:
 
 
 def _after_results(messages: tuple[Message, ...]) -> bool:
-    """Whether the turn before the last message holds tool results (the tool round is still open)."""
+    """Whether the turn before the last message holds tool results (the tool round is still open).
+
+    Assistant messages right before the last are one turn with it: the Converse renderer sends
+    consecutive messages of a role as one message.
+    """
     k = len(messages) - 2
+    while k >= 0 and messages[k].speaker == "ai":
+        k -= 1
     while k >= 0 and messages[k].speaker != "ai":
         if any(True for _ in messages[k].tool_responses()):
             return True

@@ -7,6 +7,10 @@ in the history (dropped by an agent, by compaction, or by `drop_foreign_thinking
 without its id: ids are optional on input, and the call and its ``call_id`` pairing are unchanged.
 Ids with the wrong prefix (``Expected an ID that begins with 'fc'``) or repeated ids are dropped the
 same way. Each drop is a Change holding the id.
+
+Only a Responses body's own items carry their ids into the payload (the renderer sends a call's
+item fields only when it renders a Responses body back); from any other source the calls go out
+without ids, and there is nothing to drop.
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock
 PASS = "drop_item_ids"
 
 
-def drop_item_ids(provider: str) -> Pass:
-    """The pass for ``provider`` (only ``openai-responses`` has item ids)."""
+def drop_item_ids(provider: str, source_format: str | None = "openai-responses") -> Pass:
+    """The pass for ``provider`` (only ``openai-responses`` has item ids, sent from its own bodies only)."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        if provider != "openai-responses":
+        if provider != "openai-responses" or source_format != "openai-responses":
             return messages, []
         seen: set[str] = set()
         out: list[Message] = []

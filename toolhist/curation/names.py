@@ -42,10 +42,16 @@ def safe_name(name: str, provider: str) -> str:
     return cleaned[: 64 - len(suffix)] + suffix
 
 
-def sanitize_tool_names(provider: str, renamed: dict[str, str]) -> Pass:
-    """The pass for ``provider``; fills ``renamed`` (old → new) for the declarations."""
+def sanitize_tool_names(provider: str, renamed: dict[str, str], *, declared: bool = True) -> Pass:
+    """The pass for ``provider``; fills ``renamed`` (old → new) for the declarations.
+
+    Gemini checks the names of the declarations only (``gem.fn_name_format``; its renderer derives
+    none), so for Gemini a history that declares no tools (``declared=False``) keeps its names.
+    """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if provider == "gemini" and not declared:
+            return messages, []
         out: list[Message] = []
         changes: list[Change] = []
         safe: dict[str, str] = {}  # names repeat across a history: check each once

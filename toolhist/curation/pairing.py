@@ -1,14 +1,12 @@
-"""Passes ``map_ids`` and ``dedupe_calls``: seed 001 canonical ids, and which call each result answers.
+"""Passes ``map_ids`` and ``dedupe_calls``: which call each result answers, and ids to pair on.
 
 Raw ids cannot be trusted to pair: a provider switch leaves ``call_…``, ``toolu_…`` and Kimi's
 turn-local ``functions.read:0`` side by side, some agents write empty ids, and a retried turn can
-repeat an id for a different call. This pass decides, once, which call every result answers, then
-gives every distinct call its canonical id (`toolhist.ids.canonical_id`) and every result the id of
-its call:
+repeat an id for a different call. This pass decides, once, which call every result answers, and
+gives every distinct call an id of its own and every result the id of its call:
 
 - a call whose id repeats an earlier call's id with the same name and arguments is the *same*
-  call recorded twice (seed 000 failure mode A): same canonical id, and ``dedupe_calls`` drops the
-  copy;
+  call recorded twice (seed 000 failure mode A): same id, and ``dedupe_calls`` drops the copy;
 - a call whose id repeats an earlier *different* call's id gets its own id (the raw id plus its
   occurrence number enters the hash), so the two stay apart;
 - a call with no id gets one from its turn and position (seed 001's missing-id rule);
@@ -16,7 +14,11 @@ its call:
   unanswered one after it (an early result), else the latest one before it (a duplicate result);
   a result with no id pairs with the first unanswered call of the assistant turn before it.
 
-Every rewrite is a Change (``rewrite_id``) carrying the old and the new id.
+Two modes. ``keep`` (strategy ``toolhist``): a call keeps its own id when that id already tells it
+apart, and only the calls above get a seed 001 canonical id (`toolhist.ids.canonical_id`) to pair on;
+`toolhist.curation.sent_ids` later decides what goes out, so these ids are the passes' own and make
+no Change. ``canonical`` (strategy ``canonical``, seed 001 in full): every call gets its canonical id,
+shown as the Curation's id map.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ import hashlib
 import json
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Literal
 
 from toolhist._trusted import replace
-from toolhist.curation.base import Change, Trace, block_json
+from toolhist.curation.base import Change, Pass, Trace, block_json
 from toolhist.ids import canonical_id
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
 
 PASS = "map_ids"
+Mode = Literal["keep", "canonical"]
+"""``keep``: a call keeps an id that tells it apart; ``canonical``: every call gets its seed 001 id."""
 
 
 @dataclass
@@ -56,7 +61,7 @@ def _same_call(a: ToolCallBlock, b: ToolCallBlock) -> bool:
 
 
 def _assign_calls(
-    messages: tuple[Message, ...], provider: str | None
+    messages: tuple[Message, ...], provider: str | None, mode: Mode
 ) -> tuple[list[_Call], dict[str, list[_Call]]]:
     calls: list[_Call] = []
     by_raw: dict[str, list[_Call]] = {}
@@ -76,7 +81,7 @@ def _assign_calls(
                 elif earlier:
                     new = canonical_id(provider, f"{raw}#{len(earlier)}", block.name, "", 0)
                 else:
-                    new = canonical_id(provider, raw, block.name, "", 0)
+                    new = raw if mode == "keep" else canonical_id(provider, raw, block.name, "", 0)
             call = _Call(m, block, new)
             calls.append(call)
             by_raw.setdefault(raw, []).append(call)
@@ -92,6 +97,7 @@ def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
     by_raw: dict[str, list[_Call]],
     provider: str | None,
     positions: list[int],
+    mode: Mode,
 ) -> str:
     if not result.call_id:
         # Pair by position: the first unanswered call of the nearest assistant turn before it.
@@ -120,18 +126,24 @@ def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
         return before[-1].new_id
     if after:
         return after[0].new_id
-    return canonical_id(provider, result.call_id, result.tool_name, "", 0)
+    # No call has this id (compacted away): the result keeps its own id for the call made for it.
+    return (
+        result.call_id if mode == "keep" else canonical_id(provider, result.call_id, result.tool_name, "", 0)
+    )
 
 
-def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
-    """The ``map_ids`` pass for a history read from ``provider`` (the source format names the ids)."""
+def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
+    """The ``map_ids`` pass for a history read from ``provider`` (the source format names the ids).
+
+    It makes no Change: the ids it gives are what the later passes pair on. What is sent, and the
+    Changes or id map that say so, come from `toolhist.curation.sent_ids`.
+    """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        calls, by_raw = _assign_calls(messages, provider)
+        calls, by_raw = _assign_calls(messages, provider, mode)
         new_call_id = {id(c.block): c.new_id for c in calls}
         positions = [c.message for c in calls]
         out: list[Message] = []
-        changes: list[Change] = []
         for m, message in enumerate(messages):
             blocks: list[Block] = []
             changed = False
@@ -142,22 +154,11 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
                     if new != block.id:
                         new_block = replace(block, id=new)
                 elif isinstance(block, ToolResponseBlock):
-                    new = _pair(m, block, messages, calls, by_raw, provider, positions)
+                    new = _pair(m, block, messages, calls, by_raw, provider, positions, mode)
                     if new != block.call_id:
                         new_block = replace(block, call_id=new)
                 if new_block is not block:
                     trace.derive(new_block, block)
-                    old = block.id if isinstance(block, ToolCallBlock) else block.call_id  # type: ignore[union-attr]
-                    changes.append(
-                        Change.trusted(
-                            pass_=PASS,
-                            action="rewrite_id",
-                            reason="seed 001 canonical id (deterministic; mapped to the provider's format when rendered)",
-                            call_id=old,
-                            before=trace.origin(block),
-                            detail={"old_id": old, "new_id": new},
-                        ).with_subject(new_block)
-                    )
                     changed = True
                 blocks.append(new_block)
             if changed:
@@ -166,7 +167,7 @@ def map_ids(provider: str | None):  # type: ignore[no-untyped-def]
                 out.append(new_message)
             else:
                 out.append(message)
-        return tuple(out), changes
+        return tuple(out), []
 
     return run
 

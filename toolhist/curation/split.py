@@ -59,15 +59,27 @@ def _moved(blocks: Sequence[Block], trace: Trace, where: str, reason: str) -> li
     ]
 
 
-def split_tool_calls(provider: str) -> Pass:
-    """The pass for ``provider``.
+RESULTS_THEN_TEXT_SPLIT = frozenset({"mistral"})
+"""Targets for which a tool message's results followed by text (and media) must be split at once.
 
-    For Bedrock, text after all the results of a tool message stays: that is Converse's own shape
-    (one user turn, ``toolResult`` blocks first), and the one `merge_turns` builds for it.
-    """
+Every renderer already sends that shape as the target takes it, so there is nothing to repair: one
+user turn with the results first for Anthropic, Bedrock (Converse's own shape, the one `merge_turns`
+builds) and Gemini; the tool messages, then a user message for OpenAI Chat and Kimi; the
+``function_call_output`` items, then a user message for Responses. Cline stores every turn so
+(``[tool] Result:`` texts with the user's environment details after them), and its histories were
+accepted as they are. Mistral is the exception: a user message right after the tool messages is
+``mis.user_after_tool``, which needs the text as its own message for `merge_turns` to bridge.
+
+The shape holds only while that message ends the results of its turn: when `move_results` or
+`close_orphans` put more results after it, its text would split them from their call, and
+`split_tool_text` moves the text after them."""
+
+
+def split_tool_calls(provider: str) -> Pass:
+    """The pass for ``provider``: a tool message's trailing text stays put unless ``provider`` needs it split."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        return _split(messages, trace, results_then_text=provider == "bedrock")
+        return _split(messages, trace, results_then_text=provider not in RESULTS_THEN_TEXT_SPLIT)
 
     return run
 
@@ -158,3 +170,59 @@ def _split(
                     f"a tool call inside a {message.speaker} message; calls belong in an assistant turn",
                 )
     return tuple(out), changes
+
+
+def _text_only(message: Message) -> bool:
+    """A tool message left with text only (its results moved to their call by `move_results`)."""
+    return bool(message.blocks) and all(isinstance(b, TextBlock | MediaBlock) for b in message.blocks)
+
+
+def split_tool_text(provider: str) -> Pass:
+    """Pass ``split_tool_calls`` again, after the results have their places: text left inside a run of results.
+
+    A tool message kept as results-then-text (see `RESULTS_THEN_TEXT_SPLIT`), or left with text
+    only once `move_results` took its results away, that more tool messages follow has its text
+    moved to a ``human`` message after the run, where the renderer would otherwise cut the run in
+    two. Bedrock and Gemini merge the run into one turn with the results first (`merge_turns`), so
+    nothing moves for them. A text-only tool message that ends its run is the user's: it becomes a
+    ``human`` message (its results' move is the Change).
+    """
+    hold = provider not in ("bedrock", "gemini")
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        out: list[Message] = []
+        changes: list[Change] = []
+        held: list[Block] = []
+        for k, message in enumerate(messages):
+            following = k + 1 < len(messages) and messages[k + 1].speaker == "tool"
+            text_only = message.speaker == "tool" and _text_only(message)
+            if (
+                message.speaker == "tool"
+                and hold
+                and following
+                and (_results_then_text(message) or text_only)
+            ):
+                results = [b for b in message.blocks if isinstance(b, ToolResponseBlock)]
+                if len(results) < len(message.blocks):
+                    rest = [b for b in message.blocks if not isinstance(b, ToolResponseBlock)]
+                    if results:
+                        out.append(_keep(message, results, trace))
+                    held.extend(rest)
+                    changes += _moved(
+                        rest,
+                        trace,
+                        "human",
+                        "text inside a tool message that more results follow; it would cut those results off from their call, so it goes after them",
+                    )
+                    continue
+            if text_only and not (following and not hold):
+                spoken = replace(message, speaker="human")
+                trace.derive(spoken, message)
+                message = spoken  # noqa: PLW2901 - copy-on-write
+            out.append(message)
+            if held and not following:
+                out.append(synthetic("human", held, "content_split_from_tool_message"))
+                held = []
+        return tuple(out), changes
+
+    return run

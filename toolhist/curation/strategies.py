@@ -1,6 +1,7 @@
 """The strategy registry (DESIGN §6): each name is a module exposing ``STRATEGY``.
 
-Strategies are modules, not passes: ``toolhist`` is the reference pipeline; the others reproduce
+Strategies are modules, not passes: ``toolhist`` is the reference pipeline (changing only what the
+target refuses) and ``canonical`` the same repairs with seed 001's canonical ids; the others reproduce
 what a real client sends (llxprt-code at two versions, LiteLLM, the AI SDK, the Agents SDK), quirks
 included, so a user can compare them on the same history and provider. ``litellm`` and
 ``openai-agents`` run the real libraries (`toolhist.peers`); ``litellm-port`` and
@@ -20,6 +21,7 @@ from toolhist.model import Message, Session
 _MODULES = {
     "none": "toolhist.curation.none",
     "toolhist": "toolhist.curation.reference",
+    "canonical": "toolhist.curation.canonical",
     "llxprt-v864": "toolhist.curation.llxprt",
     "llxprt-head": "toolhist.curation.llxprt",
     "litellm": "toolhist.peers.strategies",

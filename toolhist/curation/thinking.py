@@ -3,10 +3,11 @@
 Thinking signatures (Anthropic), thought signatures (Gemini), encrypted reasoning (Responses,
 Bedrock) are bound to the provider and model that produced them; another provider rejects them
 (``Invalid `signature` in `thinking` block``) or cannot take them, and Anthropic and Bedrock reject
-a thinking block without its signature (``thinking.signature: Field required``). So, for a target
-that replays reasoning, a block read from another format, or an unsigned one where a signature is
-required, is dropped. Chat-format targets do not send thinking blocks (the renderer lists them as
-omitted) and nothing is dropped for them, except what follows.
+a thinking block without its signature (``thinking.signature: Field required``). The renderers
+already send back only the blocks that name the target as their source (the others are listed in
+the payload's notes as omitted), so a foreign block needs no repair and stays in the curated
+history; what this pass drops is a block the renderer *would* send and the target refuses: an
+unsigned one where a signature is required. Chat-format targets do not send thinking blocks either.
 
 An assistant turn holding nothing but reasoning would go out empty for every provider
 (``content: null``, an empty Anthropic turn, a Responses reasoning item with nothing after it),
@@ -35,11 +36,10 @@ SIGNED = ("anthropic", "bedrock")
 
 
 def _why_not(block: ThinkingBlock, provider: str, origin: str | None) -> str | None:
+    """Why the renderer would send ``block`` to ``provider`` and the provider refuse it, or None."""
     own = REPLAYS.get(provider)
-    if own is None:
-        return None
-    if origin != own:
-        return f"reasoning written by {origin or 'an unknown provider'} cannot be replayed to {provider} (signatures are provider-bound)"
+    if own is None or origin != own:
+        return None  # not sent: the renderer leaves out reasoning the target cannot take
     if provider in SIGNED and not block.signature and not (block.redacted and block.data):
         return f"{provider} rejects a thinking block without its signature"
     return None
@@ -61,7 +61,10 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
         ):
             return messages, []
         last = messages[-1]
-        kept = tuple(b for b in last.blocks if not isinstance(b, ThinkingBlock))
+        # Only the thinking the renderer sends (Anthropic's own) reaches the request.
+        kept = tuple(
+            b for b in last.blocks if not (isinstance(b, ThinkingBlock) and b.source_provider == provider)
+        )
         if len(kept) == len(last.blocks) or not kept:
             return messages, []
         changes = [
@@ -73,7 +76,7 @@ def drop_final_thinking(provider: str, request: dict[str, JsonValue]) -> Pass:
                 dropped=block_json(b),
             )
             for b in last.blocks
-            if isinstance(b, ThinkingBlock)
+            if isinstance(b, ThinkingBlock) and b.source_provider == provider
         ]
         new = replace(last, blocks=kept)
         trace.derive(new, last)

@@ -1,15 +1,19 @@
 """Pass ``merge_turns``: the turn order each provider insists on, beyond pairing.
 
 - Bedrock Converse: the conversation starts with a user turn and roles alternate (``A conversation
-  must alternate between user and assistant roles``): consecutive user-side turns (tool results,
-  then the user's text) and consecutive assistant turns are merged, and a placeholder user turn is
-  prepended when the history opens with the assistant.
+  must alternate between user and assistant roles``): a placeholder user turn is prepended when the
+  history opens with the assistant. The Converse renderer sends consecutive messages of one role as
+  one message itself (`toolhist.providers.bedrock_render`), so a merge is a repair only where that
+  fold would not do: a Converse body's own turns (sent as they are while nothing else changes), and a
+  user turn followed by tool results (Converse wants the results first, so the merge reorders).
 - Gemini: a function call must follow a user turn or a function response (``Please ensure that
   function call turn comes immediately after a user turn or after a function response turn``):
-  an assistant text turn is merged into the assistant turn after it, and a history opening with a
-  call gets a placeholder user turn first.
+  the assistant text turns right before a call turn are merged into it, and a history opening with
+  a call gets a placeholder user turn first. Consecutive tool messages become one response turn,
+  results first; the renderer already folds result-only ones, so only those with text merge here.
 - Mistral: the validator skips the first message, so a history opening with an assistant call
-  leaves its result "unexpected": a placeholder user turn goes first. After tool results only the assistant (or more results) may speak: a minimal assistant
+  leaves its result "unexpected": a placeholder user turn goes first (an opening assistant text
+  turn is taken as it is). After tool results only the assistant (or more results) may speak: a minimal assistant
   bridge turn goes between results and the next user or system message; a history ending on an
   assistant message marks it ``prefix: true`` (Mistral's continuation flag) instead of dropping it.
 
@@ -49,8 +53,8 @@ def _first_turn(out: list[Message], changes: list[Change], provider: str, trace:
     first = next((i for i, m in enumerate(out) if m.speaker != "system"), None)
     if first is None or out[first].speaker != "ai":
         return
-    if provider == "gemini" and not any(True for _ in out[first].tool_calls()):
-        return
+    if provider in ("gemini", "mistral") and not any(True for _ in out[first].tool_calls()):
+        return  # both take an opening assistant text turn; a call needs the user turn before it
     placeholder = synthetic("human", [TextBlock(text=PLACEHOLDER_USER)], "placeholder_user_turn")
     out.insert(first, placeholder)
     changes.append(
@@ -62,7 +66,15 @@ def _first_turn(out: list[Message], changes: list[Change], provider: str, trace:
     )
 
 
-def merge_turns(provider: str) -> Pass:
+def _bedrock_needs_merge(prev: Message, message: Message, source_format: str | None) -> bool:
+    """Whether merging ``message`` into ``prev`` repairs something the Converse renderer's own fold would not."""
+    if source_format == "bedrock":
+        return True
+    results = any(isinstance(b, ToolResponseBlock) for b in message.blocks)
+    return results and any(not isinstance(b, ToolResponseBlock) for b in prev.blocks)
+
+
+def merge_turns(provider: str, source_format: str | None = None) -> Pass:
     """The pass for ``provider`` (a no-op for providers without turn-order rules)."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
@@ -76,6 +88,7 @@ def merge_turns(provider: str) -> Pass:
                 and provider == "bedrock"
                 and _side(prev) == _side(message) != "system"
                 and not (prev.speaker == "ai" and any(True for _ in prev.tool_calls()))
+                and _bedrock_needs_merge(prev, message, source_format)
             ):
                 out[-1] = _merge(prev, message, trace)
                 changes.append(_merged(message, trace, provider))
@@ -86,14 +99,41 @@ def merge_turns(provider: str) -> Pass:
                 and prev.speaker == "ai"
                 and message.speaker == "ai"
                 and not any(True for _ in prev.tool_calls())
+                and any(True for _ in message.tool_calls())  # two text turns in a row are taken
             ):
-                out[-1] = _merge(prev, message, trace)
-                changes.append(_merged(message, trace, provider))
+                # The whole run of assistant text turns before the call turn goes into one turn.
+                start = len(out) - 1
+                while (
+                    start > 0
+                    and out[start - 1].speaker == "ai"
+                    and not any(True for _ in out[start - 1].tool_calls())
+                ):
+                    start -= 1
+                merged = out[start]
+                for later in (*out[start + 1 :], message):
+                    merged = _merge(merged, later, trace)
+                    changes.append(_merged(later, trace, provider))
+                del out[start:]
+                out.append(merged)
                 continue
-            if prev is not None and provider == "gemini" and prev.speaker == message.speaker == "tool":
+            if (
+                prev is not None
+                and provider == "gemini"
+                and prev.speaker == message.speaker == "tool"
+                and (source_format == "gemini" or not (_results_only(prev) and _results_only(message)))
+            ):
                 # One function-response turn per function-call turn, with as many parts as calls.
-                out[-1] = _merge(prev, message, trace)
-                changes.append(_merged(message, trace, provider))
+                # The Gemini renderer folds result-only messages itself (not a body sent back as it
+                # was); one with text it does not, so then the whole run of tool messages is merged.
+                start = len(out) - 1
+                while start > 0 and out[start - 1].speaker == "tool":
+                    start -= 1
+                merged = out[start]
+                for later in (*out[start + 1 :], message):
+                    merged = _merge(merged, later, trace)
+                    changes.append(_merged(later, trace, provider))
+                del out[start:]
+                out.append(merged)
                 continue
             if (
                 prev is not None
@@ -151,6 +191,15 @@ def _merged(message: Message, trace: Trace, provider: str) -> Change:
     )
 
 
+def _results_only(message: Message) -> bool:
+    return bool(message.blocks) and all(isinstance(b, ToolResponseBlock) for b in message.blocks)
+
+
+def _said(message: Message) -> bool:
+    """Whether ``message`` says anything: a block other than blank text."""
+    return any(not isinstance(b, TextBlock) or b.text.strip() for b in message.blocks)
+
+
 def _hoist_system(
     messages: tuple[Message, ...], trace: Trace, changes: list[Change], provider: str
 ) -> tuple[Message, ...]:
@@ -160,7 +209,9 @@ def _hoist_system(
     take the system prompt out of the turns only when it leads; one that ended up after an
     assistant or tool turn (results stored before the prompt, a reconstructed call) moves up.
     """
-    first_human = next((i for i, m in enumerate(messages) if m.speaker == "human"), len(messages))
+    first_human = next(  # a blank user turn (kept where the provider takes it) does not start the talk
+        (i for i, m in enumerate(messages) if m.speaker == "human" and _said(m)), len(messages)
+    )
     head = [m for m in messages[:first_human] if m.speaker == "system"]
     if all(m.speaker == "system" for m in messages[: len(head)]):
         return messages

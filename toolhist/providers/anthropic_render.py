@@ -191,7 +191,7 @@ class _Renderer(BlockRenderer):
         self.messages.append(out)
         self.map.add(("messages", k), mi)
         parts: list[dict[str, JsonValue]] = []
-        for bi, block in self.sendable(pairs):
+        for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
                 parts.append(part)

@@ -152,7 +152,7 @@ class _Renderer(BlockRenderer):
             self.messages.append(out)
             self.map.add(("messages", k), mi)
         content: list[JsonValue] = out["content"]
-        for bi, block in self.sendable(pairs):
+        for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
                 self.map.add(("messages", k, "content", len(content)), mi, bi)

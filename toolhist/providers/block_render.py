@@ -72,10 +72,19 @@ class BlockRenderer:
             role = "assistant" if message.speaker == "ai" else "user"
         self.emit(mi, message, role, pairs)
 
-    def sendable(self, pairs: Sequence[tuple[int, Block]]) -> Sequence[tuple[int, Block]]:
-        """``pairs`` less empty texts beside other content (OpenAI's "" next to tool_calls carries nothing)."""
+    def sendable(self, mi: int, pairs: Sequence[tuple[int, Block]]) -> Sequence[tuple[int, Block]]:
+        """``pairs`` less empty texts beside other content (OpenAI's "" next to tool_calls carries nothing).
+
+        Each one left out is said in the notes, as the Responses and Gemini renderers say theirs.
+        """
         if not self.same and any(not isinstance(b, TextBlock) or b.text for _, b in pairs):
-            return [(bi, b) for bi, b in pairs if not isinstance(b, TextBlock) or b.text]
+            kept = []
+            for bi, b in pairs:
+                if isinstance(b, TextBlock) and not b.text:
+                    self.omitted.append(f"message {mi} block {bi}: empty text not sent (it carries nothing)")
+                else:
+                    kept.append((bi, b))
+            return kept
         return pairs
 
     def block(self, mi: int, bi: int, block: Block) -> dict[str, JsonValue] | None:

@@ -80,3 +80,68 @@ def anthropic_safe_id(raw: str) -> str:
         return raw
     digest = hashlib.sha256(raw.encode()).hexdigest()[:8]
     return f"{re.sub(r'[^a-zA-Z0-9_-]', '_', raw)}_{digest}"
+
+
+OPENAI_CHAT_ID_MAX = 40
+"""OpenAI Chat's ``tool_calls[].id`` limit (``oai.id_len``; ``check_shapes(id_max=40)``)."""
+RESPONSES_CALL_ID_MAX = 64
+"""The Responses API's ``call_id`` limit (``resp.call_id_len``, `toolhist.providers.openai_responses`)."""
+
+
+def id_problem(provider: str, call_id: str, *, server_tool: bool = False) -> tuple[str | None, str] | None:
+    """Why ``provider`` refuses ``call_id`` as a tool-call id: ``(rule id, reason)``, or None when it takes it.
+
+    The same tests the provider checks make on the body (the rule named, its pattern or length), so
+    a history whose ids pass here passes them there. An empty id is refused everywhere ids pair
+    calls and results (no rule names it: the payload would pair on ``""``); Gemini pairs by order
+    and name, so it takes any id. ``server_tool`` marks an Anthropic ``server_tool_use`` block,
+    which has its own pattern.
+    """
+    if provider == "gemini":
+        return None
+    if not call_id:
+        return None, "the call has no id to pair its result on"
+    if provider == "openai-chat" and len(call_id) > OPENAI_CHAT_ID_MAX:
+        return (
+            "oai.id_len",
+            f"OpenAI Chat takes at most {OPENAI_CHAT_ID_MAX} characters ({len(call_id)} here)",
+        )
+    if provider == "openai-responses" and len(call_id) > RESPONSES_CALL_ID_MAX:
+        return (
+            "resp.call_id_len",
+            f"the Responses API takes at most {RESPONSES_CALL_ID_MAX} characters ({len(call_id)} here)",
+        )
+    if provider == "anthropic":
+        if server_tool:
+            from toolhist.providers.anthropic import SERVER_TOOL_USE_ID
+
+            return None if SERVER_TOOL_USE_ID.match(call_id) else ("ant.id_pattern", "not a server tool id")
+        if not ANTHROPIC_ID.fullmatch(call_id):
+            return "ant.id_pattern", f"Anthropic ids must match {ANTHROPIC_ID.pattern}"
+        if call_id.startswith("srvtoolu_"):
+            return (
+                "ant.server_tool_as_tool_use",
+                "a server tool id, which Anthropic does not pair with a tool_result",
+            )
+    if provider == "bedrock":
+        from toolhist.providers.bedrock_rules import ID_PATTERN, field_constraint
+
+        constraint = field_constraint(call_id, ID_PATTERN)
+        if constraint is not None:
+            return "brk.id_pattern", f"Bedrock: {constraint}"
+    if provider == "mistral" and not MISTRAL_ID.fullmatch(call_id):
+        return "mis.id_format", "Mistral ids are exactly 9 characters of a-z, A-Z, 0-9"
+    if provider == "kimi" and not KIMI_ID.fullmatch(call_id):
+        return "kimi.id_format", "Kimi reads ids back as functions.{name}:{index} and imitates foreign ones"
+    return None
+
+
+DUPLICATE_RULE = {"anthropic": "ant.dup_tool_use_id", "bedrock": "brk.dup_ids", "mistral": "mis.dup_call"}
+"""The rule two calls of one assistant turn sharing an id break, per provider (elsewhere the results
+cannot say which call they answer)."""
+REUSED_RULE = {"anthropic": "ant.reused_tool_use_id"}
+"""The rule an id reused by a call of a later turn breaks, per provider that flags it."""
+PAIRS_BY_TURN = frozenset({"openai-chat", "kimi", "mistral", "gemini", "bedrock"})
+"""Providers that pair results with the calls of the turn right before them, so a later turn may
+reuse an earlier turn's id. Anthropic flags the reuse (``ant.reused_tool_use_id``) and the Responses
+API pairs ``call_id`` across the whole input."""

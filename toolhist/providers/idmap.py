@@ -40,8 +40,12 @@ _CANONICAL_PREFIX = {
 """Seed 001's edge mapping: a canonical ``hist_tool_X`` goes out as the provider's own ``prefix + X``."""
 
 
-def _mapper(provider: str) -> Callable[[ToolCallBlock | None, str, int, set[str]], str]:
-    """(call or None, original id, call index in request order, ids taken) → the provider's id."""
+def edge_mapper(provider: str) -> Callable[[ToolCallBlock | None, str, int, set[str]], str]:
+    """(call or None, original id, call index in request order, ids taken) → the provider's id.
+
+    A canonical ``hist_tool_X`` goes out as the provider's own prefix + X (seed 001), then through
+    the provider's constraints; `toolhist.curation.sent_ids` uses it for the ids a provider refuses.
+    """
     inner = _base_mapper(provider)
     prefix = _CANONICAL_PREFIX.get(provider)
     if prefix is None:
@@ -75,7 +79,7 @@ def map_ids(session: Session, provider: str) -> tuple[Session, dict[str, str]]:
     Copy-on-write: messages without tool blocks are the same objects. Copies are `replace`
     (no re-validation): a new id of the right type is all that changes.
     """
-    mapper = _mapper(provider)
+    mapper = edge_mapper(provider)
     mapping: dict[str, str] = {}
     taken: set[str] = set()
     index = 0

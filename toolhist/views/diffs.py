@@ -1,8 +1,12 @@
-"""Curation views: the aligned before/after table, the change log, and strategies compared.
+"""Curation views: the aligned before/after table, the change log, the id map, and strategies compared.
 
 `aligned_frame` turns a `toolhist.diff.Diff` into one row per aligned pair, the before message on
 the left and the after message on the right (a blank side for an inserted or deleted message), so
-a page can show them side by side and colour the rows that changed. Pure: sessions in, frames out.
+a page can show them side by side and colour the rows that changed. Diff a curation against
+`Curation.sent_session` (`curation_diff`): the after side shows the ids that are sent. The change
+log says which rule each Change repairs (those come first); `id_map_frame` is strategy
+``canonical``'s one table of ids; a strategy that did not run is a ``not run`` row saying how to
+install it, with no counts. Pure: sessions in, frames out.
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from toolhist.curation import Change
+from toolhist.curation import Change, Curation
 from toolhist.curation.compare import compare
-from toolhist.diff import Diff, summarize_message
+from toolhist.diff import Diff, diff, summarize_message
 from toolhist.model import Session
 
 STATUS_COLORS = {
@@ -55,14 +59,24 @@ def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
     return frame
 
 
+def curation_diff(curation: Curation) -> Diff:
+    """`toolhist.diff.diff` of the history given and the curated one as sent (ids as the payload has them)."""
+    return diff(curation.original, curation.sent_session(), curation.changes)
+
+
 def changes_frame(changes: Sequence[Change]) -> pd.DataFrame:
-    """The change log: one row per Change, numbered as `aligned_frame` refers to them."""
+    """The change log: one row per Change, numbered as `aligned_frame` refers to them.
+
+    ``fixes`` names the rules of the history's violations the Change repairs (those Changes come
+    first); ``call id`` is the id as the history had it, with ``→`` the id sent for a rewrite.
+    """
     records = [
         {
             "#": n,
+            "fixes": ", ".join(c.fixes),
             "pass": c.pass_,
             "action": c.action,
-            "call id": c.call_id or "",
+            "call id": _call(c),
             "before": _where(c.before),
             "after": _where(c.after),
             "reason": c.reason,
@@ -70,12 +84,34 @@ def changes_frame(changes: Sequence[Change]) -> pd.DataFrame:
         for n, c in enumerate(changes)
     ]
     return pd.DataFrame.from_records(
-        records, columns=["#", "pass", "action", "call id", "before", "after", "reason"]
+        records, columns=["#", "fixes", "pass", "action", "call id", "before", "after", "reason"]
     )
 
 
+def _call(change: Change) -> str:
+    new = change.detail.get("new_id") if change.action == "rewrite_id" else None
+    return f"{change.call_id or ''} → {new}" if isinstance(new, str) else change.call_id or ""
+
+
+def id_map_frame(curation: Curation) -> pd.DataFrame:
+    """`Curation.id_map` as a table: ``message``, ``source id``, ``canonical id``, ``sent to <provider>``."""
+    sent = f"sent to {curation.provider}"
+    records = [
+        {
+            "message": row.message,
+            "source id": row.source or "(made by curation)",
+            "canonical id": row.canonical,
+            sent: row.sent,
+        }
+        for row in curation.id_map
+    ]
+    frame = pd.DataFrame.from_records(records, columns=["message", "source id", "canonical id", sent])
+    frame["message"] = frame["message"].astype("Int64")
+    return frame
+
+
 def per_pass(changes: Sequence[Change]) -> str:
-    """``map_ids 105,027 · dedupe_results 1,253``: how many Changes each pass made, in the order it ran.
+    """``close_orphans 88 · dedupe_results 1,253``: how many Changes each pass made, in change-log order.
 
     The change log of a long history is a table of 100,000 rows; this line is what it adds up to.
     """
@@ -96,27 +132,36 @@ def _where(position: object) -> str:
 def compare_strategies(session: Session, provider: str, strategies: Sequence[str]) -> pd.DataFrame:
     """`toolhist.curation.compare.compare` as a table: one row per strategy.
 
-    Columns: ``strategy``, ``changes``, ``messages`` (after), ``errors left``, ``warnings left``,
-    ``actions`` (changes by action), ``rules left`` (the error rules still broken) and ``library``
-    (the real library and version a peer strategy ran, or why it gave no answer).
+    Columns: ``strategy``, ``status`` (``ran``, or ``not run: … install it with `toolhist peers
+    install``` / ``no answer: …``), ``changes``, ``messages`` (after), ``errors left``, ``warnings
+    left`` (all empty for a strategy that did not run, never zero), ``actions`` (changes by action),
+    ``rules left`` (the error rules still broken) and ``library`` (the real library and version a
+    peer strategy ran).
     """
-    records = [
-        {
-            "strategy": name,
-            "changes": result.changes,
-            "messages": result.messages,
-            "errors left": sum(result.errors.values()),
-            "warnings left": sum(result.warnings.values()),
-            "actions": ", ".join(f"{action} {n}" for action, n in result.actions.items()),
-            "rules left": ", ".join(result.errors),
-            "library": result.library or (f"no answer: {result.error}" if result.error else ""),
-        }
-        for name, result in compare(session, provider, strategies).items()
-    ]
+    records = []
+    for name, result in compare(session, provider, strategies).items():
+        ran = result.status == "ran"
+        records.append(
+            {
+                "strategy": name,
+                "status": "ran" if ran else result.describe(),
+                "changes": result.changes,
+                "messages": result.messages,
+                "errors left": sum(result.errors.values()) if ran else None,
+                "warnings left": sum(result.warnings.values()) if ran else None,
+                "actions": ", ".join(f"{action} {n}" for action, n in result.actions.items()),
+                "rules left": ", ".join(result.errors),
+                "library": result.library or "",
+            }
+        )
     columns = [
-        "strategy", "changes", "messages", "errors left", "warnings left", "actions", "rules left", "library",
+        "strategy", "status", "changes", "messages", "errors left", "warnings left", "actions", "rules left",
+        "library",
     ]  # fmt: skip
-    return pd.DataFrame.from_records(records, columns=columns)
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    for column in ("changes", "messages", "errors left", "warnings left"):
+        frame[column] = frame[column].astype("Int64")
+    return frame
 
 
 def focus_row(frame: pd.DataFrame, message: int | None) -> int | None:

@@ -526,7 +526,7 @@ def aligned(
 ) -> tuple[dict[Status, int], pd.DataFrame]:
     """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
     _record(key, "aligned", key, provider, strategy, None)
-    d: Diff = diff(_curation.original, _curation.session, _curation.changes)
+    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
     return d.counts(), aligned_frame(d)
 
 

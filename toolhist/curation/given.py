@@ -1,0 +1,56 @@
+"""The violations of a history as given, remembered per session: what strategy ``toolhist`` repairs.
+
+Strategy ``toolhist`` changes nothing a provider accepts, and says which violation each Change
+repairs (`toolhist.curation.fixes`), so it needs the history's own violations for the provider
+(`toolhist.providers.validate`, strategy ``none``). A session is frozen, so those are the same every
+time it is curated again for the same provider and tail: checking every provider, rendering after
+curating, the CLI's ``curate`` (which validates the curated payload after) and the app's reruns ask
+again. They are kept per session object, as `toolhist.curation.shared` keeps its passes' results,
+and dropped with the session (a ``weakref.finalize``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from toolhist.model import Message, Session
+from toolhist.providers.base import Violation
+
+KEEP = 16
+"""Entries kept per session (one per provider and tail)."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    provider: str
+    tail: tuple[Message, ...]
+    found: tuple[Violation, ...]
+
+
+_ENTRIES: dict[int, list[_Entry]] = {}
+
+
+def _forget(key: int) -> None:
+    _ENTRIES.pop(key, None)
+
+
+def as_given(session: Session, provider: str, tail: tuple[Message, ...] = ()) -> tuple[Violation, ...]:
+    """The violations of ``session`` + ``tail`` sent to ``provider`` as they are (strategy ``none``)."""
+    from toolhist.providers import validate  # providers build on the curation registry
+
+    key = id(session)
+    entries = _ENTRIES.get(key, [])
+    for entry in entries:
+        if (
+            entry.provider == provider
+            and len(entry.tail) == len(tail)
+            and all(a is b for a, b in zip(entry.tail, tail, strict=True))
+        ):
+            return entry.found
+    joined = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
+    found = tuple(validate(joined, provider))
+    if key not in _ENTRIES:
+        weakref.finalize(session, _forget, key)
+    _ENTRIES[key] = [_Entry(provider, tail, found), *entries[: KEEP - 1]]
+    return found

@@ -1,0 +1,210 @@
+"""Pass ``map_ids`` (its second half): the ids the payload carries, each rewrite a Change.
+
+`toolhist.curation.pairing.map_ids` gave every call an id to pair on: its own id, or a seed 001
+canonical id when its own did not tell it apart (missing, or repeating another call's). This pass,
+the last of strategy ``toolhist``, decides what goes out, so the curated session holds the ids that
+are sent and a user sees those, never an internal ``hist_tool_…`` id:
+
+- a call keeps the id the history gave it whenever the target takes it: the id passes the target's
+  own id check (`toolhist.providers.edge_ids.id_problem`: pattern, length), no other call of the
+  same turn has it, and, where the target pairs by id across the whole request (Anthropic, the
+  Responses API), no earlier call has it either;
+- a call a pass made (``synthesize_calls``) takes the id of the result it was made for, on the
+  same terms;
+- any other call goes out as its canonical id in the target's form (``call_…``, ``toolu_…``,
+  ``tooluse_…``, Mistral's 9 characters, Kimi's ``functions.{name}:{index}``), distinct from every
+  id already in the request;
+- a result carries its call's id.
+
+One ``rewrite_id`` Change for each call or result whose id differs from what the history gave it,
+naming the old id, the id sent and the canonical id, and why: the target's rule, a repeated id, or
+(for a result) the call it answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolhist._trusted import replace
+from toolhist.curation.base import Change, Pass, Trace
+from toolhist.ids import canonical_id, is_canonical
+from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
+from toolhist.providers.edge_ids import DUPLICATE_RULE, PAIRS_BY_TURN, REUSED_RULE, id_problem
+from toolhist.providers.idmap import edge_mapper
+
+PASS = "map_ids"
+
+
+@dataclass(frozen=True)
+class _Sent:
+    id: str
+    """The id the payload carries."""
+    canonical: str | None = None
+    """The canonical id it was mapped from; ``None`` when the call kept its own id."""
+    rule: str | None = None
+    """The provider rule the own id broke (``None``: kept, or refused without a rule)."""
+    reason: str = ""
+    """Why the own id could not go out."""
+
+
+def _server_tool(call: ToolCallBlock) -> bool:
+    return call.provider_data.get("type") == "server_tool_use"
+
+
+class _Ids:
+    """The sent id of each call, decided in request order."""
+
+    def __init__(self, provider: str, source_format: str | None) -> None:
+        self.provider = provider
+        self.source_format = source_format
+        self.map = edge_mapper(provider)
+        self.sent: dict[str, _Sent] = {}  # pairing id → what goes out
+        self.kept: set[str] = set()  # own ids sent as they were
+        self.taken: set[str] = set()  # every id sent
+        self.index = 0  # the call's position in request order (Kimi's index)
+
+    def refusal(self, own: str, call: ToolCallBlock | None, turn: set[str]) -> tuple[str | None, str] | None:
+        if self.provider == "gemini":
+            return None  # ids are optional there: Gemini pairs a response with its call by order and name
+        problem = id_problem(self.provider, own, server_tool=call is not None and _server_tool(call))
+        if problem is not None:
+            return problem
+        if own in turn:
+            return DUPLICATE_RULE.get(self.provider), "another call of the same turn has this id"
+        if own in self.taken and (own not in self.kept or self.provider not in PAIRS_BY_TURN):
+            return REUSED_RULE.get(self.provider), "an earlier call has this id"
+        return None
+
+    def decide(self, pairing: str, own: str | None, call: ToolCallBlock | None, turn: set[str]) -> _Sent:
+        refused = (None, "") if own is None else self.refusal(own, call, turn)
+        if refused is None and own is not None:
+            decided = _Sent(own)
+            self.kept.add(own)
+        else:
+            name = call.name if call is not None else None
+            base = (
+                pairing
+                if is_canonical(pairing)
+                else canonical_id(self.source_format, own or pairing, name, "", 0)
+            )
+            candidate, n = self.map(call, base, self.index, self.taken), 0
+            while candidate in self.taken:  # two calls whose canonical ids meet (``call_x`` and ``toolu_x``)
+                n += 1
+                candidate = self.map(
+                    call,
+                    canonical_id(self.source_format, f"{pairing}#{n}", name, "", 0),
+                    self.index + n,
+                    self.taken,
+                )
+            rule, reason = refused if refused is not None else (None, "")
+            decided = _Sent(candidate, base, rule, reason)
+        self.sent[pairing] = decided
+        self.taken.add(decided.id)
+        turn.add(decided.id)
+        return decided
+
+
+def sent_ids(provider: str, source_format: str | None) -> Pass:
+    """The pass for ``provider``; ``source_format`` seeds the canonical ids (as `pairing.map_ids` does)."""
+
+    def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        ids = _Ids(provider, source_format)
+        first_result: dict[str, ToolResponseBlock] = {}  # pairing id → the first result answering it
+        own_of: dict[int, str | None] = {}  # id() of each call → the id the history gave it
+        for message in messages:
+            for result in message.tool_responses():
+                first_result.setdefault(result.call_id, result)
+        for message in messages:
+            turn: set[str] = set()
+            for block in message.blocks:
+                if type(block) is not ToolCallBlock:
+                    continue
+                source = trace.input_block(block)
+                own = source.id if type(source) is ToolCallBlock else None
+                own_of[id(block)] = own
+                if block.id not in ids.sent:
+                    if own is None:  # a call a pass made: the id of the result it was made for
+                        answering = first_result.get(block.id)
+                        answer = trace.input_block(answering) if answering is not None else None
+                        own = answer.call_id if type(answer) is ToolResponseBlock else None
+                    ids.decide(block.id, own, block, turn)
+                ids.index += 1
+        for call_id, result in first_result.items():  # results whose call is not in the history
+            if call_id not in ids.sent:
+                source = trace.input_block(result)
+                ids.decide(
+                    call_id, source.call_id if type(source) is ToolResponseBlock else None, None, set()
+                )
+        return _rewrite(messages, trace, ids.sent, own_of, provider)
+
+    return run
+
+
+def _rewrite(
+    messages: tuple[Message, ...],
+    trace: Trace,
+    sent: dict[str, _Sent],
+    own_of: dict[int, str | None],
+    provider: str,
+) -> tuple[tuple[Message, ...], list[Change]]:
+    out: list[Message] = []
+    changes: list[Change] = []
+    for message in messages:
+        blocks: list[Block] = []
+        changed = False
+        for block in message.blocks:
+            kind = type(block)
+            if kind is ToolCallBlock:
+                pairing, old = block.id, own_of[id(block)]  # type: ignore[union-attr]
+            elif kind is ToolResponseBlock:
+                pairing = block.call_id  # type: ignore[union-attr]
+                source = trace.input_block(block)
+                old = source.call_id if type(source) is ToolResponseBlock else None
+            else:
+                blocks.append(block)
+                continue
+            decided = sent[pairing]
+            tool: Block = block
+            if decided.id != pairing:
+                tool = (
+                    replace(block, id=decided.id)
+                    if kind is ToolCallBlock
+                    else replace(block, call_id=decided.id)
+                )
+                trace.derive(tool, block)
+                changed = True
+            if old is not None and old != decided.id:
+                changes.append(_change(tool, old, decided, trace, provider))
+            blocks.append(tool)
+        if changed:
+            rebuilt = replace(message, blocks=tuple(blocks))
+            trace.derive(rebuilt, message)
+            out.append(rebuilt)
+        else:
+            out.append(message)
+    return tuple(out), changes
+
+
+def _change(block: Block, old: str, decided: _Sent, trace: Trace, provider: str) -> Change:
+    """The ``rewrite_id`` Change for ``block`` (already carrying the sent id), whose id was ``old``."""
+    call = type(block) is ToolCallBlock
+    if decided.canonical is None:  # the call kept its id; the result pairs with it by position or order
+        reason = f"the result answers call {decided.id} (paired by order: its own id {old!r} names no call it can answer)"
+    elif call or decided.reason:
+        own = "this id" if call else "its call's id"
+        reason = f"{provider} refuses {own}: {decided.reason}; it goes out as seed 001's canonical id in {provider}'s form"
+    else:
+        reason = f"the result follows its call, whose id goes out as {decided.id}"
+    detail: dict[str, object] = {"old_id": old, "new_id": decided.id}
+    if decided.canonical is not None:
+        detail["canonical"] = decided.canonical
+    if decided.rule is not None:
+        detail["rule"] = decided.rule
+    return Change.trusted(
+        pass_=PASS,
+        action="rewrite_id",
+        reason=reason,
+        call_id=old,
+        before=trace.origin(block),
+        detail=detail,
+    ).with_subject(block)
