@@ -5,7 +5,8 @@ repairs (`toolhist.curation.fixes`), so it needs the history's own violations fo
 (`toolhist.providers.validate`, strategy ``none``). A session is frozen, so those are the same every
 time it is curated again for the same provider and tail: checking every provider, rendering after
 curating, the CLI's ``curate`` (which validates the curated payload after) and the app's reruns ask
-again. They are kept per session object, as `toolhist.curation.shared` keeps its passes' results,
+again, and `toolhist.providers.validate` itself answers strategy ``none`` from here, so a check
+followed by a curation for the same provider judges the history once. They are kept per session object, as `toolhist.curation.shared` keeps its passes' results,
 and dropped with the session (a ``weakref.finalize``).
 """
 
@@ -37,7 +38,7 @@ def _forget(key: int) -> None:
 
 def as_given(session: Session, provider: str, tail: tuple[Message, ...] = ()) -> tuple[Violation, ...]:
     """The violations of ``session`` + ``tail`` sent to ``provider`` as they are (strategy ``none``)."""
-    from toolhist.providers import validate  # providers build on the curation registry
+    from toolhist.providers import checked  # providers build on the curation registry
 
     key = id(session)
     entries = _ENTRIES.get(key, [])
@@ -49,7 +50,7 @@ def as_given(session: Session, provider: str, tail: tuple[Message, ...] = ()) ->
         ):
             return entry.found
     joined = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
-    found = tuple(validate(joined, provider))
+    found = tuple(checked(joined, provider))
     if key not in _ENTRIES:
         weakref.finalize(session, _forget, key)
     _ENTRIES[key] = [_Entry(provider, tail, found), *entries[: KEEP - 1]]

@@ -109,7 +109,23 @@ def _render_mapped(session: Session, target: Provider, strategy: str, ids: IdMod
 def validate(
     session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None
 ) -> list[Violation]:
-    """Violations of ``render(session, provider, strategy=…)``, located in the canonical history."""
+    """Violations of ``render(session, provider, strategy=…)``, located in the canonical history.
+
+    The history as given (strategy ``none``) is judged once per session object and provider
+    (`toolhist.curation.given`): strategy ``toolhist`` needs the same verdict to know what to repair,
+    so checking a provider and then curating for it pays for one check, not two.
+    """
+    if strategy == "none" and ids is None:
+        from toolhist.curation.given import as_given  # the curation package builds on this one
+
+        return list(as_given(session, provider))
+    return checked(session, provider, strategy=strategy, ids=ids)
+
+
+def checked(
+    session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None
+) -> list[Violation]:
+    """`validate` without the per-session memory: render, then the provider's rules."""
     payload = render(session, provider, strategy=strategy, ids=ids)
     return violations(provider_for(provider), payload.body, payload.source_map)
 
