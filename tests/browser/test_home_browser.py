@@ -35,6 +35,8 @@ def test_opens_on_the_sample_and_shows_the_verdict(app_url: str, page: Page) -> 
             "Explain a 400",
             "Compaction",
             "Fleet",
+            "Switch",
+            "Verify",
         ]
     )
     # Streamlit scrolls an inner container, so full_page alone stops at the viewport: grow it to the content.
