@@ -301,36 +301,78 @@ def test_unknown_entries_and_roles_are_skipped_and_named() -> None:
     )
 
 
+def test_a_file_without_a_pi_header_is_refused_in_one_line(tmp_path: Any) -> None:
+    path = tmp_path / "s.jsonl"
+    lines = [{"type": "session_meta", "payload": {}}, entry("a", None, user("x"))]
+    path.write_text("".join(json.dumps(v) + "\n" for v in lines))
+    with pytest.raises(LoadError) as info:
+        toolhist.load(path, format="pi")
+    assert str(info.value) == (
+        f"{path}:1: at $: not a valid pi log: line 1 is not a Pi session header ({{'type': 'session', 'id': …}})"
+    )
+
+
 @pytest.mark.parametrize(
-    ("lines", "message"),
+    ("bad", "note"),
     [
         (
-            [{"type": "session_meta", "payload": {}}, entry("a", None, user("x"))],
-            None,  # not a Pi header: another reader's (or none), never a traceback
+            answer({"type": "toolCall", "id": "c1", "name": 7, "arguments": {}}),
+            "line 3: skipped a record of kind `message` whose `message.content[0].name` is a number: "
+            "expected a string, got number",
         ),
         (
-            [HEADER, entry("a", None, answer({"type": "toolCall", "id": "c1", "name": 7, "arguments": {}}))],
-            ":2: at message.content[0].name: not a valid pi log: expected a string, got number",
+            answer({"type": "toolCall", "id": ["c1"], "name": "read", "arguments": {}}),
+            "line 3: skipped a record of kind `message` whose `message.content[0].id` is an array: "
+            "expected a string, got array",
         ),
         (
-            [HEADER, entry("a", None, {"role": "user", "content": [{"type": "video", "url": "u"}]})],
-            ":2: at message.content[0].type: not a valid pi log: unknown content part type 'video'; "
-            "expected 'text' or 'image'",
+            {"role": "user", "content": [{"type": "video", "url": "u"}]},
+            "line 3: skipped a record of kind `message` whose `message.content[0].type` is a string: "
+            "unknown content part type 'video'; expected 'text' or 'image'",
         ),
     ],
 )
-def test_bad_input_is_one_line_naming_the_line_and_field(
-    tmp_path: Any, lines: list[dict[str, Any]], message: str | None
+def test_a_malformed_entry_is_skipped_and_named_with_its_line_and_field(
+    tmp_path: Any, bad: dict[str, Any], note: str
 ) -> None:
+    """One damaged entry in a session is left out and named (`toolhist.formats.records`); the rest is read."""
     path = tmp_path / "s.jsonl"
+    lines = [HEADER, entry("a", None, user("go")), entry("b", "a", bad), entry("c", "b", user("on"))]
     path.write_text("".join(json.dumps(v) + "\n" for v in lines))
-    if message is None:
-        with pytest.raises(LoadError):
-            toolhist.load(path, format="pi")
-        return
-    with pytest.raises(LoadError) as info:
-        toolhist.load(path)
-    assert str(info.value) == f"{path}{message}"
+    for fmt in (None, "pi"):  # named, and sniffed: the broken line does not hide the format
+        s = toolhist.load(path, format=fmt)
+        assert note in s.source.notes
+        assert s.source.skipped == {"unreadable message": 1}
+        assert texts(s) == ["go", "on"]
+
+
+@pytest.mark.parametrize("role", [["user"], {"k": 1}, 7, None])
+def test_a_role_that_is_not_a_string_is_a_role_pi_does_not_know(role: Any) -> None:
+    s = load(
+        entry("a", None, user("go")),
+        entry("b", "a", {**user("x"), "role": role}),
+        entry("c", "b", user("on")),
+    )
+    assert texts(s) == ["go", "on"]
+    assert s.source.skipped == {"message without a string 'role'": 1}
+    assert any("message without a string 'role' x1 (first on line 3)" in n for n in s.source.notes)
+
+
+def test_a_compaction_off_the_path_is_kept_unsent() -> None:
+    s = load(
+        entry("a", None, user("go")),
+        {
+            "type": "compaction",
+            "id": "k",
+            "parentId": "a",
+            "timestamp": "t",
+            "summary": "S",
+            "tokensBefore": 1,
+        },
+        entry("b", "a", user("retried")),
+    )
+    assert texts(s) == ["go", "retried"]
+    assert [(u.kind, u.line, u.text) for u in s.unsent] == [("other branch compaction", 3, "S")]
 
 
 def test_a_router_is_reported_by_name_with_no_toolhist_provider() -> None:

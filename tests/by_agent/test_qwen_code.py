@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 import toolhist
 from toolhist.agents.qwen_code.reader import looks_qwen
 from toolhist.model import TextBlock, ThinkingBlock, ToolCallBlock
@@ -45,8 +47,8 @@ def response(cid: str) -> dict[str, Any]:
     }
 
 
-def load(*records: dict[str, Any]) -> toolhist.Session:
-    return toolhist.load("".join(json.dumps(r) + "\n" for r in records))
+def load(*records: dict[str, Any], fmt: str | None = None) -> toolhist.Session:
+    return toolhist.load("".join(json.dumps(r) + "\n" for r in records), format=fmt)
 
 
 def test_the_openai_generator_drops_orphans_but_keeps_the_pending_calls() -> None:
@@ -142,3 +144,68 @@ def test_the_recording_and_its_response_pair_across_records() -> None:
     )
     assert [m.speaker for m in s.messages] == ["human", "ai", "tool", "ai"]
     assert not s.unsent
+
+
+@pytest.mark.parametrize(
+    ("message", "note"),
+    [
+        (
+            None,
+            "line 2: skipped a record of kind `user` whose `message` is null: expected an object, got null",
+        ),
+        ({"role": "user", "parts": 7}, "whose `message.parts` is a number: expected an array, got number"),
+        (
+            {"role": "user", "parts": ["x"]},
+            "whose `message.parts[0]` is a string: expected an object, got string",
+        ),
+        (
+            {"role": "user", "parts": [{"functionResponse": {"id": ["c"], "response": {}}}]},
+            "whose `message.parts[0].functionResponse.id` is an array: expected a string, got array",
+        ),
+    ],
+)
+def test_a_damaged_message_is_left_out_and_named_and_the_chain_holds(message: Any, note: str) -> None:
+    """The record stays in the tree (the records after it still reach the first), its message goes."""
+    s = load(
+        rec("1", None, "user", user("go")),
+        rec("2", "1", "user") | {"message": message},
+        rec("3", "2", "user", user("on")),
+        fmt="qwen-code",  # sniffing wants every message's parts a list
+    )
+    assert [b.text for m in s.messages for b in m.blocks if isinstance(b, TextBlock)] == ["go", "on"]
+    assert s.source.skipped == {"unreadable user": 1}
+    assert any(
+        n.startswith("line 2: skipped a record of kind `user`") and n.endswith(note) for n in s.source.notes
+    )
+    assert s.unsent == ()
+
+
+def test_a_call_id_that_is_not_a_string_leaves_its_message_out() -> None:
+    bad = {"functionCall": {"id": {"k": 1}, "name": "read_file", "args": {}}}
+    s = load(
+        rec("1", None, "user", user("go")), rec("2", "1", "assistant", model(bad), model="qwen3-coder-plus")
+    )
+    assert [m.speaker for m in s.messages] == ["human"]
+    assert (
+        "line 2: skipped a record of kind `assistant` whose `message.parts[0].functionCall.id` is an object: "
+        "expected a string, got object" in s.source.notes
+    )
+
+
+@pytest.mark.parametrize("kind", [["user"], {"k": 1}, 7])
+def test_a_type_that_is_not_a_string_is_a_kind_qwen_code_does_not_write(kind: Any) -> None:
+    s = load(rec("1", None, "user", user("go")), rec("2", "1", "user", user("x")) | {"type": kind})
+    assert [m.speaker for m in s.messages] == ["human"]
+    assert s.source.skipped == {"record without a string 'type'": 1}
+    assert any("record without a string 'type' x1 (first on line 2)" in n for n in s.source.notes)
+
+
+@pytest.mark.parametrize("parts", [[{"k": 1}], [{"text": None}], []])
+def test_a_content_the_openai_converter_makes_nothing_of_is_kept_unsent(parts: list[Any]) -> None:
+    s = load(rec("1", None, "user", user("go")), rec("2", "1", "user", {"role": "user", "parts": parts}))
+    assert [m.speaker for m in s.messages] == ["human"]
+    assert [(u.kind, u.line, u.before) for u in s.unsent] == [("content sent as nothing", 2, 1)]
+    assert (
+        "removed by Qwen Code's OpenAI converter (session.unsent): content sent as nothing x1"
+        in s.source.notes
+    )

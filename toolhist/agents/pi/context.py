@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
-from toolhist.formats.base import Skips
+from toolhist.formats.base import Skips, tag
 from toolhist.formats.jsonl_stream import at_line
 
 ENTRY_TYPES: Final = frozenset(
@@ -220,10 +220,16 @@ def build(header: dict[str, Any], entries: list[Entry], skips: Skips) -> Context
             _append(ctx, entry)
     else:
         _with_compaction(ctx, path, compaction)
-    for entry in entries:
-        if entry.id not in on_path and entry.type in ("message", "custom_message", "branch_summary"):
+    for entry in entries:  # a compaction off the path is a summary Pi keeps and never sends too
+        if entry.id not in on_path and entry.type in (
+            "message",
+            "custom_message",
+            "branch_summary",
+            "compaction",
+        ):
             ctx.off_path += 1
-            _drop(ctx, entry, f"other branch {_kind(entry)}", WHY_BRANCH)
+            summary = str(entry.value.get("summary", "")) if entry.type == "compaction" else ""
+            _drop(ctx, entry, f"other branch {_kind(entry)}", WHY_BRANCH, text=summary)
     for i, sent in enumerate(ctx.messages):
         sent.order = float(i)
     ctx.dropped.sort(key=lambda d: (d.before, d.line or 0))
@@ -294,7 +300,7 @@ def _message(ctx: Context, entry: Entry) -> None:
     message = entry.value.get("message")
     if not isinstance(message, dict):
         raise at_line(entry.line, ("message",), "expected an object")
-    role = message.get("role")
+    role = tag(message.get("role"))  # a list or object role is not a role Pi knows (never unhashable)
     if role not in ROLES:
         ctx.skips.add(
             f"message role {role!r}" if isinstance(role, str) else "message without a string 'role'",

@@ -31,6 +31,7 @@ from toolhist.agents.pi.blocks import assistant_blocks, result_block, user_block
 from toolhist.agents.pi.transform import WHY_SKIPPED, WHY_SYNTHETIC, Target, transform
 from toolhist.formats.base import ShapeError
 from toolhist.formats.jsonl_stream import Collector, Lines, StreamReader, at_line, iso_seconds, shape_on_line
+from toolhist.formats.records import kind_of
 from toolhist.model import Block, Message, MessageMetadata, Session, Unsent
 
 HEADER_KEYS: Final = ("id", "timestamp", "cwd", "version", "parentSession", "branchedFrom")
@@ -79,6 +80,14 @@ class PiReader(StreamReader):
         """Certain on a ``{"type": "session", "id", "cwd"}`` header followed by Pi entries."""
         return looks_pi(value)
 
+    def record_kind(self, value: Any) -> str | None:
+        """The entry's type when it is one Pi writes: such an entry may be skipped when damaged.
+
+        The header (or a line in its place) may not: without it the file is no Pi session.
+        """
+        kind = kind_of(value)
+        return kind if kind in ctx_mod.ENTRY_TYPES else None
+
     def read_lines(self, lines: Lines, *, name: str, path: str | None, notes: list[str]) -> Session:
         """Thread the tree, convert and transform as Pi does, then read each message's blocks."""
         header, entries, skips = ctx_mod.entries_of(list(lines))
@@ -95,13 +104,17 @@ class PiReader(StreamReader):
         events += [(s.order, 2, s, False) for s in done.messages]
         left_out = 0
         synthetic: list[str] = []
+        gone: set[str] = set()  # calls of assistant messages left out unreadable: Pi's answers go too
         for _, _, item, skipped in sorted(events, key=lambda e: (e[0], e[1])):
             if isinstance(item, ctx_mod.Dropped):
                 out.unsent.append(_dropped_unsent(item, len(out.messages)))
             elif skipped:
                 out.unsent.append(_skipped_unsent(item, len(out.messages)))
-            else:
+            elif item.made != "synthetic" or item.message.get("toolCallId") not in gone:
+                unreadable = out.skips.unreadable()
                 left_out += self._add(out, item, api, synthetic)
+                if out.skips.unreadable() > unreadable:
+                    gone |= _call_ids(item.message)
         out.notes += _notes(context, done, target, left_out, synthetic)
         out.notes += out.skips.note("Pi's convertToLlm leaves out a role it does not know too")
         return out.session(
@@ -113,39 +126,46 @@ class PiReader(StreamReader):
 
     def _add(self, out: Collector, sent: ctx_mod.Sent, api: str | None, synthetic: list[str]) -> int:
         """Append one converted message (results join the tool message before them); blocks left out."""
+        line = sent.line
+        try:  # a damaged entry is left out here and named, its place in the tree kept (records.py)
+            with out.record(line, None, "message", {"message": sent.message}):
+                return self._convert(out, sent, api, synthetic)
+        except ShapeError as exc:  # not skipped (too many, or sniffing): refused on its line
+            raise shape_on_line(line, exc) from None
+        return 0  # left out: nothing of it was sent
+
+    def _convert(self, out: Collector, sent: ctx_mod.Sent, api: str | None, synthetic: list[str]) -> int:
+        """`_add` for one message; a shape error leaves what it added to be taken back."""
         msg = sent.message
         role = msg.get("role")
         line = sent.line
-        try:
-            if role == "toolResult":
-                block = result_block(msg, api, ("message",))
-                if sent.made == "synthetic":
-                    block = block.model_copy(
-                        update={"is_complete": False, "provider_data": {"_synthetic": WHY_SYNTHETIC}}
-                    )
-                    synthetic.append(block.call_id)
-                meta = MessageMetadata(source_role="toolResult", timestamp=_millis(msg.get("timestamp")))
-                last = out.messages[-1] if out.messages else None
-                if last is not None and last.speaker == "tool":
-                    out.messages[-1] = last.model_copy(update={"blocks": (*last.blocks, block)})
-                else:
-                    out.add(Message(speaker="tool", blocks=(block,), metadata=meta), line, None, "message")
-                return 0
-            if role == "user":
-                blocks: list[Block] = user_blocks(msg.get("content"), ("message", "content"))
-                meta = MessageMetadata(
-                    source_role=sent.made or "user",
-                    timestamp=_millis(msg.get("timestamp")),
-                    turn_id=sent.entry,
+        if role == "toolResult":
+            block = result_block(msg, api, ("message",))
+            if sent.made == "synthetic":
+                block = block.model_copy(
+                    update={"is_complete": False, "provider_data": {"_synthetic": WHY_SYNTHETIC}}
                 )
-                out.add(Message(speaker="human", blocks=tuple(blocks), metadata=meta), line, None, "message")
-                return 0
-            content = msg.get("content")
-            if not isinstance(content, list):
-                raise ShapeError(("message", "content"), "expected a list of content blocks")
-            blocks, left_out = assistant_blocks(content, api, ("message", "content"))
-        except ShapeError as exc:
-            raise shape_on_line(line, exc) from None
+                synthetic.append(block.call_id)
+            meta = MessageMetadata(source_role="toolResult", timestamp=_millis(msg.get("timestamp")))
+            last = out.messages[-1] if out.messages else None
+            if last is not None and last.speaker == "tool":
+                out.messages[-1] = last.model_copy(update={"blocks": (*last.blocks, block)})
+            else:
+                out.add(Message(speaker="tool", blocks=(block,), metadata=meta), line, None, "message")
+            return 0
+        if role == "user":
+            blocks: list[Block] = user_blocks(msg.get("content"), ("message", "content"))
+            meta = MessageMetadata(
+                source_role=sent.made or "user",
+                timestamp=_millis(msg.get("timestamp")),
+                turn_id=sent.entry,
+            )
+            out.add(Message(speaker="human", blocks=tuple(blocks), metadata=meta), line, None, "message")
+            return 0
+        content = msg.get("content")
+        if not isinstance(content, list):
+            raise ShapeError(("message", "content"), "expected a list of content blocks")
+        blocks, left_out = assistant_blocks(content, api, ("message", "content"))
         named = f"{msg.get('provider')}/{msg.get('api')}"
         extra: dict[str, JsonValue] = {
             k: msg[k] for k in ("api", "stopReason", "responseId", "errorMessage") if k in msg
@@ -160,6 +180,12 @@ class PiReader(StreamReader):
         )
         out.add(Message(speaker="ai", blocks=tuple(blocks), metadata=meta), line, None, "message")
         return left_out
+
+
+def _call_ids(message: dict[str, Any]) -> set[str]:
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else []
+    return {b["id"] for b in blocks if isinstance(b, dict) and isinstance(b.get("id"), str)}
 
 
 def _skipped_unsent(sent: ctx_mod.Sent, before: int) -> Unsent:

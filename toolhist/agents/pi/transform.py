@@ -186,7 +186,12 @@ def transform(messages: list[Sent], target: Target | None) -> Transformed:
         msg = sent.message
         role = msg.get("role")
         if role in ("assistant", "user"):
-            out += [_no_result(call, sent) for call in pending if call.get("id") not in answered]
+            # a call whose id is not a string is left out with its assistant message (blocks._call): no answer
+            out += [
+                _no_result(call, sent)
+                for call in pending
+                if isinstance(call.get("id"), str) and call["id"] not in answered
+            ]
             pending, answered = [], set()
         if role == "assistant":
             if msg.get("stopReason") in ("error", "aborted"):

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from toolhist.formats.base import Skips
-from toolhist.formats.jsonl_stream import at_line
+from toolhist.formats.base import ShapeError, Skips, arr, obj, opt_text, tag
+from toolhist.formats.jsonl_stream import at_line, shape_on_line
+from toolhist.formats.records import MAX_SKIPPED, skipped_note, skipping
 
 RECORD_TYPES: Final = frozenset({"user", "assistant", "tool_result", "system"})
 WHY_BRANCH: Final = (
@@ -83,6 +84,8 @@ class Replayed:
     auth_type: str | None = None
     """The latest ``session_model`` record's ``authType`` (newer Qwen Code writes one)."""
     meta: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """One per record whose message could not be read (left out, the record kept in the tree)."""
 
 
 def replay(lines: list[tuple[int | None, Any]]) -> Replayed:
@@ -92,7 +95,7 @@ def replay(lines: list[tuple[int | None, Any]]) -> Replayed:
     for line, value in lines:
         if not isinstance(value, dict):
             raise at_line(line, (), "a chat record is a JSON object")
-        kind = value.get("type")
+        kind = tag(value.get("type"))  # a list or object type is no kind Qwen Code writes (never unhashable)
         if kind not in RECORD_TYPES:
             out.skips.add(
                 f"record type {kind!r}" if isinstance(kind, str) else "record without a string 'type'", line
@@ -100,6 +103,16 @@ def replay(lines: list[tuple[int | None, Any]]) -> Replayed:
             continue
         if not isinstance(value.get("uuid"), str):
             raise at_line(line, ("uuid",), "expected a string record uuid")
+        try:
+            _check_message(value)
+        except ShapeError as exc:
+            if not skipping() or out.skips.unreadable() >= MAX_SKIPPED:
+                raise shape_on_line(line, exc) from None
+            # its message is left out and named; the record stays in the tree, so the chain holds
+            out.notes.append(skipped_note(f"line {line}", kind, value, exc.pointer, exc.reason))
+            out.skips.add_unreadable(kind, line)
+            records.append((line, {k: v for k, v in value.items() if k != "message"}))
+            continue
         records.append((line, value))
     if not records:
         raise at_line(
@@ -111,6 +124,30 @@ def replay(lines: list[tuple[int | None, Any]]) -> Replayed:
     _accumulate(chain, out)
     _curate(out)
     return out
+
+
+def _check_message(record: dict[str, Any]) -> None:
+    """A record's ``message`` is a Gemini ``Content``: an object whose ``parts`` are objects.
+
+    Checked when the record is first read, so a damaged message is named on its own line and left
+    out (`replay`; Qwen Code's own loader skips a line it cannot parse, or one that is not an
+    object, too: ``read`` / ``parseLineTolerant`` in ``packages/core/src/utils/jsonl-utils.ts`` at
+    240a1967cf5955639a0acb82d7df6804c097379e) instead of vanishing from the history or failing
+    later where no line is known. The call and response ids are checked too: they pair calls
+    with results (`openai_wire`).
+    """
+    if "message" not in record:  # a system record has none
+        return
+    message = obj(record["message"], ("message",))
+    if "parts" not in message:
+        return
+    for j, raw in enumerate(arr(message["parts"], ("message", "parts"))):
+        part = obj(raw, ("message", "parts", j))
+        for key in ("functionCall", "functionResponse"):
+            if part.get(key) is not None:
+                opt_text(
+                    obj(part[key], ("message", "parts", j, key)).get("id"), ("message", "parts", j, key, "id")
+                )
 
 
 def _chain(

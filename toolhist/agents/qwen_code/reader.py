@@ -41,6 +41,11 @@ from toolhist.model import Message, Session, Unsent
 
 OPENAI_AUTH: Final = frozenset({"openai", "qwen-oauth"})
 GEMINI_AUTH: Final = frozenset({"gemini", "vertex-ai"})
+EMPTY: Final = "content sent as nothing"
+WHY_EMPTY: Final = (
+    "Qwen Code's OpenAI converter makes no message of a content without text, media, a call or a "
+    "response: processContent (qwen-code packages/core/src/core/openaiContentGenerator/converter.ts)"
+)
 WHY_ORPHAN: Final = (
     "Qwen Code's OpenAI converter removes it before sending: cleanOrphanedToolCalls "
     "(qwen-code packages/core/src/core/openaiContentGenerator/converter.ts)"
@@ -86,6 +91,7 @@ class QwenCodeReader(StreamReader):
         auth, inferred = infer_auth(replayed)
         out = Collector(notes)
         out.skips = replayed.skips
+        out.notes += replayed.notes
         if auth in GEMINI_AUTH or auth == "anthropic":
             removed = _gemini(replayed.turns, name, out)
             if auth == "anthropic":
@@ -115,8 +121,14 @@ def _meta(message: Message, turn: Turn) -> Message:
 
 def _openai(turns: list[Turn], out: Collector) -> list[tuple[str, Turn]]:
     """Convert, clean and merge as the OpenAI generator does, then read each chat message."""
-    wire: Wire = [(m, t) for t in turns for m in convert(t)]
+    wire: Wire = []
+    empty: list[tuple[str, Turn]] = []
+    for turn in turns:
+        made = convert(turn)
+        wire += [(m, turn) for m in made]
+        empty += [] if made else [(EMPTY, turn)]
     wire, removed = clean_orphans(wire)
+    removed = empty + removed
     wire, merged = merge_assistants(wire)
     if merged:
         out.notes.append(
@@ -161,7 +173,13 @@ def _unsent(dropped: list[Dropped], removed: list[tuple[str, Turn]], out: Collec
         for d in dropped
     ]
     kept += [
-        Unsent(kind=kind, reason=WHY_ORPHAN, before=before(t.line) + 1, line=t.line, json_path="message")
+        Unsent(
+            kind=kind,
+            reason=WHY_EMPTY if kind == EMPTY else WHY_ORPHAN,
+            before=before(t.line) + (kind != EMPTY),
+            line=t.line,
+            json_path="message",
+        )
         for kind, t in removed
     ]
     return sorted(kept, key=lambda u: (u.before, u.line or 0))
