@@ -20,11 +20,11 @@ import pytest
 import toolhist
 from toolhist import sdk
 from toolhist.curation import STRATEGIES
-from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+from toolhist.peers.strategies import LABEL as LIBRARY_RUN
 from toolhist.providers import PROVIDERS, render
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
-SDK_RENDERED = tuple(s for s in STRATEGIES if s not in LIBRARY_OF_STRATEGY)
+SDK_RENDERED = tuple(s for s in STRATEGIES if s not in LIBRARY_RUN)
 """Strategies whose body toolhist renders: the real libraries' (``litellm``, ``openai-agents``) is their own
 HTTP request, sent without the official SDKs, so neither the SDKs' capture nor their types apply to it."""
 STAINLESS_MACHINE = (

@@ -22,12 +22,12 @@ import pytest
 import toolhist
 from toolhist import sdk
 from toolhist.curation import STRATEGIES
-from toolhist.peers.pins import LIBRARY_OF_STRATEGY
+from toolhist.peers.strategies import LABEL as LIBRARY_RUN
 from toolhist.providers import PROVIDERS, render
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
-SDK_RENDERED = tuple(s for s in STRATEGIES if s not in LIBRARY_OF_STRATEGY)
-"""Strategies whose body toolhist renders. ``litellm`` and ``openai-agents`` answer with the real library's
+SDK_RENDERED = tuple(s for s in STRATEGIES if s not in LIBRARY_RUN)
+"""Strategies whose body toolhist renders. ``litellm``, ``openai-agents``, ``pydantic-ai`` and ``langchain`` answer with the real library's
 own HTTP request (issue 18), which goes out through the library's client, not the official SDKs, so the
 SDKs' request types say nothing about it (LiteLLM sends Gemini a snake_case ``system_instruction``, which
 the API takes and google-genai's types do not)."""
