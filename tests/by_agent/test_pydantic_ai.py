@@ -7,6 +7,7 @@ list with no tool calls; it reads as ``pydantic-ai`` with its calls, results and
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,16 @@ def weather_agent(model: Any) -> Agent[None, str]:
     return agent
 
 
+def ran(agent: Agent[None, str], prompt: str) -> Any:
+    """``agent.run_sync(prompt)`` on a thread of its own, as `toolhist.agents.pydantic_ai.send` runs it.
+
+    ``run_sync`` needs an event loop of its own; in the same pytest process the browser tests'
+    Playwright (sync API) keeps one running on the main thread, as Jupyter does for a user.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(agent.run_sync, prompt).result()
+
+
 def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
     return [(m.speaker, [b.type for b in m.blocks]) for m in session.messages]
 
@@ -54,7 +65,7 @@ RUN = [
 
 
 def test_a_live_run_result_and_its_messages_read_alike() -> None:
-    result = weather_agent(TestModel()).run_sync("Weather in Paris?")
+    result = ran(weather_agent(TestModel()), "Weather in Paris?")
     from_messages = toolhist.load(result.all_messages())
     from_result = toolhist.load(result)
     assert from_messages.source.format == "pydantic-ai"
@@ -69,7 +80,7 @@ def test_a_live_run_result_and_its_messages_read_alike() -> None:
 
 
 def test_the_dumped_json_is_pydantic_ai_not_a_gemini_body(tmp_path: Path) -> None:
-    result = weather_agent(TestModel()).run_sync("Weather in Paris?")
+    result = ran(weather_agent(TestModel()), "Weather in Paris?")
     path = tmp_path / "history.json"
     path.write_bytes(ModelMessagesTypeAdapter.dump_json(result.all_messages()))
     session = toolhist.load(str(path))
@@ -80,7 +91,7 @@ def test_the_dumped_json_is_pydantic_ai_not_a_gemini_body(tmp_path: Path) -> Non
 
 
 def test_validate_takes_the_live_messages() -> None:
-    result = weather_agent(TestModel()).run_sync("Weather in Paris?")
+    result = ran(weather_agent(TestModel()), "Weather in Paris?")
     assert toolhist.validate(result.all_messages(), "anthropic") == []
     cut = result.all_messages()[:2]  # the call without its result
     assert [v.rule for v in toolhist.validate(cut, "anthropic")] == ["ant.result_missing"]
@@ -106,7 +117,7 @@ def test_a_retry_answers_its_call_with_an_error() -> None:
             raise ModelRetry("try again")
         return "ok"
 
-    session = toolhist.load(agent.run_sync("go").all_messages())
+    session = toolhist.load(ran(agent, "go").all_messages())
     results = [b for m in session.messages for b in m.blocks if isinstance(b, ToolResponseBlock)]
     assert [(r.call_id, r.error is not None) for r in results] == [("c1", True), ("c2", False)]
     assert results[0].result is not None
@@ -170,7 +181,7 @@ def test_a_bad_part_names_its_place() -> None:
     "provider", ["anthropic", "openai-chat", "openai-responses", "gemini", "mistral", "kimi"]
 )
 def test_the_pydantic_ai_strategy_is_what_pydantic_ai_sends(provider: str) -> None:
-    result = weather_agent(TestModel()).run_sync("Weather in Paris?")
+    result = ran(weather_agent(TestModel()), "Weather in Paris?")
     curation = toolhist.curate(result.all_messages(), provider, strategy="pydantic-ai")
     assert curation.library is not None
     assert curation.library.startswith("pydantic-ai ")
@@ -179,7 +190,7 @@ def test_the_pydantic_ai_strategy_is_what_pydantic_ai_sends(provider: str) -> No
 
 
 def test_the_pydantic_ai_strategy_names_what_its_mapping_leaves_broken() -> None:
-    result = weather_agent(TestModel()).run_sync("Weather in Paris?")
+    result = ran(weather_agent(TestModel()), "Weather in Paris?")
     cut = result.all_messages()[:2]
     assert [v.rule for v in toolhist.validate(cut, "openai-chat", strategy="pydantic-ai")] == [
         "oai.call_unanswered"
