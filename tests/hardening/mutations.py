@@ -27,21 +27,28 @@ VALUES: tuple[Any, ...] = (None, 7, "x", [1], {"k": 1})
 def corpus() -> list[Path]:
     """Every sample and every real-log corpus file (provenance files aside)."""
     samples = sorted((ROOT / "sample_logs").glob("*.json*"))
-    logs = sorted(
-        p
-        for p in (ROOT / "tests" / "corpus" / "logs").rglob("*.json*")
-        if not p.name.endswith(".source.json") and not _in_session_folder(p)
-    )
-    return samples + logs
+    root = ROOT / "tests" / "corpus" / "logs"
+    files = [p for p in root.rglob("*.json*") if not p.name.endswith(".source.json")]
+    folders = {f for p in files if (f := _session_folder(p)) is not None}
+    return samples + sorted([p for p in files if _session_folder(p) is None] + list(folders))
 
 
-def _in_session_folder(path: Path) -> bool:
-    """A file of a session kept as a folder (OpenHands: ``base_state.json`` and ``events/``).
+def _session_folder(path: Path) -> Path | None:
+    """The folder a file belongs to when the session is kept as a folder (OpenHands: ``base_state.json``
+    and ``events/``): such a file is not a session by itself, so the folder is mutated as the one
+    document its reader reads (`toolhist.readers.gather_folder`)."""
+    return next((parent for parent in path.parents if (parent / "base_state.json").is_file()), None)
 
-    Such a file is not a session by itself (the folder is read as one document), so a mutant of it
-    cannot be loaded alone; these folders are not mutated here (a known gap).
-    """
-    return any((parent / "base_state.json").is_file() for parent in path.parents)
+
+def document(file: Path) -> bytes:
+    """The bytes a file's reader reads: the file's, or a session folder's gathered document."""
+    if file.is_dir():
+        from toolhist.readers import gather_folder
+
+        gathered = gather_folder(file)
+        assert gathered is not None, file
+        return gathered
+    return file.read_bytes()
 
 
 @dataclass(frozen=True)
@@ -101,7 +108,7 @@ def mutants(file: Path, *, every_value: bool = True) -> Iterator[Mutant]:
     def values(k: int) -> tuple[Any, ...]:
         return VALUES if every_value else (VALUES[k % len(VALUES)],)
 
-    text = file.read_text(encoding="utf-8")
+    text = document(file).decode("utf-8")
     name = str(file.relative_to(ROOT))
     try:
         whole = json.loads(text)
@@ -168,7 +175,7 @@ def accounted(session: Any) -> frozenset[int]:
 def original(file: Path) -> Original:
     import toolhist
 
-    session = toolhist.load(file.read_bytes(), name=file.name)
+    session = toolhist.load(document(file), name=file.name)
     return Original(session.source.format, accounted(session), parts(session))
 
 
