@@ -51,18 +51,7 @@ SAMPLES = sorted(
     for p in (Path(__file__).resolve().parents[2] / "sample_logs").iterdir()
     if p.suffix in (".json", ".jsonl")
 )
-# ai 6.0.325 dist/index.mjs, convertToModelMessages: with ignoreIncompleteToolCalls the parts are filtered
-# one by one on their own ``state`` ("input-available" goes). Histories 234-239 (one drawn shape) hold, in
-# one assistant message, a finished call and an unfinished one that share the empty call id "": the port
-# pairs calls and results by id, finds a result for "" and keeps the unfinished call the SDK drops. A
-# known difference of the port on a duplicated empty id, not yet fixed.
-_EMPTY_ID = (
-    'parts.filter((part) => !isToolUIPart(part) || ... part.state === "output-available" ... || '
-    'part.state === "output-error" ...): an "input-available" part with a duplicated empty toolCallId'
-)
-EXPECTED: dict[tuple[str, str, str], dict[int, str]] = {
-    ("generated", "ui", provider): dict.fromkeys(range(234, 240), _EMPTY_ID) for provider in PROVIDERS
-}
+EXPECTED: dict[tuple[str, str, str], dict[int, str]] = {}
 """(corpus, route, provider) → {history index: the AI SDK source line explaining the difference}."""
 
 

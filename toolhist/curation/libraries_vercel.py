@@ -265,15 +265,16 @@ def ignore_incomplete_tool_calls(
     A tool part whose state is ``input-available`` (no output) is filtered out before conversion;
     an assistant message whose parts are all gone produces no model message at all.
     """
-    answered: set[str] = set()
-    incomplete: set[tuple[int, int]] = set()
-    for mi in range(len(messages) - 1, -1, -1):
-        for bi in range(len(messages[mi].blocks) - 1, -1, -1):
-            block = messages[mi].blocks[bi]
-            if isinstance(block, ToolResponseBlock):
-                answered.add(block.call_id)
-            elif isinstance(block, ToolCallBlock) and block.id not in answered:
-                incomplete.add((mi, bi))
+    # each call is judged on its own part's state: answered only by the result paired with it
+    # (`_answers`, as `ui_message_history` paired them), so of two calls sharing an id (an empty one)
+    # the second, still ``input-available``, goes even though the first was answered
+    answers = _answers(messages)
+    incomplete = {
+        (mi, bi)
+        for mi, message in enumerate(messages)
+        for bi, block in enumerate(message.blocks)
+        if isinstance(block, ToolCallBlock) and (mi, bi) not in answers
+    }
     if not incomplete:
         return messages, []
     out: list[Message] = []
