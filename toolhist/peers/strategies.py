@@ -24,7 +24,7 @@ fall back to a port (the ports are ``litellm-port`` and ``openai-agents-port``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolhist.curation.base import Change, Curation
@@ -234,3 +234,34 @@ def versioned(name: str) -> StrategyDef:
         curate=curate,
         edge_ids=plain.edge_ids,
     )
+
+
+def in_process(
+    name: str,
+    routes: Sequence[str],
+    sent_body: Callable[[Session, str], tuple[Any, str | None, str | None]],
+    version: Callable[[], str],
+    not_run: str,
+) -> Callable[[Session, str, tuple[Message, ...]], Curation]:
+    """The ``curate`` of a framework strategy run in this process (pydantic-ai, LangChain).
+
+    ``sent_body`` gives the body the framework sent ``provider`` (its path, and ``"Kind: text"`` when it
+    raised); it is read back as the real-library strategies' answers are (`curation_of`). A provider
+    outside ``routes`` keeps the history as given with one ``keep`` Change: ``not_run`` (formatted
+    with ``provider``) says why.
+    """
+
+    def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
+        if tail:
+            session = session.model_copy(update={"messages": (*session.messages, *tail)})
+        if provider not in routes:
+            change = Change(pass_=name, action="keep", reason=not_run.format(provider=provider))
+            return Curation(
+                session=session, changes=(change,), strategy=name, provider=provider, original=session
+            )
+        body, path, raised = sent_body(session, provider)
+        kind, _, text = (raised or "").partition(": ")
+        answer = run.Answer(body=body, path=path, raised=kind or None, message=text or None)
+        return curation_of(answer, session, provider, name, version())
+
+    return curate

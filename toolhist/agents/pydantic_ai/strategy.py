@@ -10,33 +10,21 @@ mapping fixes or breaks. Where pydantic-ai raises before sending, or the provide
 from __future__ import annotations
 
 from toolhist.agents.pydantic_ai.send import ROUTES, sent_body, version
-from toolhist.curation.base import Change, Curation
 from toolhist.curation.strategies import StrategyDef
-from toolhist.model import Message, Session
-from toolhist.peers.run import Answer
-from toolhist.peers.strategies import curation_of, sent_ids
+from toolhist.peers.strategies import in_process, sent_ids
 
 NAME = "pydantic-ai"
 
 
-def curate(session: Session, provider: str, tail: tuple[Message, ...]) -> Curation:
-    """What pydantic-ai sends ``provider`` for ``session`` (plus ``tail``)."""
-    if tail:
-        session = session.model_copy(update={"messages": (*session.messages, *tail)})
-    if provider not in ROUTES:
-        change = Change(
-            pass_=NAME,
-            action="keep",
-            reason=f"pydantic-ai is not run for {provider} here (BedrockConverseModel needs boto3); "
-            "the history is shown as given",
-        )
-        return Curation(
-            session=session, changes=(change,), strategy=NAME, provider=provider, original=session
-        )
-    body, path, raised = sent_body(session, provider)
-    kind, _, text = (raised or "").partition(": ")
-    answer = Answer(body=body, path=path, raised=kind or None, message=text or None)
-    return curation_of(answer, session, provider, NAME, version())
+curate = in_process(
+    NAME,
+    ROUTES,
+    sent_body,
+    version,
+    "pydantic-ai is not run for {provider} here (BedrockConverseModel needs boto3); "
+    "the history is shown as given",
+)
+"""What pydantic-ai sends ``provider`` for ``session`` (plus ``tail``)."""
 
 
 STRATEGIES = {
