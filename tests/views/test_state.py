@@ -90,7 +90,7 @@ def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
                 state.payload(key, "gemini", "none", session),
             )
         )
-        dropped = state._keep_recent(key)
+        dropped = state.keep_recent(key)
     assert state.SESSIONS_KEPT == 2
     assert keys[0] in dropped
     assert not {keys[1], keys[2]} & set(dropped)

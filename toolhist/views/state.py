@@ -8,110 +8,80 @@ immutable (the model is frozen anyway).
 
 A deep link names everything a reviewer needs to see the same view (a full page load is a new
 Streamlit session, so nothing can come from session state): ``?sample=…`` (a bundled sample) or
-``?path=…`` (a file on this machine), ``provider=…``, ``strategy=…``, ``msg=…``. Pages write the
-current choices back to the URL, so the address bar is always a link to what is on screen.
+``?path=…`` (a file on this machine), and the choices `toolhist.views.prefs` keeps (``provider=…``,
+``strategy=…``, ``msg=…``).
 
 Large sessions (100,000 messages) stay usable because nothing is computed before a page needs it:
 `read` parses once (the document and the session together) and shows a progress bar while it reads
 and checks each provider the page asked for; every other provider's verdict is computed (and cached)
-the first time a page asks for it (`Opened.found`). Curations, diffs and payloads are cached per
-content key, provider and strategy, and shared between pages (a payload of a curated history is
-rendered from the cached `Curation`, not by curating again).
+the first time a page asks for it (`Opened.found`). Curations, diffs and payloads
+(`toolhist.views.derived`, re-exported here for the pages) are cached per content key, provider and
+strategy, and shared between pages.
 
-Memory: a 100,000-message session holds about 1.1 GB once parsed and 2.3 GB with every page's
-work on it (``benchmarks/bench_app.py``). Every cached result made from a session is recorded under
-its content key, and only the `SESSIONS_KEPT` sessions read last keep theirs: reading another one
-clears the oldest one's entries in every cache (`_keep_recent`). Without that, a cached curation
-(which holds its original session) would keep a session alive long after its parse was evicted.
+Memory: only the `SESSIONS_KEPT` sessions read last keep their cached parse and results
+(`toolhist.views.kept`): `read` marks the session it opens as the newest.
 
-This module is the only one that knows the ``session_state`` keys.
+This module knows the open input's ``session_state`` keys; `toolhist.views.prefs` knows its own.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Literal
 
-import pandas as pd
 import streamlit as st
 
 from toolhist._gc import paused
 from toolhist.agents import stores
 from toolhist.check import CheckResult, result_of, verdict
-from toolhist.curation import Curation, curate
-from toolhist.diff import Diff, Status, diff
 from toolhist.errors import ToolhistError
 from toolhist.formats.document import Document
 from toolhist.judgement import judge
 from toolhist.model import Session
-from toolhist.providers import (
-    PROVIDERS,
-    Payload,
-    Violation,
-    provider_for,
-    render,
-    render_curation,
-)
-from toolhist.providers.base import violations as violations_of
+from toolhist.providers import PROVIDERS, Violation
 from toolhist.readers import gather_folder, load_document
 from toolhist.redact import redact_session, redact_text
 from toolhist.views import failure
-from toolhist.views.diffs import aligned_frame, compare_strategies
+from toolhist.views.derived import aligned, compared, curated, events, payload, violations
 from toolhist.views.failure import alert
+from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
+from toolhist.views.prefs import message_param, pick, remember
 from toolhist.views.summary import list_samples
-from toolhist.views.timeline import events_frame
+
+__all__ = [  # what pages use through ``state.``: the derived caches and deep-link choices live beside
+    "SESSIONS_KEPT",
+    "Input",
+    "Opened",
+    "aligned",
+    "checked",
+    "compared",
+    "curated",
+    "current_input",
+    "events",
+    "message_param",
+    "open_session",
+    "path_input",
+    "payload",
+    "pick",
+    "read",
+    "remember",
+    "sample_input",
+    "sample_names",
+    "violations",
+]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLES_DIR = ROOT / "sample_logs"
 DEFAULT_SAMPLE = "openai_chat_request.json"
 MAX_UPLOAD_MB = 50
 _INPUT = "toolhist.input"
-_PREFS = "toolhist.prefs"
 _REDACT = "toolhist.redact"
-SESSIONS_KEPT: Final = 2
-"""Sessions whose parse and derived results stay cached (the ones read last, process-wide)."""
-
-_lock = threading.Lock()
-_recent: list[str] = []  # content keys, the one read last at the end
-_entries: dict[str, set[tuple[str, tuple[Any, ...]]]] = {}  # content key -> (cache, its hashed args)
-
-
-def _record(key: str, cache: str, *args: Any) -> None:
-    """Note that ``cache`` now holds an entry for ``args``, made from the session ``key``.
-
-    Called in a cached function's body (a miss); unhashed arguments (``_…``) are passed as None:
-    the entry's cache key ignores them.
-    """
-    with _lock:
-        _entries.setdefault(key, set()).add((cache, args))
-
-
-def _keep_recent(key: str) -> list[str]:
-    """Mark ``key`` read last; clear every cached entry of sessions beyond `SESSIONS_KEPT`.
-
-    Returns the content keys whose entries were cleared.
-    """
-    with _lock:
-        if key in _recent:
-            _recent.remove(key)
-        _recent.append(key)
-        dropped = _recent[:-SESSIONS_KEPT]
-        del _recent[:-SESSIONS_KEPT]
-        entries = [entry for old in dropped for entry in _entries.pop(old, set())]
-    for cache, args in entries:
-        globals()[cache].clear(*args)
-    if dropped:  # what the dropped session held may sit in cycles: one full collection, then freeze
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-    return dropped
 
 
 @dataclass(frozen=True)
@@ -171,7 +141,7 @@ class Opened:
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _result(key: str, _opened: Opened) -> CheckResult:
     """`Opened.result`, cached per content key: a rerun does not judge and gather it again."""
-    _record(key, "_result", key, None)
+    record(key, _result, key, None)
     results = {p: _opened.found(p) for p in PROVIDERS}
     return result_of(_opened.document.name, _opened.session, results, judge(_opened.session))
 
@@ -186,9 +156,9 @@ def _load(
     session of an agent's store (the digest covers it too); ``redact`` redacts the session read
     (an input whose bytes are not text, `Input.redacted`). They have no default: Streamlit keys an
     entry by the arguments as passed, so a call that left one out could not be cleared by
-    `_keep_recent`, which names all six.
+    `keep_recent`, which names all six.
     """
-    _record(f"{digest}:{fmt or ''}", "_load", digest, fmt, name, None, session, redact)
+    record(f"{digest}:{fmt or ''}", _load, digest, fmt, name, None, session, redact)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
     # full passes over the growing parse took 63 s of Home's 229 s under AppTest
     document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
@@ -245,7 +215,7 @@ def redacting() -> bool:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
     """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
-    _record(key, "_verdict", key, provider, None, None)
+    record(key, _verdict, key, provider, None, None)
     return verdict(_document, _session, provider)
 
 
@@ -276,7 +246,7 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     settle()
     failure.clear()
     opened = Opened(input=source, key=f"{digest}:{source.fmt or ''}", document=document, session=session)
-    _keep_recent(opened.key)
+    keep_recent(opened.key)
     checked(opened, providers, first=1)
     st.session_state[_INPUT] = given
     return opened
@@ -316,7 +286,7 @@ def settle() -> None:
     A 100,000-message session is tens of millions of objects; every full collection the pages'
     later work triggers re-scanned all of them (a third of Home's time at 100,000 messages: 63 s of
     gen-2 collections in 229 s, measured under AppTest). ``gc.freeze`` moves the objects tracked
-    now to a permanent generation: reference counting still frees them, and `_keep_recent`
+    now to a permanent generation: reference counting still frees them, and `keep_recent`
     unfreezes (and collects once) when it drops a session's entries, so cycles among them are
     not kept for good. Cheap: it splices the collector's lists.
     """
@@ -325,8 +295,7 @@ def settle() -> None:
 
 def verdict_ready(key: str, provider: str) -> bool:
     """Whether ``provider``'s verdict on the session ``key`` is already computed (no bar to draw)."""
-    with _lock:
-        return ("_verdict", (key, provider, None, None)) in _entries.get(key, set())
+    return recorded(key, _verdict, key, provider, None, None)
 
 
 def sample_names() -> list[str]:
@@ -427,114 +396,3 @@ def open_session(providers: Sequence[str] = PROVIDERS) -> Opened:
     st.sidebar.caption("Session")
     st.sidebar.text(opened.input.name)
     return opened
-
-
-def pick(
-    param: str,
-    label: str,
-    options: Sequence[str],
-    default: str,
-    *,
-    key: str,
-    sidebar: bool = True,
-) -> str:
-    """A select box whose choice comes from ``?param=`` (a deep link), else the last choice on any page.
-
-    The choice is written back to the URL and remembered for the other pages.
-    """
-    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
-    wanted = st.query_params.get(param)
-    if wanted in options:
-        initial = wanted
-    elif prefs.get(param) in options:
-        initial = prefs[param]
-    else:
-        initial = default if default in options else options[0]
-    link = f"{key}__link"  # the URL value last applied: only a new link overrides the widget
-    if key in st.session_state and st.session_state[key] not in options:
-        del st.session_state[key]
-    if key not in st.session_state or (wanted in options and wanted != st.session_state.get(link)):
-        st.session_state[key] = initial
-    where = st.sidebar if sidebar else st
-    chosen = str(where.selectbox(label, options, key=key))
-    prefs[param] = chosen
-    st.query_params[param] = chosen
-    st.session_state[link] = chosen
-    return chosen
-
-
-def remember(param: str, value: str | None) -> None:
-    """Write a choice to the URL (``None`` removes it) and remember it for the other pages."""
-    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
-    if value is None:
-        prefs.pop(param, None)
-        if param in st.query_params:
-            del st.query_params[param]
-    else:
-        prefs[param] = value
-        st.query_params[param] = value
-
-
-def message_param(count: int) -> int | None:
-    """``?msg=`` as a valid message index, else the last one picked on any page, else None."""
-    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
-    for raw in (st.query_params.get("msg"), prefs.get("msg")):
-        if raw is not None and raw.isdigit() and int(raw) < count:
-            return int(raw)
-    return None
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
-    """`toolhist.curate`, cached per session key, provider and strategy."""
-    _record(key, "curated", key, provider, strategy, None)
-    return curate(_session, provider, strategy=strategy)
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def payload(key: str, provider: str, strategy: str, _session: Session) -> Payload:
-    """`toolhist.providers.render`, cached per session key, provider and strategy.
-
-    A curated payload is rendered from the cached `curated` (what ``render(…, strategy=…)`` does,
-    without curating again), so the Curation and Payloads pages share one curation.
-    """
-    _record(key, "payload", key, provider, strategy, None)
-    if strategy == "none":
-        return render(_session, provider)
-    return render_curation(curated(key, provider, strategy, _session))
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def violations(key: str, provider: str, strategy: str, _session: Session) -> list[Violation]:
-    """`toolhist.providers.validate`, cached per session key, provider and strategy (from `payload`)."""
-    _record(key, "violations", key, provider, strategy, None)
-    sent = payload(key, provider, strategy, _session)
-    return violations_of(provider_for(provider), sent.body, sent.source_map)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFrame:
-    """The timeline's event frame with the chosen providers' violations (as checked), cached."""
-    _record(key, "events", key, providers, None)
-    found = [v for p in providers for v in _opened.found(p)]
-    return events_frame(_opened.session, found)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def aligned(
-    key: str, provider: str, strategy: str, _curation: Curation
-) -> tuple[dict[Status, int], pd.DataFrame]:
-    """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
-    _record(key, "aligned", key, provider, strategy, None)
-    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
-    return d.counts(), aligned_frame(d)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.DataFrame:
-    """One strategy's row of `toolhist.views.diffs.compare_strategies`, cached per key and provider.
-
-    One strategy at a time, so a page can show progress and a later visit reuses every row.
-    """
-    _record(key, "compared", key, provider, strategy, None)
-    return compare_strategies(_session, provider, [strategy])

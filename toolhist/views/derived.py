@@ -1,0 +1,83 @@
+"""What pages derive from the open session, cached: curations, payloads, their violations, frames.
+
+Each is cached with ``st.cache_resource`` per content key (`toolhist.views.state.Opened.key`),
+provider and strategy, never by model objects or widget state, and shared between pages: a payload
+of a curated history is rendered from the cached `curated`, not by curating again. Every entry is
+recorded under its session (`toolhist.views.kept.record`), so it goes when that session is no
+longer one of the last read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import streamlit as st
+
+from toolhist.curation import Curation, curate
+from toolhist.diff import Diff, Status, diff
+from toolhist.model import Session
+from toolhist.providers import Payload, Violation, provider_for, render, render_curation
+from toolhist.providers.base import violations as violations_of
+from toolhist.views.diffs import aligned_frame, compare_strategies
+from toolhist.views.kept import record
+from toolhist.views.timeline import events_frame
+
+if TYPE_CHECKING:
+    from toolhist.views.state import Opened
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
+    """`toolhist.curate`, cached per session key, provider and strategy."""
+    record(key, curated, key, provider, strategy, None)
+    return curate(_session, provider, strategy=strategy)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def payload(key: str, provider: str, strategy: str, _session: Session) -> Payload:
+    """`toolhist.providers.render`, cached per session key, provider and strategy.
+
+    A curated payload is rendered from the cached `curated` (what ``render(…, strategy=…)`` does,
+    without curating again), so the Curation and Payloads pages share one curation.
+    """
+    record(key, payload, key, provider, strategy, None)
+    if strategy == "none":
+        return render(_session, provider)
+    return render_curation(curated(key, provider, strategy, _session))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def violations(key: str, provider: str, strategy: str, _session: Session) -> list[Violation]:
+    """`toolhist.providers.validate`, cached per session key, provider and strategy (from `payload`)."""
+    record(key, violations, key, provider, strategy, None)
+    sent = payload(key, provider, strategy, _session)
+    return violations_of(provider_for(provider), sent.body, sent.source_map)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFrame:
+    """The timeline's event frame with the chosen providers' violations (as checked), cached."""
+    record(key, events, key, providers, None)
+    found = [v for p in providers for v in _opened.found(p)]
+    return events_frame(_opened.session, found)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def aligned(
+    key: str, provider: str, strategy: str, _curation: Curation
+) -> tuple[dict[Status, int], pd.DataFrame]:
+    """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
+    record(key, aligned, key, provider, strategy, None)
+    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
+    return d.counts(), aligned_frame(d)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def compared(key: str, provider: str, strategy: str, _session: Session) -> pd.DataFrame:
+    """One strategy's row of `toolhist.views.diffs.compare_strategies`, cached per key and provider.
+
+    One strategy at a time, so a page can show progress and a later visit reuses every row.
+    """
+    record(key, compared, key, provider, strategy, None)
+    return compare_strategies(_session, provider, [strategy])
