@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 import toolhist
+from toolhist.check import CheckResult
 from toolhist.errors import ToolhistError
 from toolhist.judgement import describe
 from toolhist.model import Session
@@ -220,6 +221,21 @@ def summary_of(key: str, _session: Session) -> Summary:
     return toolhist.summarize(_session)
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def verdict_tables(
+    key: str, _result: CheckResult
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, tuple[int, int]]]:
+    """The verdict table, the rule-by-provider matrix and each provider's totals, cached per key.
+
+    They walk every violation, and a rerun (a page of the message table) changes none of them.
+    """
+    return (
+        pd.DataFrame(verdict_rows(_result)),
+        violation_matrix(_result.results),
+        provider_totals(_result.results),
+    )
+
+
 def show(opened: state.Opened) -> None:
     """Summary, provider verdicts and the message table.
 
@@ -245,8 +261,8 @@ def show(opened: state.Opened) -> None:
     ran = ran_on_of(key, session)
     if ran is not None:
         st.text(sentence(said(ran)))
-    st.dataframe(pd.DataFrame(verdict_rows(result)), hide_index=True, key="verdicts")
-    matrix = violation_matrix(result.results)
+    verdicts, matrix, totals = verdict_tables(key, result)
+    st.dataframe(verdicts, hide_index=True, key="verdicts")
     if len(matrix):
         st.caption("Violations per rule and provider: select a count to list those violations")
         picked = st.dataframe(matrix, key="matrix", on_select="rerun", selection_mode="single-cell")
@@ -258,9 +274,7 @@ def show(opened: state.Opened) -> None:
                 params = {"rule": params["rule"]}
             st.switch_page(PAGES["violations"], query_params=params)
         links = st.columns(len(result.results))
-        for column, (provider, (errors, warnings)) in zip(
-            links, provider_totals(result.results).items(), strict=True
-        ):
+        for column, (provider, (errors, warnings)) in zip(links, totals.items(), strict=True):
             if errors or warnings:
                 column.page_link(
                     PAGES["violations"],

@@ -13,7 +13,7 @@ import streamlit as st
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.sent import as_sent, default_provider
-from toolhist.views.timeline import has_times, timeline_figure
+from toolhist.views.timeline import has_times
 from toolhist.views.widgets import show_message
 
 PAGE_ROWS = 500  # event rows per table page
@@ -147,9 +147,9 @@ def chart() -> None:
             "Triangles at the edges: the other end of a link is outside this window (hover for its message)."
         )
     if len(plotted):
-        figure = timeline_figure(plotted, axis=axis, selected=st.session_state.get("tl_msg"), window=window)
-        st.plotly_chart(
-            figure,
+        selected = st.session_state.get("tl_msg")
+        st.plotly_chart(  # the figure is cached: a rerun that moves nothing does not build it again
+            state.figure(opened.key, tuple(chosen), axis, selected, window, plotted),
             key="tl_chart",
             on_select="rerun",
             selection_mode=("points", "box"),

@@ -1,4 +1,4 @@
-"""What pages derive from the open session, cached: curations, payloads, their violations, frames.
+"""What pages derive from the open session, cached: curations, payloads, violations, frames, charts.
 
 Each is cached with ``st.cache_resource`` per content key (`toolhist.views.state.Opened.key`),
 provider and strategy, never by model objects or widget state, and shared between pages: a payload
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from toolhist.curation import Curation, curate
@@ -21,7 +22,7 @@ from toolhist.providers import Payload, Violation, provider_for, render, render_
 from toolhist.providers.base import violations as violations_of
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.kept import record
-from toolhist.views.timeline import events_frame
+from toolhist.views.timeline import events_frame, timeline_figure
 
 if TYPE_CHECKING:
     from toolhist.views.state import Opened
@@ -61,6 +62,26 @@ def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFram
     record(key, events, key, providers, None)
     found = [v for p in providers for v in _opened.found(p)]
     return events_frame(_opened.session, found)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def figure(
+    key: str,
+    providers: tuple[str, ...],
+    axis: str,
+    selected: int | None,
+    window: tuple[int, int] | None,
+    _plotted: pd.DataFrame,
+) -> go.Figure:
+    """`toolhist.views.timeline.timeline_figure` of a window of `events`, cached per its inputs.
+
+    Building it is most of the Timeline page's run (plotly validates every point), and a rerun that
+    moves nothing (a table filter, a page revisit) draws the same chart. ``_plotted`` is
+    ``events(key, providers)`` cut to ``window``, so the hashed arguments name it; the figure is
+    only read (Streamlit copies it to a dict).
+    """
+    record(key, figure, key, providers, axis, selected, window, None)
+    return timeline_figure(_plotted, axis=axis, selected=selected, window=window)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -47,7 +47,7 @@ from toolhist.providers import PROVIDERS, Violation
 from toolhist.readers import gather_folder, load_document
 from toolhist.redact import redact_session, redact_text
 from toolhist.views import failure
-from toolhist.views.derived import aligned, compared, curated, events, payload, violations
+from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
 from toolhist.views.failure import alert
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
@@ -64,6 +64,7 @@ __all__ = [  # what pages use through ``state.``: the derived caches and deep-li
     "curated",
     "current_input",
     "events",
+    "figure",
     "message_param",
     "open_session",
     "path_input",
