@@ -24,6 +24,7 @@ from toolhist.readers import load_document
 from toolhist.views import state
 from toolhist.views.diffs import compare_strategies
 from toolhist.views.summary import list_samples
+from toolhist.views.timeline import timeline_figure
 
 SAMPLES = Path(__file__).parent.parent.parent / "sample_logs"
 SAMPLE_NAMES = [p.name for p in list_samples(SAMPLES)]
@@ -105,3 +106,23 @@ def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
         assert [a is b for a, b in zip(again, made[n], strict=True)] == [kept] * 3
         assert again[1] == made[n][1]  # recomputed, the same result
         assert again[2] == made[n][2]
+
+
+def test_the_timeline_chart_is_built_once_per_view_and_goes_with_its_session() -> None:
+    """`state.figure` is `timeline_figure` of the same window, kept while nothing it shows changes."""
+    data = (SAMPLES / "llxprt_icontent.json").read_bytes()
+    o = opened("llxprt_icontent.json", data)
+    chosen = ("anthropic",)
+    frame = state.events(o.key, chosen, o)
+    first = state.figure(o.key, chosen, "turn", 1, None, frame)
+    assert first.to_json() == timeline_figure(frame, axis="turn", selected=1).to_json()
+    assert state.figure(o.key, chosen, "turn", 1, None, frame) is first  # a rerun that moves nothing
+    moved = state.figure(o.key, chosen, "turn", 2, None, frame)  # another message inspected
+    assert moved is not first
+    assert moved.to_json() == timeline_figure(frame, axis="turn", selected=2).to_json()
+    state.keep_recent(o.key)
+    for other in ("another session", "a third session"):
+        state.keep_recent(other)
+    again = state.figure(o.key, chosen, "turn", 1, None, frame)
+    assert again is not first  # cleared with its session, then built again: the same chart
+    assert again.to_json() == first.to_json()
