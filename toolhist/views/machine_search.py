@@ -142,11 +142,12 @@ def _state(conn: sqlite3.Connection, home: str, listing: Listing, work: list[Pen
     """How much of the listing the index holds, and a button to read in the rest."""
     if not work:
         return
-    held = len(listing.rows) - sum(item.content for item in work)
+    readable = sum(str(row.path) in listing.states for row in listing.rows)  # the others are never read in
+    held = readable - sum(item.content for item in work)
     what = "their verdicts" if asked.kind == "rule" else "their messages"
     if held == 0:
         st.info(
-            f"The session index holds none of these {len(listing.rows):,} sessions yet: read them in with "
+            f"The session index holds none of these {readable:,} sessions yet: read them in with "
             "the button below (each is read whole once, and again only when it changes), or run "
             "`toolhist sessions --search TEXT` in a terminal, which fills the same index."
         )
