@@ -126,6 +126,13 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
         (LLXPRT_LABEL, "llxprt", 3, "violation", "oai.dup_tool_result (error, openai-chat)"),
     ]
     assert rows[0]["snippet"] == "Invalid parameter: Duplicate value for 'tool_call_id' of 'hi…"
+    at.selectbox(key="machine_search_provider").set_value("anthropic").run()
+    assert at.button(key="machine_search_fill").label == "Read 2 sessions into the index"  # judged there
+    _filled(at)
+    rows = _search(at, "rule", "ant.result_orphan")
+    assert [(r["agent"], r["message"], r["rule"]) for r in rows] == [
+        ("claude-code", 1, "ant.result_orphan (error, anthropic)"),
+    ]
     at.selectbox(key="machine_search_kind").set_value("text").run()
     at.text_input(key="machine_search_text").set_value("100%_not there").run()
     assert len(at.dataframe) == 1  # the sessions only
