@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolhist
 from toolhist.agents.amp.sessions import places
@@ -169,6 +171,8 @@ def test_places_follow_xdg_data_home_and_the_editor_extensions_folder(tmp_path: 
         tmp_path / "AppData" / "Roaming" / "Code" / "User" / "globalStorage" / "sourcegraph.amp" / "threads3"
         in home
     )
+    cursor = "Library/Application Support/Cursor/User/globalStorage/sourcegraph.amp/threads3"
+    assert tmp_path / cursor in home
     moved = places(Home(tmp_path, {"XDG_DATA_HOME": str(tmp_path / "data")}))
     assert moved[0] == tmp_path / "data" / "amp" / "threads"
 
@@ -220,3 +224,40 @@ def test_a_copied_thread_is_read_whatever_its_name(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     shutil.copyfile(FIXTURE, path)
     assert toolhist.load(path).source.format == "amp"
+
+
+ROLES = st.sampled_from(["user", "assistant", "info", "parent", "supervisor"])
+STATUSES = st.sampled_from(["done", "error", "cancelled", "rejected-by-user", "in-progress", "queued"])
+
+
+@st.composite
+def records(draw: st.DrawFn) -> dict[str, Any]:
+    role = draw(ROLES)
+    if role == "user" and draw(st.booleans()):
+        cid = draw(st.sampled_from(["a", "b"]))
+        return user(result(cid, {"status": draw(STATUSES), "result": "r", "reason": "x"}))
+    if role == "assistant":
+        return answer(
+            use(draw(st.sampled_from(["a", "b"]))), model=draw(st.sampled_from(["claude-x", "gpt-5"]))
+        )
+    return {"role": role, "content": [{"type": "text", "text": draw(st.text(max_size=5))}]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(records(), max_size=8))
+def test_every_record_is_sent_kept_unsent_or_skipped_by_name(found: list[dict[str, Any]]) -> None:
+    read = toolhist.load(thread(*found), format="amp")
+    unknown = sum(r["role"] not in ("user", "assistant", "info") for r in found)
+    results = [b for r in found for b in r["content"] if b.get("type") == "tool_result"]
+    pending = sum(b["run"]["status"] in ("in-progress", "queued") for b in results)
+    infos = sum(r["role"] == "info" for r in found)
+    emptied = sum(
+        r["role"] == "user"
+        and all(b.get("type") == "tool_result" for b in r["content"])
+        and all(b["run"]["status"] in ("in-progress", "queued") for b in r["content"])
+        for r in found
+    )
+    assert sum(read.source.skipped.values()) == unknown
+    assert len(read.messages) == len(found) - unknown - infos - emptied
+    assert len(read.unsent) == infos + pending + emptied
+    assert {b.call_id for m in read.messages for b in m.tool_responses()} <= {"a", "b"}

@@ -3,12 +3,13 @@ r"""Where Amp keeps its threads, what a thread file's first bytes say, and what 
 - Places: ``$XDG_DATA_HOME/amp/threads`` else ``~/.local/share/amp/threads`` (the same under the
   home on macOS and Windows, where Amp's CLI keeps the XDG layout), one ``T-<uuid>.json`` per
   thread; and the editor extension's older folder ``<editor user folder>/globalStorage/
-  sourcegraph.amp/threads3/`` (VS Code, Insiders, VSCodium; ``~/.config``, ``~/Library/Application
-  Support``, ``%APPDATA%``), which newer versions migrate into the first. Amp is closed: these come
-  from readers of real installs that agree on them (jonathan-kellerai/cross_agent_session_resumer
-  ``src/providers/amp.rs`` at ec0eab964866394f77bbd157e773656a109e7ab3: "Match Amp's own centralized
-  storage behavior: XDG_DATA_HOME or ~/.local/share", and the legacy ``threads3`` folder;
-  Adityakk9031/txcript ``docs/formats/amp.md`` at 3f71bbd558384d08059a1e72f77e4808583bc900).
+  sourcegraph.amp/threads3/`` (VS Code and its builds, Cursor, Windsurf; ``~/.config``,
+  ``~/Library/Application Support``, ``%APPDATA%``), which newer versions migrate into the first.
+  Amp is closed: these come from readers of real installs that agree on them
+  (jonathan-kellerai/cross_agent_session_resumer ``src/providers/amp.rs`` at
+  ec0eab964866394f77bbd157e773656a109e7ab3: "Match Amp's own centralized storage behavior:
+  XDG_DATA_HOME or ~/.local/share", and the legacy ``threads3`` folder; Adityakk9031/txcript
+  ``docs/formats/amp.md`` at 3f71bbd558384d08059a1e72f77e4808583bc900).
   Variables those tools add of their own (``AMP_HOME``, ``AMP_DATA_HOME``, ``AMP_THREADS_DIR``,
   ``AMP_DATA_DIR``) are not Amp's and are not followed.
 - Where it ran: inferred from the model. Each answer's ``usage.model`` names it
@@ -37,10 +38,17 @@ PROVIDER_NAMES: Final = {"anthropic": "anthropic"}
 """Amp's ``thinking.provider`` names whose wire format is toolhist's."""
 
 
+FORKS: Final = ("Cursor", "Windsurf")
+"""VS Code forks the extension also runs in (cross_agent_session_resumer probes them too)."""
+
+
 def places(home: Home) -> tuple[Path, ...]:
     """``amp/threads`` under ``$XDG_DATA_HOME`` or ``~/.local/share``; each editor's ``threads3``."""
     data = home.dir("XDG_DATA_HOME") or home.path / ".local" / "share"
-    legacy = [user / "globalStorage" / EXTENSION / "threads3" for user in user_folders(home)]
+    config = home.dir("XDG_CONFIG_HOME") or home.path / ".config"
+    bases = (config, home.path / "Library" / "Application Support", home.roaming)
+    users = [*user_folders(home), *(base / fork / "User" for base in bases for fork in FORKS)]
+    legacy = [user / "globalStorage" / EXTENSION / "threads3" for user in users]
     return unique([data / "amp" / "threads", *legacy])
 
 
