@@ -16,7 +16,7 @@ from toolhist.errors import ToolhistError
 from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.index.listing import listed
 from toolhist.machine import AGENTS, HOME_ENV, SessionRow, judge, places
-from toolhist.views import state
+from toolhist.views import machine_search, state
 from toolhist.views.bundles import bundles_frame, default_folder
 from toolhist.views.bundles import label as bundle_label
 from toolhist.views.failure import alert
@@ -79,6 +79,7 @@ def machine_source(fmt: str | None) -> Input | None:
     st.dataframe(
         sessions_frame(shown), hide_index=True, key="machine_table", height=min(400, 38 + 35 * len(shown))
     )
+    machine_search.show(os.environ.get(HOME_ENV), None if agent == ALL else agent)
     by_path = {str(r.path): r for r in shown}
     picked = st.selectbox(
         "Session to open",
