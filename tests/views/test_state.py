@@ -23,6 +23,7 @@ from toolhist.providers import PROVIDERS, render, validate
 from toolhist.readers import load_document
 from toolhist.views import state
 from toolhist.views.diffs import compare_strategies
+from toolhist.views.kept import keep_recent
 from toolhist.views.summary import list_samples
 from toolhist.views.timeline import timeline_figure
 
@@ -91,7 +92,7 @@ def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
                 state.payload(key, "gemini", "none", session),
             )
         )
-        dropped = state.keep_recent(key)
+        dropped = keep_recent(key)
     assert state.SESSIONS_KEPT == 2
     assert keys[0] in dropped
     assert not {keys[1], keys[2]} & set(dropped)
@@ -120,9 +121,9 @@ def test_the_timeline_chart_is_built_once_per_view_and_goes_with_its_session() -
     moved = state.figure(o.key, chosen, "turn", 2, None, frame)  # another message inspected
     assert moved is not first
     assert moved.to_json() == timeline_figure(frame, axis="turn", selected=2).to_json()
-    state.keep_recent(o.key)
+    keep_recent(o.key)
     for other in ("another session", "a third session"):
-        state.keep_recent(other)
+        keep_recent(other)
     again = state.figure(o.key, chosen, "turn", 1, None, frame)
     assert again is not first  # cleared with its session, then built again: the same chart
     assert again.to_json() == first.to_json()
