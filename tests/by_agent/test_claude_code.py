@@ -325,5 +325,6 @@ def test_converted_lines_are_freed_before_the_session_is_built(
     assert len(session.messages) == 2 * n + 1
     # of 2n + 1 converted lines, only the last ones read stay (the reading loop's and the error
     # tracker's current line, `jsonl_stream._Tracked.value`): a constant, where all 81 stayed before
-    assert len(alive) == 1 and alive[0] <= 2
+    assert len(alive) == 1
+    assert alive[0] <= 2
     assert session.messages[2].metadata.extra["toolUseResult"] == {"stdout": ["x" * 50], "agentId": None}
