@@ -29,7 +29,7 @@ WS = "f87f6e0b2cf1ae8645cc0c5ffaa99529"
 COMPOSER = "7ab14174-a536-4e2c-98e9-8c5e28fa2006"
 HEADERS_ONLY = "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
 TAB = "2aa483d1-573c-4039-ae4e-7415e28d2605"
-CONTEXT = {
+CONTEXT: dict[str, list[object]] = {
     k: []
     for k in (
         "notepads",

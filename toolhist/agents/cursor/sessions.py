@@ -76,9 +76,9 @@ def sessions(folder: Path) -> Iterator[Found]:
             store = workspace / "state.vscdb"
             if not stores.is_store(str(store)):
                 continue
-            project = _project(workspace)
+            folder_of = _project(workspace)
             for found in stores.found_in(STORE, store):
-                extra = {**found.extra, "project": project}
+                extra = {**found.extra, "project": folder_of}
                 yield Found(found.path, found.header, extra, found.problem, found.modified)
         return
     for project in dirs(folder):
