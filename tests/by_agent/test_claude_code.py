@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import toolhist
-from toolhist.agents.claude_code import reader as reader_module
 from toolhist.agents.claude_code.reader import read_sidechain
 from toolhist.errors import LoadError
+from toolhist.formats import jsonl_stream
 from toolhist.formats.document import read_input
 from toolhist.model import TextBlock
 from toolhist.readers import READERS
@@ -305,7 +305,7 @@ def test_converted_lines_are_freed_before_the_session_is_built(
     path = write(tmp_path, *lines)
     del lines, result  # only the reader's parse is counted
     alive: list[int] = []
-    original = reader_module.Collector.session
+    original = jsonl_stream.Collector.session
 
     def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
         gc.collect()
@@ -320,7 +320,7 @@ def test_converted_lines_are_freed_before_the_session_is_built(
         )
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.Collector, "session", counting)
+    monkeypatch.setattr(jsonl_stream.Collector, "session", counting)
     session = toolhist.load(path)
     assert len(session.messages) == 2 * n + 1
     # of 2n + 1 converted lines, only the last ones read stay (the reading loop's and the error
