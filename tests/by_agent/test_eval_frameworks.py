@@ -1,10 +1,11 @@
 """Inspect AI, SWE-agent, mini-SWE-agent, ATIF and smolagents: their files (made by the frameworks
 themselves, tests/corpus/producers/) read as each sends them; live objects by their class's module.
 
-These frameworks are not installed in toolhist's test environment (inspect-ai caps fsspec below the
-fleet extra's range; the others are only read), so their live objects are stand-ins whose class
-lives in the framework's module and that answer the framework's own serialiser methods with what the
-framework wrote: the duck typing `toolhist.live` does, without importing the framework.
+Inspect AI, SWE-agent and mini-SWE-agent are not installed in toolhist's test environment (inspect-ai
+caps fsspec below the fleet extra's range; mini-swe-agent brings LiteLLM and datasets), so their live
+objects are stand-ins whose class lives in the framework's module and that answer the framework's
+own serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
+does, without importing the framework. smolagents' are real (test_smolagents.py).
 """
 
 from __future__ import annotations
@@ -135,14 +136,6 @@ def test_smolagents_memory_reads_as_what_smolagents_sends() -> None:
     assert [c[0]["function"]["name"] for c in recorded] == ["get_weather", "final_answer"]
 
 
-def test_smolagents_live_memory_by_module() -> None:
-    memory = json.loads(SMOL.read_text())
-    live = stand_in("smolagents.memory", "AgentMemory", get_full_steps=memory["steps"])
-    assert len(toolhist.load(live).messages) == 7  # no system prompt on the stand-in
-    steps = [stand_in("smolagents.memory", "ActionStep", dict=s) for s in memory["steps"]]
-    assert toolhist.load(steps).source.format == "smolagents"
-
-
 def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
     session = toolhist.load(MINI)
     assert session.source.format == "mini-swe-agent"
@@ -151,6 +144,65 @@ def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
     assert isinstance(result, ToolResponseBlock)
     assert result.call_id == "call_0_0"
     assert all("extra" not in m.metadata.extra for m in session.messages)
+
+
+def test_mini_swe_agent_live_agent_and_its_messages_list() -> None:
+    """``DefaultAgent.messages`` (a list of dicts, ``exit`` last) and the agent itself read as its file."""
+    value = json.loads(MINI.read_text())
+    on_disk = toolhist.load(MINI)
+    bare = toolhist.load(value["messages"])
+    agent = stand_in("minisweagent.agents.default", "DefaultAgent", serialize=value)
+    old_agent = type("DefaultAgent", (), {"__module__": "minisweagent.agents.default"})()
+    old_agent.messages = value["messages"]  # an agent without serialize(): its messages
+    for read in (bare, toolhist.load(agent), toolhist.load(old_agent)):
+        assert read.source.format == "mini-swe-agent"
+        assert [(m.speaker, m.blocks) for m in read.messages] == [
+            (m.speaker, m.blocks) for m in on_disk.messages
+        ]
+        assert [u.kind for u in read.unsent] == ["exit message"]
+    assert bare.source.locations[2].json_path == "[2]"
+
+
+def swe_run_result() -> dict[str, Any]:
+    """An ``AgentRunResult`` as SWE-agent's ``add_step_to_trajectory`` builds it: each step's ``query`` is
+    the history sent at that step (here cut from the real demonstration's history at each answer)."""
+    history = json.loads(SWE.read_text())["history"]
+    answers = [i for i, h in enumerate(history) if h["role"] == "assistant"]
+    steps = [
+        {
+            "action": history[i].get("action"),
+            "observation": "",
+            "response": history[i]["content"],
+            "thought": history[i].get("thought", ""),
+            "execution_time": 0.1,
+            "state": {},
+            "query": history[:i],
+            "extra_info": {},
+        }
+        for i in answers
+    ]
+    return {"info": {"exit_status": "submitted"}, "trajectory": steps}
+
+
+def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
+    result = swe_run_result()
+    history = json.loads(SWE.read_text())["history"]
+    last = max(i for i, h in enumerate(history) if h["role"] == "assistant")
+    expected = toolhist.load({"history": history[:last]})
+    for value in (
+        result,
+        result["trajectory"],
+        stand_in("sweagent.types", "AgentRunResult", model_dump=result),
+    ):
+        read = toolhist.load(value)
+        assert read.source.format == "swe-agent"
+        assert [(m.speaker, m.blocks) for m in read.messages] == [
+            (m.speaker, m.blocks) for m in expected.messages
+        ]
+        assert any(
+            f"trajectory step {len(result['trajectory']) - 1} (its query)" in n for n in read.source.notes
+        )
+    assert toolhist.load(result).metadata["info"] == {"exit_status": "submitted"}
 
 
 def test_swe_agent_history_is_sent_one_result_per_observation() -> None:
