@@ -28,7 +28,6 @@ def run_weather() -> Any:
         Model,
     )
 
-    @tool
     def get_weather(city: str) -> str:
         """Weather in a city.
 
@@ -36,6 +35,8 @@ def run_weather() -> Any:
             city: The city.
         """
         return f"sunny in {city}"
+
+    weather = tool(get_weather)  # what @tool does (a decorator mypy cannot see into)
 
     class Scripted(Model):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -54,7 +55,7 @@ def run_weather() -> Any:
             )
             return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
-    agent = ToolCallingAgent(tools=[get_weather], model=Scripted(), max_steps=3, verbosity_level=0)
+    agent = ToolCallingAgent(tools=[weather], model=Scripted(), max_steps=3, verbosity_level=0)
     agent.run("What is the weather in Paris?")
     return agent
 
