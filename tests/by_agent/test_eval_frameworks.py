@@ -269,25 +269,39 @@ def test_atif_steps_read_as_turns_and_observations_as_results() -> None:
 
 
 def test_atif_harbor_made_terminus_trajectory() -> None:
-    """Harbor's own golden trajectory (ATIF-v1.5): results without ``source_call_id`` are terminal text.
+    """Harbor's own golden trajectory (ATIF-v1.5): terminus-2 parses its commands out of JSON text.
 
-    Known disagreement: terminus-2 parses its commands out of JSON text (``"parser": "json"``) and
-    never sends native tool calls, but ATIF records them as ``tool_calls``, so read they are calls
-    left unanswered and the Anthropic rules flag each one (``ant.result_missing``) although what
-    terminus-2 sent was plain text. ATIF says nothing per step that would tell the two apart.
+    No result in it names a ``source_call_id``: the terminal output went back as text, so the
+    recorded ``tool_calls`` were never native calls. They are kept unsent, each where it stood, and
+    no provider is told of a call left unanswered (read as calls, Anthropic flagged three).
     """
     session = toolhist.load(TERMINUS)
     assert session.source.format == "atif"
-    assert shape(session) == [("human", ["text"])] + [("ai", ["text", "tool_call"]), ("human", ["text"])] * 3
-    calls = [c.parameters for m in session.messages for c in m.tool_calls()]
-    assert calls[0] == {"keystrokes": "echo 'Hello, world!'\n", "duration": 0.1}
+    assert shape(session) == [("human", ["text"])] + [("ai", ["text"]), ("human", ["text"])] * 3
+    assert [(u.kind, u.before, u.json_path) for u in session.unsent] == [
+        ("tool call parsed from text", 2, "steps[1].tool_calls[0]"),
+        ("tool call parsed from text", 4, "steps[2].tool_calls[0]"),
+        ("tool call parsed from text", 6, "steps[3].tool_calls[0]"),
+    ]
+    assert session.unsent[0].text == '{"keystrokes": "echo \'Hello, world!\'\\n", "duration": 0.1}'
     assert session.messages[2].blocks == (
         TextBlock(
             text="New Terminal Output:\n\nroot@CONTAINER_ID:/app# echo 'Hello, world!'\nHello, world!\n\n\n"
         ),
     )
     assert session.messages[-2].metadata.model == "openai/gpt-4o"
-    assert [v.rule for v in toolhist.validate(session, "anthropic")].count("ant.result_missing") == 3
+    for provider in ("anthropic", "openai-chat", "gemini"):
+        assert toolhist.validate(session, provider) == [], provider
+
+
+def test_atif_calls_linked_by_source_call_id_stay_calls() -> None:
+    """One linked result anywhere says the agent sends native calls: every call stays a call."""
+    value = json.loads(TERMINUS.read_text())
+    value["steps"][1]["observation"]["results"][0]["source_call_id"] = "call_0_1"
+    session = toolhist.load(value, name="t.json")
+    assert session.unsent == ()
+    assert [len(list(m.tool_calls())) for m in session.messages if m.speaker == "ai"] == [1, 1, 1]
+    assert [v.rule for v in toolhist.validate(session, "anthropic")].count("ant.result_missing") == 2
 
 
 def test_atif_harbor_trajectory_model_by_module() -> None:
