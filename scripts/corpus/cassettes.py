@@ -85,7 +85,7 @@ def _vcr_body(body: Any) -> str:
 
 
 def _status(value: Any, code: Any = None) -> int:
-    """vcrpy ``{code: 200}`` or a number; go-vcr's ``status: 200 OK`` falls back on its ``code``."""
+    """The status: vcrpy ``{code: 200}`` or a number; go-vcr's ``200 OK`` falls back on ``code``."""
     if isinstance(value, dict):
         value = value.get("code")
     for candidate in (value, code):
