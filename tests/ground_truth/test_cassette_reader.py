@@ -44,11 +44,18 @@ def test_go_vcr_interactions_keep_their_url_status_and_body() -> None:
         (0, "POST", "https://hyper.charm.land/v1/chat/completions", 404),
         (1, "POST", "https://hyper.charm.land/v1/chat/completions", 200),
     ]
-    assert got[0].request == {"model": "deepseek-v4-pro-0813", "messages": [{"role": "user", "content": "hi"}]}
+    assert got[0].request == {
+        "model": "deepseek-v4-pro-0813",
+        "messages": [{"role": "user", "content": "hi"}],
+    }
     assert "not_found_error" in got[0].response_text
 
 
 def test_vcrpy_status_still_wins_over_a_missing_code() -> None:
     vcrpy = b"interactions:\n- request: {method: POST, uri: 'https://api.anthropic.com/v1/messages', body: '{}'}\n  response: {status: {code: 400}, body: {string: bad}}\n"
     (only,) = read_cassette("c.yaml", vcrpy)
-    assert (only.uri, only.status, only.response_text) == ("https://api.anthropic.com/v1/messages", 400, "bad")
+    assert (only.uri, only.status, only.response_text) == (
+        "https://api.anthropic.com/v1/messages",
+        400,
+        "bad",
+    )
