@@ -6,12 +6,26 @@ go-vcr (``version: 2``) names the URL ``url``, not vcrpy's ``uri``, and its ``st
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "corpus"))
 
-from cassettes import read_cassette
+def _reader() -> Any:
+    """``scripts/corpus/cassettes.py`` (a script folder, not a package) loaded by its path."""
+    spec = importlib.util.spec_from_file_location(
+        "cassettes", Path(__file__).resolve().parents[2] / "scripts" / "corpus" / "cassettes.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("cassettes", module)  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module.read_cassette
+
+
+read_cassette = _reader()
 
 GO_VCR = b"""---
 version: 2
