@@ -6,11 +6,14 @@ makes the tables. Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 import streamlit as st
 
-from toolhist.curation import STRATEGIES
+from toolhist.curation import STRATEGIES, Change
 from toolhist.errors import ToolhistError
+from toolhist.judgement import judgement_of
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, id_map_frame, per_pass
@@ -19,6 +22,25 @@ from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
+
+def pending_closed(changes: Sequence[Change]) -> int:
+    """The repairs that close a call the log leaves pending (``close_orphans`` marks them ``pending``)."""
+    return sum(bool(c.fixes) and c.action == "close" and c.detail.get("state") == "pending" for c in changes)
+
+
+def pending_sentence(n: int) -> str:
+    """Why "Errors before" and the change log disagree on a log that ends on pending calls (issue 24).
+
+    An agent log is judged as the next request (`toolhist.judgement`): the agent sends the pending
+    results with it, so the verdict has nothing to say about them; the history as given stops before
+    them, and that is what strategy ``toolhist`` repairs (a request cannot end on unanswered calls).
+    """
+    return (
+        f"The log ends on {n:,} pending tool call(s): Errors before judges it as the next request, where "
+        "the agent sends their results, while the history as given has no results for them, which is "
+        f"what {n:,} close change(s) repair."
+    )
+
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
@@ -66,7 +88,7 @@ cols[1].metric(
     "Messages", len(curation.session.messages), delta=len(curation.session.messages) - len(session.messages)
 )
 cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
-cols[3].metric("Errors before", sum(v.severity == "error" for v in before))
+cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
 cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
 st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
 
@@ -122,6 +144,9 @@ if curation.changes:
         st.caption(
             f"{fixing:,} change(s) repair a violation of the history as given (column fixes): listed first."
         )
+    pending = pending_closed(curation.changes) if judgement_of(session) == "next-request" else 0
+    if pending:
+        st.caption(pending_sentence(pending))
     st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
 else:
     st.caption(f"Strategy {strategy} changed nothing.")
