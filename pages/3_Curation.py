@@ -6,41 +6,28 @@ makes the tables. Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pandas as pd
 import streamlit as st
 
-from toolhist.curation import STRATEGIES, Change
+from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
 from toolhist.judgement import judgement_of
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, id_map_frame, per_pass
+from toolhist.views.diffs import (
+    STATUS_COLORS,
+    changes_frame,
+    focus_row,
+    id_map_frame,
+    pending_closed,
+    pending_sentence,
+    per_pass,
+)
 from toolhist.views.markup import md_literal
 from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
-
-def pending_closed(changes: Sequence[Change]) -> int:
-    """The repairs that close a call the log leaves pending (``close_orphans`` marks them ``pending``)."""
-    return sum(bool(c.fixes) and c.action == "close" and c.detail.get("state") == "pending" for c in changes)
-
-
-def pending_sentence(n: int) -> str:
-    """Why "Errors before" and the change log disagree on a log that ends on pending calls (issue 24).
-
-    An agent log is judged as the next request (`toolhist.judgement`): the agent sends the pending
-    results with it, so the verdict has nothing to say about them; the history as given stops before
-    them, and that is what strategy ``toolhist`` repairs (a request cannot end on unanswered calls).
-    """
-    return (
-        f"The log ends on {n:,} pending tool call(s): Errors before judges it as the next request, where "
-        "the agent sends their results, while the history as given has no results for them, which is "
-        f"what {n:,} close change(s) repair."
-    )
-
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked

@@ -1,15 +1,18 @@
 """Issue 24's honest pages, under AppTest: Curation says why its two counts differ on a log that ends
-on pending calls, and Explain shows a rule id whole."""
+on pending calls, Explain shows a rule id whole, and the Conversation page finds the subagent files
+older Claude Code releases keep beside the session."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import toolhist
 from toolhist.check import check
 from toolhist.curation import curate
+from toolhist.views.transcript import threads
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -69,3 +72,54 @@ def test_explain_shows_the_rule_id_whole() -> None:
     assert "Rule" not in [m.label for m in at.metric]  # a metric cuts "oai.call_unanswered" short
     assert "Rule" in [c.value for c in at.caption]
     assert at.code[0].value == "oai.call_unanswered"
+
+
+SESSION_ID = "4d5611e5-241a-462a-8d15-5122611a9569"  # the marot pair's sessionId (both files' lines)
+SUBAGENT_LOG = CLAUDE / "marot-spotter-subagent-a2898e3.jsonl"
+
+
+def older_project(tmp_path: Path) -> Path:
+    """A project folder as older Claude Code releases keep it: subagent files beside the sessions.
+
+    The marot pair, named as Claude Code names them; another session's file (a real log with its own
+    sessionId) named ``agent-…`` too, which must not be taken for this session's subagent.
+    """
+    project = tmp_path / "projects" / "-home-USER-projects-spotter"
+    project.mkdir(parents=True)
+    (project / f"{SESSION_ID}.jsonl").write_bytes(PENDING_LOG.read_bytes())
+    (project / "agent-a2898e3.jsonl").write_bytes(SUBAGENT_LOG.read_bytes())
+    (project / "agent-0ther.jsonl").write_bytes(FINISHED_LOG.read_bytes())
+    return project
+
+
+def test_subagent_files_beside_the_session_are_its_threads(tmp_path: Path) -> None:
+    project = older_project(tmp_path)
+    main, agent = project / f"{SESSION_ID}.jsonl", project / "agent-a2898e3.jsonl"
+    assert [(t.key, t.label) for t in threads(toolhist.load(main), str(main))] == [
+        ("main", "main thread"),
+        (f"file:{agent}", "subagent file agent-a2898e3.jsonl"),
+    ]
+    assert [(t.key, t.label) for t in threads(toolhist.load(agent), str(agent))] == [
+        ("main", "this subagent's thread"),
+        (f"file:{main}", f"the session's main file {SESSION_ID}.jsonl"),
+    ]
+
+
+def test_the_conversation_page_opens_a_subagent_file_beside_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = older_project(tmp_path)
+    monkeypatch.setenv("TOOLHIST_OPEN", str(project))
+    at = opened("pages/0_Conversation.py", path=str(project / f"{SESSION_ID}.jsonl"))
+    picker = at.sidebar.selectbox(key="cv_thread")
+    agent = f"file:{project / 'agent-a2898e3.jsonl'}"
+    assert picker.options == ["main thread", "subagent file agent-a2898e3.jsonl"]
+    picker.set_value(agent).run()
+    assert not at.exception
+    assert at.query_params["thread"] == agent
+    html = next(
+        str(h.proto.body)
+        for h in at.get("html")
+        if "th-conv" in str(h.proto.body) and "<style>" not in str(h.proto.body)
+    )
+    assert "Very thorough exploration." in html  # the subagent's task prompt, its first line
