@@ -1,0 +1,82 @@
+"""The Payloads page marks what differs between two providers' bodies per message, and a repaired
+view names the message as sent each row came from (issue 24). Real AppTest runs of the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+PAGE = "pages/4_Payloads.py"
+
+
+def payloads(providers: list[str], **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    at.multiselect(key="pl_providers").set_value(providers).run()
+    at.number_input(key="pl_from").set_value(0).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def message(at: AppTest, title: str) -> object:
+    [found] = [e for e in at.expander if e.label.startswith(title)]
+    return found
+
+
+def test_two_bodies_differ_where_their_formats_do_and_nowhere_else() -> None:
+    at = payloads(["openai-chat", "anthropic"], sample="openai_chat_request.json")
+    assert (at.sidebar.selectbox(key="pl_diff_a").value, at.sidebar.selectbox(key="pl_diff_b").value) == (
+        "openai-chat",
+        "anthropic",
+    )
+    same = message(at, "Message 1 · human")  # a user's text: the same JSON in both formats
+    assert [c.value for c in same.caption][
+        -1
+    ] == "openai-chat and anthropic get the same lines for this message."  # type: ignore[attr-defined]
+    assert not same.code  # type: ignore[attr-defined]
+    calls = message(at, "Message 2 · ai")  # two tool calls: tool_calls/function vs content/tool_use
+    assert "What differs: lines only openai-chat gets (-), only anthropic gets (+)" in [
+        c.value
+        for c in calls.caption  # type: ignore[attr-defined]
+    ]
+    [code] = calls.code  # type: ignore[attr-defined]
+    assert code.language == "diff"
+    lines = code.value.splitlines()
+    assert lines[:3] == ["--- openai-chat", "+++ anthropic", "@@ -1,21 +1,20 @@"]
+    assert '-  "tool_calls": [' in lines
+    assert lines.count('+      "type": "tool_use",') == 2
+    assert '-        "arguments": "{\\"path\\": \\"tests/test_login.py\\"}"' in lines
+    assert '+        "path": "tests/test_login.py"' in lines
+    assert '       "id": "call_8fJx2LmQ0pV4tR7wN1sYb3Kd",' in lines  # the same id: context, not marked
+
+
+def test_choosing_one_provider_twice_marks_nothing() -> None:
+    at = payloads(["openai-chat", "anthropic"], sample="openai_chat_request.json")
+    at.sidebar.selectbox(key="pl_diff_b").set_value("openai-chat").run()
+    assert not at.exception
+    assert not [c for c in at.caption if c.value.startswith("What differs")]
+    assert not [c for c in at.code if c.language == "diff"]
+
+
+def test_a_repaired_row_names_the_message_as_sent() -> None:
+    at = payloads(
+        ["openai-chat", "anthropic", "mistral"],
+        sample="provider_switch_duplicate_results.json",
+        repair="toolhist",
+    )
+    titles = [e.label.split(" · :")[0] for e in at.expander if e.label.startswith("Repaired message")]
+    # toolhist moves the results of messages 2 and 6 as sent into one tool turn: later rows shift
+    assert titles == [
+        "Repaired message 0 · source message 0",
+        "Repaired message 1 · source message 1",
+        "Repaired message 2 · source message 3",
+        "Repaired message 3 · source: openai-chat 4, anthropic 4, mistral inserted",
+        "Repaired message 4 · source message 5",
+        "Repaired message 5 · source message 7",
+    ]
