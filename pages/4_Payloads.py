@@ -48,6 +48,7 @@ LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built 
 WINDOWS = (10, 25, 50)  # source messages shown at once
 WHOLE_TREE_MESSAGES = 60  # a body this short also shows as a JSON tree
 CONTEXT = 2  # messages shown before the one jumped to
+DIFF_AT_ONCE = 3000  # above this many lines for one message, the two bodies are diffed when asked
 NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
 
@@ -70,16 +71,25 @@ def sources(key: str, provider: str, strategy: str, _session: Session) -> dict[i
     return source_numbers(state.aligned(key, provider, strategy, curation)[1])
 
 
+@st.cache_resource(max_entries=256, show_spinner="Marking what differs…")
+def differs(
+    key: str, strategy: str, a: str, b: str, message: int, _ours: list[str], _theirs: list[str]
+) -> str | None:
+    """`line_diff` of two providers' lines for one message, cached (a rerun does not diff again)."""
+    return line_diff(_ours, _theirs, a, b)
+
+
 def diff_pair(shown: list[str]) -> tuple[str, str] | None:
-    """The two providers whose bodies each message marks the differences of (sidebar; none: off)."""
+    """The two providers whose bodies each message marks the differences of (sidebar; none: off).
+
+    The widgets belong to the providers shown: another choice of providers starts again from its
+    first two (a selectbox whose options change would fall back to its first option twice).
+    """
     if len(shown) < 2:
         return None
-    if st.session_state.get("pl_diff_a") not in shown:
-        st.session_state["pl_diff_a"] = shown[0]
-    if st.session_state.get("pl_diff_b") not in shown:
-        st.session_state["pl_diff_b"] = shown[1]
-    a = str(st.sidebar.selectbox("Mark what differs between", shown, key="pl_diff_a"))
-    b = str(st.sidebar.selectbox("and", shown, key="pl_diff_b"))
+    of = "|".join(shown)
+    a = str(st.sidebar.selectbox("Mark what differs between", shown, index=0, key=f"pl_diff_a:{of}"))
+    b = str(st.sidebar.selectbox("and", shown, index=1, key=f"pl_diff_b:{of}"))
     return None if a == b else (a, b)
 
 
@@ -294,9 +304,13 @@ for m in range(start, end):
                     st.caption(md_literal("not carried: " + "; ".join(dropped[provider][m])))
         if pair is not None:
             a, b = pair
-            marked = line_diff(
-                message_lines(payloads[a].body, cuts[a], m), message_lines(payloads[b].body, cuts[b], m), a, b
-            )
+            ours, theirs = (message_lines(payloads[p].body, cuts[p], m) for p in pair)
+            long = len(ours) + len(theirs) > DIFF_AT_ONCE
+            if long and not st.toggle(
+                f"Mark what differs ({len(ours) + len(theirs):,} lines)", key=f"pl_dl{m}"
+            ):
+                continue
+            marked = differs(opened.key, strategy, a, b, m, ours, theirs)
             if marked is None:
                 st.caption(f"{a} and {b} get the same lines for this message.")
             else:

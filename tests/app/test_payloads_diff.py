@@ -3,8 +3,10 @@ view names the message as sent each row came from (issue 24). Real AppTest runs 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,10 +33,10 @@ def message(at: AppTest, title: str) -> object:
 
 def test_two_bodies_differ_where_their_formats_do_and_nowhere_else() -> None:
     at = payloads(["openai-chat", "anthropic"], sample="openai_chat_request.json")
-    assert (at.sidebar.selectbox(key="pl_diff_a").value, at.sidebar.selectbox(key="pl_diff_b").value) == (
-        "openai-chat",
-        "anthropic",
-    )
+    assert (
+        at.sidebar.selectbox(key="pl_diff_a:openai-chat|anthropic").value,
+        at.sidebar.selectbox(key="pl_diff_b:openai-chat|anthropic").value,
+    ) == ("openai-chat", "anthropic")
     same = message(at, "Message 1 · human")  # a user's text: the same JSON in both formats
     assert [c.value for c in same.caption][
         -1
@@ -58,7 +60,7 @@ def test_two_bodies_differ_where_their_formats_do_and_nowhere_else() -> None:
 
 def test_choosing_one_provider_twice_marks_nothing() -> None:
     at = payloads(["openai-chat", "anthropic"], sample="openai_chat_request.json")
-    at.sidebar.selectbox(key="pl_diff_b").set_value("openai-chat").run()
+    at.sidebar.selectbox(key="pl_diff_b:openai-chat|anthropic").set_value("openai-chat").run()
     assert not at.exception
     assert not [c for c in at.caption if c.value.startswith("What differs")]
     assert not [c for c in at.code if c.language == "diff"]
@@ -80,3 +82,30 @@ def test_a_repaired_row_names_the_message_as_sent() -> None:
         "Repaired message 4 · source message 5",
         "Repaired message 5 · source message 7",
     ]
+
+
+def test_a_long_message_is_diffed_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = [
+        {"id": f"call_{n:04d}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+        for n in range(400)
+    ]
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "list"},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            *({"role": "tool", "tool_call_id": c["id"], "content": "a"} for c in calls),
+        ],
+    }
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(body))
+    monkeypatch.setenv("TOOLHIST_OPEN", str(tmp_path))
+    at = payloads(["openai-chat", "anthropic"], path=str(path))
+    wide = message(at, "Message 1 · ai")
+    [toggle] = wide.toggle  # type: ignore[attr-defined]
+    # openai-chat: 4 + 8 per call + 2 = 3,206 lines; anthropic: 3 + 6 per call + 2 = 2,405
+    assert toggle.label == "Mark what differs (5,611 lines)"
+    assert not wide.code  # type: ignore[attr-defined]
+    toggle.set_value(True).run()
+    [code] = message(at, "Message 1 · ai").code  # type: ignore[attr-defined]
+    assert code.value.splitlines()[:3] == ["--- openai-chat", "+++ anthropic", "@@ -1,3206 +1,2405 @@"]
