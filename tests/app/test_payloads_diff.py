@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Expander
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -26,7 +27,7 @@ def payloads(providers: list[str], **params: str) -> AppTest:
     return at
 
 
-def message(at: AppTest, title: str) -> object:
+def message(at: AppTest, title: str) -> Expander:
     [found] = [e for e in at.expander if e.label.startswith(title)]
     return found
 
@@ -40,14 +41,13 @@ def test_two_bodies_differ_where_their_formats_do_and_nowhere_else() -> None:
     same = message(at, "Message 1 · human")  # a user's text: the same JSON in both formats
     assert [c.value for c in same.caption][
         -1
-    ] == "openai-chat and anthropic get the same lines for this message."  # type: ignore[attr-defined]
-    assert not same.code  # type: ignore[attr-defined]
+    ] == "openai-chat and anthropic get the same lines for this message."
+    assert not same.code
     calls = message(at, "Message 2 · ai")  # two tool calls: tool_calls/function vs content/tool_use
     assert "What differs: lines only openai-chat gets (-), only anthropic gets (+)" in [
-        c.value
-        for c in calls.caption  # type: ignore[attr-defined]
+        c.value for c in calls.caption
     ]
-    [code] = calls.code  # type: ignore[attr-defined]
+    [code] = calls.code
     assert code.language == "diff"
     lines = code.value.splitlines()
     assert lines[:3] == ["--- openai-chat", "+++ anthropic", "@@ -1,21 +1,20 @@"]
@@ -102,10 +102,10 @@ def test_a_long_message_is_diffed_when_asked(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("TOOLHIST_OPEN", str(tmp_path))
     at = payloads(["openai-chat", "anthropic"], path=str(path))
     wide = message(at, "Message 1 · ai")
-    [toggle] = wide.toggle  # type: ignore[attr-defined]
+    [toggle] = wide.toggle
     # openai-chat: 4 + 8 per call + 2 = 3,206 lines; anthropic: 3 + 6 per call + 2 = 2,405
     assert toggle.label == "Mark what differs (5,611 lines)"
-    assert not wide.code  # type: ignore[attr-defined]
+    assert not wide.code
     toggle.set_value(True).run()
-    [code] = message(at, "Message 1 · ai").code  # type: ignore[attr-defined]
+    [code] = message(at, "Message 1 · ai").code
     assert code.value.splitlines()[:3] == ["--- openai-chat", "+++ anthropic", "@@ -1,3206 +1,2405 @@"]
