@@ -11,9 +11,18 @@ import streamlit as st
 
 from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
+from toolhist.judgement import judgement_of
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.diffs import STATUS_COLORS, changes_frame, focus_row, id_map_frame, per_pass
+from toolhist.views.diffs import (
+    STATUS_COLORS,
+    changes_frame,
+    focus_row,
+    id_map_frame,
+    pending_closed,
+    pending_sentence,
+    per_pass,
+)
 from toolhist.views.markup import md_literal
 from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
@@ -66,7 +75,7 @@ cols[1].metric(
     "Messages", len(curation.session.messages), delta=len(curation.session.messages) - len(session.messages)
 )
 cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
-cols[3].metric("Errors before", sum(v.severity == "error" for v in before))
+cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
 cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
 st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
 
@@ -122,6 +131,9 @@ if curation.changes:
         st.caption(
             f"{fixing:,} change(s) repair a violation of the history as given (column fixes): listed first."
         )
+    pending = pending_closed(curation.changes) if judgement_of(session) == "next-request" else 0
+    if pending:
+        st.caption(pending_sentence(pending))
     st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
 else:
     st.caption(f"Strategy {strategy} changed nothing.")

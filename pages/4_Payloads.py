@@ -5,7 +5,10 @@ Each provider's verdict is Home's. What a format cannot carry is grouped by kind
 example. The bodies are cut at their message list (`toolhist.views.body`): a window of source
 messages, each an expander holding every provider's entries for it side by side (what Anthropic gets
 for message N beside what Gemini gets), lines numbered, the lines a violation points at marked; a
-jump list reaches the message of each violation, and a long session pages through windows. The
+jump list reaches the message of each violation, and a long session pages through windows. Under
+each message, what differs between two providers' entries (picked in the sidebar) is a line diff
+(`toolhist.views.body_diff`), shown escaped by ``st.code``. A repaired view's rows are numbered by
+the repaired history and each names the message as sent it came from. The
 fields outside the message list (model, tools, system…) have their own part. Each whole body
 downloads as JSON. The code is shown with ``st.html``: every piece of the body in it is escaped by
 `toolhist.views.markup.esc` (and Streamlit sanitises the HTML again), so a ``<script>`` in a tool
@@ -34,6 +37,7 @@ from toolhist.views.body import (
     sections,
     value_lines,
 )
+from toolhist.views.body_diff import line_diff, message_lines, source_label, source_numbers
 from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_request
@@ -44,6 +48,7 @@ LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built 
 WINDOWS = (10, 25, 50)  # source messages shown at once
 WHOLE_TREE_MESSAGES = 60  # a body this short also shows as a JSON tree
 CONTEXT = 2  # messages shown before the one jumped to
+DIFF_AT_ONCE = 3000  # above this many lines for one message, the two bodies are diffed when asked
 NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
 
@@ -57,6 +62,35 @@ def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRe
 def cut(key: str, provider: str, strategy: str, _payload: Payload) -> Sections:
     """`toolhist.views.body.sections` of a payload, cached per session key, provider and strategy."""
     return sections(_payload)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def sources(key: str, provider: str, strategy: str, _session: Session) -> dict[int, int | None]:
+    """A repaired history's message → the message as sent (`source_numbers`), cached per strategy."""
+    curation = state.curated(key, provider, strategy, _session)
+    return source_numbers(state.aligned(key, provider, strategy, curation)[1])
+
+
+@st.cache_resource(max_entries=256, show_spinner="Marking what differs…")
+def differs(
+    key: str, strategy: str, a: str, b: str, message: int, _ours: list[str], _theirs: list[str]
+) -> str | None:
+    """`line_diff` of two providers' lines for one message, cached (a rerun does not diff again)."""
+    return line_diff(_ours, _theirs, a, b)
+
+
+def diff_pair(shown: list[str]) -> tuple[str, str] | None:
+    """The two providers whose bodies each message marks the differences of (sidebar; none: off).
+
+    The widgets belong to the providers shown: another choice of providers starts again from its
+    first two (a selectbox whose options change would fall back to its first option twice).
+    """
+    if len(shown) < 2:
+        return None
+    of = "|".join(shown)
+    a = str(st.sidebar.selectbox("Mark what differs between", shown, index=0, key=f"pl_diff_a:{of}"))
+    b = str(st.sidebar.selectbox("and", shown, index=1, key=f"pl_diff_b:{of}"))
+    return None if a == b else (a, b)
 
 
 def block_kinds(session: Session, index: int) -> str:
@@ -184,7 +218,13 @@ count = (
 st.subheader("Messages, side by side")
 st.caption(
     "Each source message with what every provider gets for it; marked lines name the rules that flag "
-    "them. " + ("" if strategy == "none" else "Repaired: numbers are those of each repaired history.")
+    "them. "
+    + (
+        ""
+        if strategy == "none"
+        else "Repaired: rows are numbered by each repaired history; each names the message as sent it "
+        "came from (the number Home and the Timeline use)."
+    )
 )
 targets = jumps({p: found[p] for p in shown})
 controls = st.columns([3, 1, 1])
@@ -223,13 +263,19 @@ if strategy == "none":
     st.session_state["pl_from_link"] = linked_now  # the URL now says this: not a new link next run
 end = min(count, start + size)
 st.caption(f"Messages {start:,} to {max(end - 1, start):,} of {count:,}")
+numbers = {} if strategy == "none" else {p: sources(opened.key, p, strategy, session) for p in shown}
+pair = diff_pair(shown)
 hit = {m for p in shown for v in found[p] if (m := v.message_index) is not None and start <= m < end}
 dropped = {p: omitted_by_message(payloads[p].omitted) for p in shown}
 open_all = st.toggle("Open every message of the window", key="pl_open_all")
 for m in range(start, end):
     broken = sorted({v.rule for p in shown for v in found[p] if v.message_index == m})
     what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
-    title = f"Message {m} · " + (f"{session.messages[m].speaker} · {what}" if strategy == "none" else what)
+    title = (
+        f"Message {m} · {session.messages[m].speaker} · {what}"
+        if strategy == "none"
+        else f"Repaired message {m} · {source_label(m, numbers)}"
+    )
     if broken:
         title += " · :red[marked: " + ", ".join(f"`{r}`" for r in broken) + "]"
     losing = [p for p in shown if m in dropped[p]]
@@ -256,6 +302,20 @@ for m in range(start, end):
                     )
                 if m in dropped[provider]:
                     st.caption(md_literal("not carried: " + "; ".join(dropped[provider][m])))
+        if pair is not None:
+            a, b = pair
+            ours, theirs = (message_lines(payloads[p].body, cuts[p], m) for p in pair)
+            long = len(ours) + len(theirs) > DIFF_AT_ONCE
+            if long and not st.toggle(
+                f"Mark what differs ({len(ours) + len(theirs):,} lines)", key=f"pl_dl{m}"
+            ):
+                continue
+            marked = differs(opened.key, strategy, a, b, m, ours, theirs)
+            if marked is None:
+                st.caption(f"{a} and {b} get the same lines for this message.")
+            else:
+                st.caption(f"What differs: lines only {a} gets (-), only {b} gets (+)")
+                st.code(marked, language="diff")  # escaped: session content inside
 
 # --- small bodies whole, and the SDK's view ---------------------------------------------------------
 if len(session.messages) <= WHOLE_TREE_MESSAGES:

@@ -84,7 +84,8 @@ if found.rule is None:
 
 cols = st.columns(3)
 cols[0].metric("Provider", found.provider or "client-side")
-cols[1].metric("Rule", found.rule)
+cols[1].caption("Rule")  # the whole id: a metric cuts a long one short ("oai.call_unanswe…")
+cols[1].code(found.rule, language=None, wrap_lines=True)
 cols[2].metric("Culprit message", "unknown" if found.message_index is None else found.message_index)
 absent = [i for i in found.call_ids if i not in call_ids(opened.key, session)]
 if found.call_ids and found.message_index is None:

@@ -70,7 +70,8 @@ def test_explain_starts_from_the_recorded_answer(at: AppTest, bundles: tuple[Pat
     assert not at.exception
     assert str(at.text_area(key="ex_text").value).startswith('{"error":{"message":"An assistant message with')
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics == {"Provider": "openai-chat", "Rule": "oai.call_unanswered", "Culprit message": "1"}
+    assert metrics == {"Provider": "openai-chat", "Culprit message": "1"}
+    assert at.code[0].value == "oai.call_unanswered"  # the rule, whole
 
 
 def test_a_folder_without_bundles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

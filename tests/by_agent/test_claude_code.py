@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 import toolhist
 from toolhist.agents.claude_code.reader import read_sidechain
 from toolhist.errors import LoadError
+from toolhist.formats import jsonl_stream
 from toolhist.formats.document import read_input
 from toolhist.model import TextBlock
 from toolhist.readers import READERS
@@ -283,3 +285,46 @@ def test_a_retried_branch_is_still_left_out(tmp_path: Path) -> None:
     )
     s = toolhist.load(path)
     assert [m.speaker for m in s.messages] == ["human", "ai"]
+
+
+def test_converted_lines_are_freed_before_the_session_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory: a line's parsed ``message`` dies once the line is a Message (its strings live on in blocks).
+
+    Counted, not timed: when the reader builds the Session (every line converted, the index still
+    alive), no parsed message dict of a converted line is left, so the parse and the blocks made
+    from it are never all in memory at once (issue 26: the load's peak of a gigabyte log).
+    """
+    n = 40
+    lines: list[dict[str, Any]] = [line("user", "u0", None, "start")]
+    for k in range(n):
+        lines.append(line("assistant", f"a{k}", lines[-1]["uuid"], [use(f"toolu_{k}")]))
+        result = line("user", f"r{k}", f"a{k}", [res(f"toolu_{k}", "x" * 50)])
+        lines.append({**result, "toolUseResult": {"stdout": ["x" * 50], "agentId": None}})
+    path = write(tmp_path, *lines)
+    del lines, result  # only the reader's parse is counted
+    alive: list[int] = []
+    original = jsonl_stream.Collector.session
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        gc.collect()
+        alive.append(
+            sum(
+                1
+                for o in gc.get_objects()
+                if type(o) is dict
+                and o.get("role") in ("user", "assistant")
+                and isinstance(o.get("content"), list)
+            )
+        )
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(jsonl_stream.Collector, "session", counting)
+    session = toolhist.load(path)
+    assert len(session.messages) == 2 * n + 1
+    # of 2n + 1 converted lines, only the last ones read stay (the reading loop's and the error
+    # tracker's current line, `jsonl_stream._Tracked.value`): a constant, where all 81 stayed before
+    assert len(alive) == 1
+    assert alive[0] <= 2
+    assert session.messages[2].metadata.extra["toolUseResult"] == {"stdout": ["x" * 50], "agentId": None}

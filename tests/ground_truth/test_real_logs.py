@@ -217,6 +217,8 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "mini-swe-agent/mini-swe-agent-toolcall.traj.json": (5, 2, 1, 1),
     "swe-agent/swe-agent-function-calling-simple.traj": (12, 5, 5, 0),
     "atif/atif-v1.4-rfc-shapes.fixture.json": (5, 2, 2, 0),
+    # Harbor's terminus-2 golden run: its results carry no source_call_id (terminal text, no native calls)
+    "atif/terminus-2-hello-world-timeout.trajectory.json": (7, 0, 0, 3),
 }
 
 

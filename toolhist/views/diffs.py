@@ -6,7 +6,8 @@ a page can show them side by side and colour the rows that changed. Diff a curat
 `Curation.sent_session` (`curation_diff`): the after side shows the ids that are sent. The change
 log says which rule each Change repairs (those come first); `id_map_frame` is strategy
 ``canonical``'s one table of ids; a strategy that did not run is a ``not run`` row saying how to
-install it, with no counts. Pure: sessions in, frames out.
+install it, with no counts. On a log that ends on pending calls, `pending_sentence` says why the
+verdict as sent finds no error where the change log repairs one. Pure: sessions in, frames out.
 """
 
 from __future__ import annotations
@@ -176,3 +177,22 @@ def focus_row(frame: pd.DataFrame, message: int | None) -> int | None:
             return hits[0]
     changed = [n for n, status in enumerate(frame["status"]) if status != "same"]
     return changed[0] if changed else None
+
+
+def pending_closed(changes: Sequence[Change]) -> int:
+    """The repairs that close a call the log leaves pending (``close_orphans`` marks them ``pending``)."""
+    return sum(bool(c.fixes) and c.action == "close" and c.detail.get("state") == "pending" for c in changes)
+
+
+def pending_sentence(n: int) -> str:
+    """Why "Errors before" and the change log disagree on a log that ends on pending calls (issue 24).
+
+    An agent log is judged as the next request (`toolhist.judgement`): the agent sends the pending
+    results with it, so the verdict has nothing to say about them; the history as given stops before
+    them, and that is what strategy ``toolhist`` repairs (a request cannot end on unanswered calls).
+    """
+    return (
+        f"The log ends on {n:,} pending tool call(s): Errors before judges it as the next request, where "
+        "the agent sends their results, while the history as given has no results for them, which is "
+        f"what {n:,} close change(s) repair."
+    )

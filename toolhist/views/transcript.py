@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Final, Literal, NamedTuple
 
 from toolhist._gc import paused
+from toolhist.agents.claude_code.sessions import main_file_of, subagent_files
 from toolhist.judgement import judgement_of
 from toolhist.model import (
     Block,
@@ -288,11 +289,13 @@ MAIN: Final = Thread("main", "main thread")
 def threads(session: Session, path: str | None = None) -> list[Thread]:
     """The threads of a Claude Code log: main, each sidechain it keeps apart, each subagent file.
 
-    Claude Code writes a subagent's thread into the session file (``isSidechain: true`` lines,
-    older releases) or into ``<session>/subagents/agent-<agentId>.jsonl`` beside it (newer ones);
-    ``path`` (the file opened, when it came from this machine) finds the second kind. A subagent
-    file opened on its own offers its session's main file (``../../<session>.jsonl``). Every other
-    format has one thread.
+    Claude Code writes a subagent's thread into the session file (``isSidechain: true`` lines),
+    into ``agent-<agentId>.jsonl`` beside it in the project folder (older releases), or into
+    ``<session>/subagents/agent-<agentId>.jsonl`` (newer ones); ``path`` (the file opened, when it
+    came from this machine) finds the files (`toolhist.agents.claude_code.sessions.subagent_files`,
+    linked by the ``sessionId`` their lines carry). A subagent file opened on its own offers its
+    session's main file and the session's other subagent files beside it. Every other format has
+    one thread.
     """
     if session.source.format != "claude-code":
         return [MAIN]
@@ -308,17 +311,12 @@ def threads(session: Session, path: str | None = None) -> list[Thread]:
             found.append(Thread(f"sidechain:{chain['key']}", f"sidechain {chain['key']} ({lines} lines)"))
     if path:
         here = Path(path).expanduser()
-        folder = here.with_suffix("") / "subagents"
-        if folder.is_dir():
-            found += [
-                Thread(f"file:{p}", f"subagent file {p.name}")
-                for p in sorted(folder.glob("*.jsonl"))
-                if p.is_file()
-            ]
-        if here.parent.name == "subagents":
-            parent = here.parent.parent.with_suffix(".jsonl")
-            if parent.is_file():
-                found.append(Thread(f"file:{parent}", f"the session's main file {parent.name}"))
+        session_id = session.metadata.get("sessionId")
+        session_id = session_id if isinstance(session_id, str) else None
+        found += [Thread(f"file:{p}", f"subagent file {p.name}") for p in subagent_files(here, session_id)]
+        main_file = main_file_of(here, session_id)
+        if main_file is not None:
+            found.append(Thread(f"file:{main_file}", f"the session's main file {main_file.name}"))
     return found
 
 

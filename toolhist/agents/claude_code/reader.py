@@ -74,6 +74,8 @@ MESSAGE_EXTRA = (
     "agentId",
 )
 """Per-line fields kept on each message's metadata (the rest are session-level)."""
+_CONVERTED = frozenset({"message", "toolUseResult"})
+"""A converted line's fields no one reads again from the line (`ClaudeCodeReader._convert`)."""
 
 
 def _marker(entry: Any) -> bool:
@@ -339,6 +341,9 @@ class ClaudeCodeReader(StreamReader):
                 continue  # a hook's progress line between two parts of one response does not split it
             with built.record(node.line, node.index, kind, entry):
                 last_id = self._message(node, built, last_id)
+            # free the parse as it goes: the line's message is now blocks (sharing its strings), and
+            # what is read of a node after this (threading, sidechains, notes) is its top-level fields
+            node.entry = {k: v for k, v in entry.items() if k not in _CONVERTED}
 
     def _message(self, node: _Node, built: Collector, last_id: str | None) -> str | None:
         """One user or assistant line: a new message, or merged into the previous one; the new last id."""
