@@ -123,3 +123,22 @@ def test_the_conversation_page_opens_a_subagent_file_beside_the_session(
         if "th-conv" in str(h.proto.body) and "<style>" not in str(h.proto.body)
     )
     assert "Very thorough exploration." in html  # the subagent's task prompt, its first line
+
+
+def test_home_offers_a_subagent_file_beside_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Home's "This machine" picker finds the older layout's subagent files too (not another session's)."""
+    home = tmp_path / "home"
+    project = older_project(home / ".claude")
+    monkeypatch.setenv("TOOLHIST_HOME", str(home))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.segmented_control(key="source").set_value("This machine").run()
+    main = str(project / f"{SESSION_ID}.jsonl")
+    at.selectbox(key="machine_pick").set_value(main).run()
+    assert not at.exception
+    picker = at.selectbox(key="machine_subagent")
+    assert picker.options == ["the session", "subagent agent-a2898e3.jsonl"]  # not agent-0ther's
+    picker.set_value(str(project / "agent-a2898e3.jsonl")).run()
+    assert not at.exception
+    assert at.query_params["path"] == str(project / "agent-a2898e3.jsonl")

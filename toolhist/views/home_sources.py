@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from toolhist.agents.claude_code.sessions import subagent_files
 from toolhist.errors import ToolhistError
 from toolhist.guard.bundle import BundleInfo, listing
 from toolhist.index.listing import listed
@@ -106,8 +107,13 @@ def machine_source(fmt: str | None) -> Input | None:
 
 
 def subagent_pick(path: str) -> str:
-    """A Claude Code session's own file, or one of its subagent files (``<session>/subagents/*.jsonl``)."""
-    files = sorted(str(p) for p in Path(path).with_suffix("").joinpath("subagents").glob("*.jsonl"))
+    """A Claude Code session's own file, or one of its subagent files.
+
+    Both layouts (`toolhist.agents.claude_code.sessions.subagent_files`): ``<session>/subagents/``,
+    and an older release's ``agent-*.jsonl`` beside the session whose ``sessionId`` is the session
+    file's name.
+    """
+    files = [str(p) for p in subagent_files(Path(path), Path(path).stem)]
     if not files:
         return path
     return str(
