@@ -310,6 +310,12 @@ class OpenAIResponsesReader(Reader):
         group_items: list[int] = []
         group_side: str | None = None
         start = 0
+        # one metadata object per side, shared by its messages (frozen, equal by value): one per
+        # message was 8 MB of a 50 MB Codex rollout (issue 26)
+        side_metadata = {
+            "ai": construct(MessageMetadata, source_role="assistant"),
+            "tool": construct(MessageMetadata, source_role=None),
+        }
 
         def flush() -> None:
             nonlocal group, group_items, group_side
@@ -323,9 +329,7 @@ class OpenAIResponsesReader(Reader):
                         Message,
                         speaker=speaker,
                         blocks=tuple(group),
-                        metadata=construct(
-                            MessageMetadata, source_role="assistant" if speaker == "ai" else None
-                        ),
+                        metadata=side_metadata[speaker],
                     ),
                     start,
                     path,

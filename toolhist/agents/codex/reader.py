@@ -64,6 +64,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import construct
 from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
@@ -230,8 +231,10 @@ def _grouped(
             skips.add_unreadable(kind, line)
             items = items[:first] + items[first + 1 :]
             item_lines = item_lines[:first] + item_lines[first + 1 :]
+    items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
     locations = tuple(
-        Location(
+        construct(
+            Location,
             index=loc.index,
             line=item_lines[loc.index] if loc.index is not None else None,
             json_path="payload",
@@ -305,10 +308,14 @@ class CodexReader(StreamReader):
                 None, (), f"no Codex rollout line (types {', '.join(sorted(LINE_TYPES))}) in this file"
             )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
+        del items, item_lines  # the parsed items live on in ``sent`` and ``kept`` only
         sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
+        shells = sum(1 for i in sent if "codex_item" in i)
+        # ``_grouped`` empties ``sent`` once every item is a Message: no parsed item outlives its
+        # conversion while the Session is built (issue 26)
         built, locations = _grouped(sent, sent_lines, name, path, notes=notes, skips=skips)
         version = meta.get("cli_version")
-        built.notes += _notes(events, sent, kept, skips, version)
+        built.notes += _notes(events, shells, kept, skips, version)
         session = built.session(
             self.id,
             tools=None,
@@ -335,7 +342,7 @@ class CodexReader(StreamReader):
 
 
 def _notes(
-    events: Counter[str], sent: list[dict[str, Any]], kept: list[Unsent], skips: Skips, version: JsonValue
+    events: Counter[str], shells: int, kept: list[Unsent], skips: Skips, version: JsonValue
 ) -> list[str]:
     """What the reader says about lines that are not messages: events, shell calls, unsent, skipped."""
     notes: list[str] = []
@@ -344,7 +351,6 @@ def _notes(
             "event lines (not sent to the model): "
             + ", ".join(f"{k} x{v}" for k, v in sorted(events.items()))
         )
-    shells = sum(1 for i in sent if "codex_item" in i)
     if shells:
         notes.append(f"{shells} local_shell_call item(s) read as calls named 'local_shell'")
     if kept:
