@@ -1,0 +1,130 @@
+"""Memory of the Codex rollout reader, held structurally (issue 26): counted objects, never timings."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolhist
+from toolhist.formats import base
+from toolhist.model import ThinkingBlock, ToolCallBlock, ToolResponseBlock
+
+N = 40
+
+
+def _rec(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"timestamp": "2025-10-02T09:12:00.000Z", "type": kind, "payload": payload}
+
+
+def _rollout(tmp_path: Path) -> Path:
+    lines = [
+        _rec(
+            "session_meta",
+            {"id": "0199", "cwd": "/repo", "originator": "codex_cli_rs", "cli_version": "0.44.0"},
+        ),
+        _rec("turn_context", {"cwd": "/repo", "model": "gpt-5-codex"}),
+        _rec(
+            "response_item",
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]},
+        ),
+    ]
+    for k in range(N):
+        cid = f"call_freed_{k}"
+        summary = [{"type": "summary_text", "text": f"step {k}"}]
+        lines.append(
+            _rec(
+                "response_item", {"type": "reasoning", "summary": summary, "encrypted_content": f"freed_{k}"}
+            )
+        )
+        lines.append(
+            _rec(
+                "response_item", {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": cid}
+            )
+        )
+        lines.append(
+            _rec("response_item", {"type": "function_call_output", "call_id": cid, "output": "x" * 50})
+        )
+    lines.append(
+        _rec(
+            "response_item",
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]},
+        )
+    )
+    path = tmp_path / "rollout-2025-10-02T09-12-00-0199.jsonl"
+    path.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
+    return path
+
+
+def _parsed_items() -> int:
+    """Parsed reasoning items of this test's rollout alive now.
+
+    Reasoning items, because they hold a list: CPython's collector does not track a dict of
+    strings only (a call or an output item), so `gc.get_objects` would never see those.
+    """
+    gc.collect()
+    return sum(
+        1
+        for o in gc.get_objects()
+        if type(o) is dict
+        and o.get("type") == "reasoning"
+        and isinstance(o.get("encrypted_content"), str)
+        and o["encrypted_content"].startswith("freed_")
+    )
+
+
+def test_parsed_items_are_freed_before_the_session_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parsed item dies once it is a Message: none is alive while the Session is built.
+
+    The Session's construction (results named after their calls, then Codex's synthetic outputs
+    marked) copies blocks; the parsed items, every block and its copy were all alive at once
+    before, the load's peak on a gigabyte rollout. The strings live on in the blocks.
+    """
+    path = _rollout(tmp_path)
+    alive: list[int] = []
+    original = base.Built.session
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        alive.append(_parsed_items())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(base.Built, "session", counting)
+    session = toolhist.load(path)
+    assert len(session.messages) == 2 * N + 2  # user, (call, output) x N alternate sides, assistant
+    assert len(alive) == 1
+    # of N parsed reasoning items none stays (the reading loop's last line is the assistant
+    # message), where all 40 stayed before
+    assert alive[0] == 0
+    calls = [b for m in session.messages for b in m.blocks if isinstance(b, ToolCallBlock)]
+    results = [b for m in session.messages for b in m.blocks if isinstance(b, ToolResponseBlock)]
+    assert [b.id for b in calls] == [f"call_freed_{k}" for k in range(N)]
+    assert [(b.call_id, b.tool_name, b.result) for b in results] == [
+        (f"call_freed_{k}", "shell", "x" * 50) for k in range(N)
+    ]
+    thinking = [b for m in session.messages for b in m.blocks if isinstance(b, ThinkingBlock)]
+    assert [(b.text, b.data) for b in thinking] == [(f"step {k}", f"freed_{k}") for k in range(N)]
+
+
+def test_equal_metadata_and_field_sets_are_one_object(tmp_path: Path) -> None:
+    """What is equal across messages and blocks is held once, not once per message (issue 26).
+
+    The metadata of every grouped tool message is one object, as is every assistant group's; the
+    set of field names pydantic keeps per model is shared by the blocks built with the same names.
+    """
+    session = toolhist.load(_rollout(tmp_path))
+    ai = [m for m in session.messages if m.speaker == "ai"]
+    tool = [m for m in session.messages if m.speaker == "tool"]
+    assert len(ai) == N + 1 and len(tool) == N
+    assert len({id(m.metadata) for m in tool}) == 1
+    assert len({id(m.metadata) for m in ai}) == 1
+    assert tool[0].metadata.source_role is None and ai[0].metadata.source_role == "assistant"
+    results = [m.blocks[0] for m in tool]
+    assert len({id(b.__pydantic_fields_set__) for b in results}) == 1
+    calls = [m.blocks[1] for m in ai[:-1]]
+    assert len({id(b.__pydantic_fields_set__) for b in calls}) == 1
+    assert results[0].model_fields_set == results[-1].model_fields_set
