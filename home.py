@@ -27,7 +27,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.ran_on import said
 from toolhist.readers import FORMATS, READERS
 from toolhist.summary import Summary
-from toolhist.views import failure, state
+from toolhist.views import failure, machine_search, state
 from toolhist.views.bundles import bundles_frame, captured, default_folder
 from toolhist.views.bundles import label as bundle_label
 from toolhist.views.failure import alert
@@ -196,6 +196,7 @@ def machine_source(fmt: str | None) -> Input | None:
     st.dataframe(
         sessions_frame(shown), hide_index=True, key="machine_table", height=min(400, 38 + 35 * len(shown))
     )
+    machine_search.show(os.environ.get(HOME_ENV), None if agent == ALL else agent)
     by_path = {str(r.path): r for r in shown}
     picked = st.selectbox(
         "Session to open",

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -120,8 +121,20 @@ def main() -> None:
             print(f"  {key} {value}: {spent:6.3f} s   ({tail})", flush=True)
         print(f"search, warm:             {_median(later)}", flush=True)
         print(
-            f"index after the search: {index.stat().st_size / 1e6:.1f} MB; load {os.getloadavg()}", flush=True
+            f"index after the search: {index.stat().st_size / 1e6:.1f} MB, "
+            f"{index.stat().st_size / written:.1%} of the sessions' bytes; load {os.getloadavg()}",
+            flush=True,
         )
+        _tables(index)
+
+
+def _tables(index: Path) -> None:
+    """What takes the room: each table's and index's bytes (SQLite's ``dbstat``)."""
+    with sqlite3.connect(f"file:{index}?mode=ro", uri=True) as conn:
+        for name, size in conn.execute(
+            "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8"
+        ):
+            print(f"  {name:<24} {size / 1e6:7.1f} MB", flush=True)
 
 
 if __name__ == "__main__":

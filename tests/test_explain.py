@@ -186,6 +186,9 @@ CASES: list[Case] = [
     # openclaw/openclaw#70654 (gpt-5.4 after claude-opus-4.6, 2026-04): the item it names is the culprit
     Case("400 The encrypted content for item rs_0a1b2c3d4e5f could not be verified. Reason: Encrypted content item_id did not match the target item id.", "openai-responses", "resp.encrypted_foreign", None, ("rs_0a1b2c3d4e5f",)),
     Case("This model does not support assistant message prefill. The conversation must end with a user message.", "anthropic", "ant.prefill_unsupported"),
+    # anthropics/claude-code#11229 (Claude Code 2.0.36, 2025-11); CLIProxyAPI quotes the 2026 wording
+    Case("`clear_thinking_20251015` strategy requires `thinking` to be enabled", "anthropic", "ant.clear_thinking_needs_thinking"),
+    Case("`clear_thinking_20251015` strategy requires `thinking` to be enabled or adaptive", "anthropic", "ant.clear_thinking_needs_thinking"),
     Case("Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts.", "gemini", "gem.fc_fr_mixed"),
     Case("Value 'fs.read' at 'messages.1.member.content.0.member.toolUse.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", "bedrock", "brk.tool_use_name", None, (), ("messages.1.content.0",)),
     Case("Your API request included an `assistant` message in the final position, which would pre-fill the `assistant` response. When using tools, pre-filling the `assistant` response is not supported.", "bedrock", "brk.prefill_tools"),

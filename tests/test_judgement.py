@@ -48,7 +48,7 @@ def test_every_format_has_its_judgement() -> None:
         **dict.fromkeys(
             ("vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript"), "next-request"
         ),
-        **dict.fromkeys(("pi", "kimi-cli", "qwen-code", "openhands", "codex-exec"), "next-request"),
+        **dict.fromkeys(("pi", "kimi-cli", "qwen-code", "openhands", "codex-exec", "amp"), "next-request"),
         # frameworks added by issue 28: a history the application keeps, judged as its next request
         **dict.fromkeys(
             (

@@ -89,7 +89,7 @@ def test_every_format_of_the_design_is_registered() -> None:
         # agents added by issue 27 (toolhist/agents/registry.py)
         "opencode", "crush", "goose", "zed",
         "vscode-jsonl", "copilot-cli", "continue", "cursor", "cursor-transcript",
-        "pi", "kimi-cli", "qwen-code", "openhands", "codex-exec",
+        "pi", "kimi-cli", "qwen-code", "openhands", "codex-exec", "amp",
         # frameworks added by issue 28 (toolhist/agents/registry.py)
         "pydantic-ai", "langchain", "langgraph", "openai-agents", "inspect-ai", "swe-agent", "mini-swe-agent",
         "atif", "smolagents",

@@ -98,3 +98,24 @@ def test_compaction_and_verdicts() -> None:
         ("rejects", "mistral"),
         ("accepts", "anthropic"),
     ]
+
+
+def test_violations_table_is_redacted() -> None:
+    """A notebook is saved with its outputs: a secret quoted by an error text or a call id is not shown."""
+    key = "sk-ant-api03-" + "A" * 40
+    session = toolhist.load(
+        [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": key, "type": "function", "function": {"name": "get", "arguments": "{}"}}
+                ],
+            },
+        ]
+    )
+    page = notebook.violations(session, ["openai-chat", "anthropic"]).to_html()
+    assert key not in page
+    # three rows name the id; two of their error texts quote it too
+    assert page.count("[REDACTED:anthropic-key]") == 5

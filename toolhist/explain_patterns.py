@@ -165,6 +165,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("ant.thinking_signature", _ANT, "binding", r"Invalid %q?signature%q? in %q?thinking%q? block\.?\s*The block is bound to a different conversation"),
     _p("ant.thinking_signature", _ANT, None, r"Invalid %q?signature%q? in %q?thinking%q? block"),
     _p("ant.thinking_disabled", _ANT, None, r"When thinking is disabled, an %q?assistant%q? message in the final position cannot contain %q?thinking"),
+    _p("ant.clear_thinking_needs_thinking", _ANT, None, r"%q?clear_thinking_20251015%q? strategy requires %q?thinking%q? to be\s+enabled"),
     _p("ant.prefill_unsupported", _ANT, None, r"This model does not support assistant message prefill"),
     # --- Gemini (§4c) -----------------------------------------------------------------------------
     _p("gem.fc_position", _GEM, None, r"function call turn comes immediately after a user turn or after a function response turn"),
@@ -281,6 +282,7 @@ RULE_INFO: dict[str, tuple[str, str]] = {
     "ant.thinking_immutable": ("A thinking block in the latest assistant message differs from what the model returned.", "replay the thinking block byte for byte"),
     "ant.thinking_signature": ("A thinking block's signature is not valid here (another model, provider or conversation made it).", "drop_foreign_thinking"),
     "ant.thinking_disabled": ("The final assistant message has thinking blocks while the request disables thinking.", "drop_foreign_thinking, or enable thinking"),
+    "ant.clear_thinking_needs_thinking": ("The request asks the API to clear thinking blocks (context_management clear_thinking_20251015) while thinking is off.", "enable thinking, or remove the clear_thinking_20251015 edit"),
     "ant.prefill_unsupported": ("Claude 4.6 and later reject a request that ends on an assistant message (prefill).", "append_user_turn (end the request with a user turn)"),
     "gem.fc_position": ("A model turn with functionCall parts does not come right after a user turn or a function-response turn.", "merge_turns / move_results"),
     "gem.fr_position": ("A function-response turn does not come right after a function-call turn.", "move_results, or synthesize_calls when the call is gone"),

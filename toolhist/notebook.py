@@ -200,8 +200,14 @@ def timeline(
 
 
 def violations(session: Session, providers: Sequence[str] | None = None) -> Any:
-    """The Violations page's table as a styled DataFrame (errors red, warnings amber; cells escaped)."""
+    """The Violations page's table as a styled DataFrame (errors red, warnings amber; cells escaped).
+
+    The text cells are redacted: a notebook is saved with its outputs, so what it shows is shared with it
+    (an error text can quote a session's content).
+    """
     frame = violations_frame(verdicts_of(session, list(providers) if providers else None)[1])
+    for column in ("call ids", "error text", "fix", "path"):
+        frame[column] = [redact_text(str(cell))[0] for cell in frame[column]]
     return (
         frame.style.apply(lambda row: [SEVERITY_COLORS.get(str(row["severity"]), "")] * len(row), axis=1)
         .format(escape="html", na_rep="")

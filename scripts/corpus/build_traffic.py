@@ -43,8 +43,11 @@ _CASSETTE_SPECS = [":(glob)**/*cassette*/**", ":(glob)**/*vcr*/**", ":(glob)**/c
 _SUFFIXES = (".yaml", ".yml", ".har", ".json")
 
 
-def _git_versions(git_dir: str) -> Iterator[tuple[str, str, str]]:
-    """(commit and date, path, blob) for every cassette version introduced in the repository's history."""
+def _git_versions(git_dir: str, specs: list[str] | None = None) -> Iterator[tuple[str, str, str]]:
+    """(commit and date, path, blob) for every cassette version introduced in the repository's history.
+
+    ``specs`` adds pathspecs for cassettes kept elsewhere (crush: ``internal/agent/testdata/**``).
+    """
     out = subprocess.run(
         [
             "git",
@@ -58,6 +61,7 @@ def _git_versions(git_dir: str) -> Iterator[tuple[str, str, str]]:
             "--format=C %H %cs",
             "--",
             *_CASSETTE_SPECS,
+            *(specs or []),
         ],
         check=True,
         capture_output=True,
@@ -213,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--git", action="append", default=[], help="git directory of a repository (repeatable)"
     )
+    parser.add_argument(
+        "--spec", action="append", default=[], help="extra git pathspec of cassettes (repeatable, with --git)"
+    )
     parser.add_argument("--raw", help="folder of cassette files (with --manifest)")
     parser.add_argument("--manifest", help="JSON lines: file, repo, path, commit")
     parser.add_argument("--base", type=Path, help="an existing corpus whose records are kept")
@@ -223,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         builder.add_records(args.base)
     for git_dir in args.git:
         repo = _repo_name(git_dir)
-        versions = list(_git_versions(git_dir))
+        versions = list(_git_versions(git_dir, args.spec))
         for stamp, path, _blob, data in _git_blobs(git_dir, versions):
             commit, _, date = stamp.partition(" ")
             builder.add_file(repo, path, commit, data, date)

@@ -8,6 +8,8 @@ The cassette kinds met in public repositories:
   pydantic-ai tests/conftest.py writes ``parsed_body``; crewAI and mirascope use plain vcrpy.
 - Ruby VCR YAML (``http_interactions:``, ruby_llm spec/fixtures/vcr_cassettes): ``body.string`` or
   ``body.base64_string``; status under ``response.status.code``.
+- go-vcr YAML (``version: 2``, charmbracelet/crush ``internal/agent/testdata``): ``request.url`` instead
+  of ``uri``, ``request.body`` a string, ``response.status`` the text (``200 OK``) beside ``response.code``.
 - HAR 1.2 (Polly.js, mirascope typescript/tests): ``log.entries[].request.postData.text``,
   ``response.status``, ``response.content.text`` (``encoding: base64`` possible).
 
@@ -82,13 +84,16 @@ def _vcr_body(body: Any) -> str:
     return _text(body)
 
 
-def _status(value: Any) -> int:
+def _status(value: Any, code: Any = None) -> int:
+    """The status: vcrpy ``{code: 200}`` or a number; go-vcr's ``200 OK`` falls back on ``code``."""
     if isinstance(value, dict):
         value = value.get("code")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
+    for candidate in (value, code):
+        try:
+            return int(candidate)
+        except (TypeError, ValueError):
+            continue
+    return 0
 
 
 def _from_vcr(data: dict[str, Any]) -> list[Interaction]:
@@ -104,9 +109,9 @@ def _from_vcr(data: dict[str, Any]) -> list[Interaction]:
             Interaction(
                 index,
                 str(req.get("method", "")).upper(),
-                str(req.get("uri", "")),
+                str(req.get("uri") or req.get("url") or ""),
                 body,
-                _status(resp.get("status")),
+                _status(resp.get("status"), resp.get("code")),
                 rtext,
             )
         )

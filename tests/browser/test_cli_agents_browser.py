@@ -1,4 +1,4 @@
-"""Pi, Kimi CLI, Qwen Code, OpenHands and ``codex exec --json`` sessions in Chromium: a ``?path=`` link
+"""Pi, Kimi CLI, Qwen Code, OpenHands, ``codex exec --json`` and Amp sessions in Chromium: a ``?path=`` link
 opens each on Home, the Timeline and the Violations page (screenshots in test-artifacts/); an OpenHands
 conversation is a folder, and the link names the folder."""
 
@@ -31,6 +31,7 @@ SESSIONS = {
     "qwen-code": (QWEN, "openai-chat", 2),
     "openhands": (OPENHANDS_CLAUDE, "anthropic", 12),
     "codex-exec": (str(CORPUS / "codex-exec" / "agentcmd-stream-output-4.jsonl"), "openai-responses", 4),
+    "amp": (str(CORPUS / "amp" / "txcript-legacy-thread.fixture.json"), "anthropic", 6),
 }
 
 

@@ -1,15 +1,20 @@
 """Inspect AI, SWE-agent, mini-SWE-agent, ATIF and smolagents: their files (made by the frameworks
 themselves, tests/corpus/producers/) read as each sends them; live objects by their class's module.
 
-These frameworks are not installed in toolhist's test environment (inspect-ai caps fsspec below the
-fleet extra's range; the others are only read), so their live objects are stand-ins whose class
-lives in the framework's module and that answer the framework's own serialiser methods with what the
-framework wrote: the duck typing `toolhist.live` does, without importing the framework.
+Inspect AI's live objects are its own, read in an environment of its own (inspect-ai caps fsspec
+below the fleet extra's range, so it cannot join toolhist's test environment): `toolhist.peers.env`
+installs it as it does the strategies' libraries, and tests/corpus/producers/inspect_live.py runs
+toolhist there. SWE-agent and mini-SWE-agent are not installed (mini-swe-agent brings LiteLLM and
+datasets), so their live objects are stand-ins whose class lives in the framework's module and that answer the framework's
+own serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
+does, without importing the framework. smolagents' are real (test_smolagents.py).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +32,7 @@ SMOL_SENT = LOGS / "smolagents" / "smolagents-toolcalling-memory.messages.json"
 MINI = LOGS / "mini-swe-agent" / "mini-swe-agent-toolcall.traj.json"
 SWE = LOGS / "swe-agent" / "swe-agent-function-calling-simple.traj"
 ATIF = LOGS / "atif" / "atif-v1.4-rfc-shapes.fixture.json"
+TERMINUS = LOGS / "atif" / "terminus-2-hello-world-timeout.trajectory.json"
 
 
 def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
@@ -101,17 +107,51 @@ def test_inspect_attachments_are_put_back() -> None:
     assert session.messages[1].blocks == (TextBlock(text=text),)
 
 
-def test_inspect_a_sample_member_and_live_objects() -> None:
+@pytest.fixture(scope="module")
+def inspect_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What toolhist read from Inspect's own EvalLog, EvalSample and ChatMessage list (inspect_live.py)."""
+    from toolhist.errors import ToolhistError
+    from toolhist.peers.env import install
+
+    try:
+        env = install("inspect-ai")  # cached: `./dev test` finds it made
+    except ToolhistError as exc:
+        pytest.fail(f"the inspect-ai environment could not be installed: {exc}")
+    root = Path(__file__).parents[2]
+    ran = subprocess.run(
+        [str(env.python), str(root / "tests" / "corpus" / "producers" / "inspect_live.py"), "logs"],
+        cwd=tmp_path_factory.mktemp("inspect"),
+        env={**os.environ, "PYTHONPATH": str(root), "INSPECT_LOG_DIR": "logs"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return result
+
+
+def test_inspect_its_own_live_objects_read_as_its_log(inspect_live: dict[str, Any]) -> None:
+    first = toolhist.load(EVAL_JSON)
+    on_disk = [
+        [m.speaker, [b.model_dump(mode="json", exclude={"provider_data"}) for b in m.blocks]]
+        for m in first.messages
+    ]
+    assert {k: v["class"] for k, v in inspect_live.items()} == {
+        "log": "inspect_ai.log._log.EvalLog",
+        "sample": "inspect_ai.log._log.EvalSample",
+        "messages": "builtins.list",
+    }
+    for read in inspect_live.values():
+        assert read["format"] == "inspect-ai"
+        assert read["turns"] == on_disk
+
+
+def test_inspect_a_sample_member_reads_alone() -> None:
     with zipfile.ZipFile(EVAL) as zf:
         assert "samples/1_epoch_1.json" in zf.namelist()
     sample = json.loads(EVAL_JSON.read_text())["samples"][0]
     assert shape(toolhist.load(sample)) == INSPECT_SAMPLE
-    live_log = stand_in("inspect_ai.log._log", "EvalLog", model_dump=json.loads(EVAL_JSON.read_text()))
-    assert shape(toolhist.load(live_log)) == INSPECT_SAMPLE
-    messages = [
-        stand_in("inspect_ai.model._chat_message", "ChatMessage", model_dump=m) for m in sample["messages"]
-    ]
-    assert shape(toolhist.load(messages)) == INSPECT_SAMPLE
 
 
 def test_smolagents_memory_reads_as_what_smolagents_sends() -> None:
@@ -135,14 +175,6 @@ def test_smolagents_memory_reads_as_what_smolagents_sends() -> None:
     assert [c[0]["function"]["name"] for c in recorded] == ["get_weather", "final_answer"]
 
 
-def test_smolagents_live_memory_by_module() -> None:
-    memory = json.loads(SMOL.read_text())
-    live = stand_in("smolagents.memory", "AgentMemory", get_full_steps=memory["steps"])
-    assert len(toolhist.load(live).messages) == 7  # no system prompt on the stand-in
-    steps = [stand_in("smolagents.memory", "ActionStep", dict=s) for s in memory["steps"]]
-    assert toolhist.load(steps).source.format == "smolagents"
-
-
 def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
     session = toolhist.load(MINI)
     assert session.source.format == "mini-swe-agent"
@@ -151,6 +183,65 @@ def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
     assert isinstance(result, ToolResponseBlock)
     assert result.call_id == "call_0_0"
     assert all("extra" not in m.metadata.extra for m in session.messages)
+
+
+def test_mini_swe_agent_live_agent_and_its_messages_list() -> None:
+    """``DefaultAgent.messages`` (a list of dicts, ``exit`` last) and the agent itself read as its file."""
+    value = json.loads(MINI.read_text())
+    on_disk = toolhist.load(MINI)
+    bare = toolhist.load(value["messages"])
+    agent = stand_in("minisweagent.agents.default", "DefaultAgent", serialize=value)
+    old_agent = type("DefaultAgent", (), {"__module__": "minisweagent.agents.default"})()
+    old_agent.messages = value["messages"]  # an agent without serialize(): its messages
+    for read in (bare, toolhist.load(agent), toolhist.load(old_agent)):
+        assert read.source.format == "mini-swe-agent"
+        assert [(m.speaker, m.blocks) for m in read.messages] == [
+            (m.speaker, m.blocks) for m in on_disk.messages
+        ]
+        assert [u.kind for u in read.unsent] == ["exit message"]
+    assert bare.source.locations[2].json_path == "[2]"
+
+
+def swe_run_result() -> dict[str, Any]:
+    """An ``AgentRunResult`` as SWE-agent's ``add_step_to_trajectory`` builds it: each step's ``query`` is
+    the history sent at that step (here cut from the real demonstration's history at each answer)."""
+    history = json.loads(SWE.read_text())["history"]
+    answers = [i for i, h in enumerate(history) if h["role"] == "assistant"]
+    steps = [
+        {
+            "action": history[i].get("action"),
+            "observation": "",
+            "response": history[i]["content"],
+            "thought": history[i].get("thought", ""),
+            "execution_time": 0.1,
+            "state": {},
+            "query": history[:i],
+            "extra_info": {},
+        }
+        for i in answers
+    ]
+    return {"info": {"exit_status": "submitted"}, "trajectory": steps}
+
+
+def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
+    result = swe_run_result()
+    history = json.loads(SWE.read_text())["history"]
+    last = max(i for i, h in enumerate(history) if h["role"] == "assistant")
+    expected = toolhist.load({"history": history[:last]})
+    for value in (
+        result,
+        result["trajectory"],
+        stand_in("sweagent.types", "AgentRunResult", model_dump=result),
+    ):
+        read = toolhist.load(value)
+        assert read.source.format == "swe-agent"
+        assert [(m.speaker, m.blocks) for m in read.messages] == [
+            (m.speaker, m.blocks) for m in expected.messages
+        ]
+        assert any(
+            f"trajectory step {len(result['trajectory']) - 1} (its query)" in n for n in read.source.notes
+        )
+    assert toolhist.load(result).metadata["info"] == {"exit_status": "submitted"}
 
 
 def test_swe_agent_history_is_sent_one_result_per_observation() -> None:
@@ -175,6 +266,49 @@ def test_atif_steps_read_as_turns_and_observations_as_results() -> None:
         ("ai", ["text"]),
     ]
     assert session.messages[4].metadata.model == "claude-sonnet-4-5"
+
+
+def test_atif_harbor_made_terminus_trajectory() -> None:
+    """Harbor's own golden trajectory (ATIF-v1.5): terminus-2 parses its commands out of JSON text.
+
+    No result in it names a ``source_call_id``: the terminal output went back as text, so the
+    recorded ``tool_calls`` were never native calls. They are kept unsent, each where it stood, and
+    no provider is told of a call left unanswered (read as calls, Anthropic flagged three).
+    """
+    session = toolhist.load(TERMINUS)
+    assert session.source.format == "atif"
+    assert shape(session) == [("human", ["text"])] + [("ai", ["text"]), ("human", ["text"])] * 3
+    assert [(u.kind, u.before, u.json_path) for u in session.unsent] == [
+        ("tool call parsed from text", 2, "steps[1].tool_calls[0]"),
+        ("tool call parsed from text", 4, "steps[2].tool_calls[0]"),
+        ("tool call parsed from text", 6, "steps[3].tool_calls[0]"),
+    ]
+    assert session.unsent[0].text == '{"keystrokes": "echo \'Hello, world!\'\\n", "duration": 0.1}'
+    assert session.messages[2].blocks == (
+        TextBlock(
+            text="New Terminal Output:\n\nroot@CONTAINER_ID:/app# echo 'Hello, world!'\nHello, world!\n\n\n"
+        ),
+    )
+    assert session.messages[-2].metadata.model == "openai/gpt-4o"
+    for provider in ("anthropic", "openai-chat", "gemini"):
+        assert toolhist.validate(session, provider) == [], provider
+
+
+def test_atif_calls_linked_by_source_call_id_stay_calls() -> None:
+    """One linked result anywhere says the agent sends native calls: every call stays a call."""
+    value = json.loads(TERMINUS.read_text())
+    value["steps"][1]["observation"]["results"][0]["source_call_id"] = "call_0_1"
+    session = toolhist.load(value, name="t.json")
+    assert session.unsent == ()
+    assert [len(list(m.tool_calls())) for m in session.messages if m.speaker == "ai"] == [1, 1, 1]
+    assert [v.rule for v in toolhist.validate(session, "anthropic")].count("ant.result_missing") == 2
+
+
+def test_atif_harbor_trajectory_model_by_module() -> None:
+    """Harbor's pydantic ``Trajectory`` (harbor needs Python 3.12, so a stand-in): dumped as it writes."""
+    value = json.loads(TERMINUS.read_text())
+    live = stand_in("harbor.models.trajectories.trajectory", "Trajectory", model_dump=value)
+    assert shape(toolhist.load(live)) == shape(toolhist.load(TERMINUS))
 
 
 def test_atif_a_bad_source_names_its_step() -> None:

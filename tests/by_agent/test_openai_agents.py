@@ -2,16 +2,16 @@
 openai_agents_session.py, openai-agents 0.24.0), its run result as a live object, and the dumped
 ``to_input_list()``: the same history each way.
 
-The SDK is not in the test environment (it runs in the peers environment), so the live objects are
-stand-ins whose class lives in the SDK's module (``agents.result``, ``agents.items``) and that answer
-the SDK's own methods with the items the SDK stored: the duck typing `toolhist.live` does.
+The live objects are the SDK's own (the ``[test]`` extra installs it): the same run as the producer's,
+offline, on the SDK's ``agents.testing.model.ScriptedModel``: its ``RunResult``, its ``RunItem``s and
+the raw model output items (the openai package's Responses models) it replays.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +23,26 @@ from toolhist.model import TextBlock, ToolCallBlock, ToolResponseBlock
 DB = Path(__file__).parents[1] / "corpus" / "logs" / "openai-agents" / "openai-agents-sqlitesession.db"
 
 
-def stored_items() -> list[Any]:
-    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    try:
-        rows = conn.execute("SELECT message_data FROM agent_messages ORDER BY id").fetchall()
-    finally:
-        conn.close()
-    return [json.loads(r[0]) for r in rows]
+def run_weather() -> Any:
+    """The producer's run (tests/corpus/producers/openai_agents_session.py) without a session: a RunResult."""
+    from agents import Agent, Runner, function_tool, set_tracing_disabled
+    from agents.testing.model import ScriptedModel, assistant_message, function_call
 
+    set_tracing_disabled(True)
 
-def stand_in(module: str, name: str, **methods: Any) -> Any:
-    cls = type(name, (), {k: (lambda self, *_a, _v=v, **_k: _v) for k, v in methods.items()})
-    cls.__module__ = module
-    return cls()
+    @function_tool
+    def get_weather(city: str) -> str:
+        """Weather in a city."""
+        return f"sunny in {city}"
+
+    model = ScriptedModel(
+        [
+            [function_call("get_weather", {"city": "Paris"}, call_id="call_1")],
+            [assistant_message("It is sunny in Paris.")],
+        ]
+    )
+    agent = Agent(name="weather", instructions="Be brief.", model=model, tools=[get_weather])
+    return asyncio.run(Runner.run(agent, "Weather in Paris?"))
 
 
 def turns(session: toolhist.Session) -> list[tuple[str, list[str]]]:
@@ -80,10 +87,11 @@ def test_an_unknown_session_is_one_line() -> None:
 
 
 def test_a_live_run_result_and_its_dump_read_as_the_store() -> None:
-    items = stored_items()
+    result = run_weather()
+    assert type(result).__module__ == "agents.result"
     stored = toolhist.load(f"{DB}#weather")
-    live = toolhist.load(stand_in("agents.result", "RunResult", to_input_list=items))
-    dumped = toolhist.load(json.dumps(items).encode())
+    live = toolhist.load(result)
+    dumped = toolhist.load(json.dumps(result.to_input_list()).encode())
     for read in (live, dumped):
         assert read.source.format == "openai-responses"
         assert [(m.speaker, m.blocks) for m in read.messages] == [
@@ -92,5 +100,21 @@ def test_a_live_run_result_and_its_dump_read_as_the_store() -> None:
 
 
 def test_live_run_items_read_one_by_one() -> None:
-    items = [stand_in("agents.items", "RunItem", to_input_item=item) for item in stored_items()]
-    assert turns(toolhist.load(items)) == SHAPE
+    """``result.new_items`` (ToolCallItem, ToolCallOutputItem, MessageOutputItem): the run without its input."""
+    items = run_weather().new_items
+    assert [type(i).__module__ for i in items] == ["agents.items"] * 3
+    assert turns(toolhist.load(items)) == SHAPE[1:]
+
+
+def test_the_raw_model_output_items_read_as_the_model_answered() -> None:
+    """The openai package's own output items of each model response, as the SDK replays them."""
+    result = run_weather()
+    raw = [item for response in result.raw_responses for item in response.output]
+    assert [type(i).__name__ for i in raw] == ["ResponseFunctionToolCall", "ResponseOutputMessage"]
+    session = toolhist.load(raw)
+    assert session.source.format == "openai-responses"
+    assert turns(session) == [("ai", ["ToolCallBlock", "TextBlock"])]
+    call, answer = session.messages[0].blocks
+    assert isinstance(call, ToolCallBlock)
+    assert isinstance(answer, TextBlock)
+    assert (call.id, call.parameters, answer.text) == ("call_1", {"city": "Paris"}, "It is sunny in Paris.")

@@ -61,6 +61,7 @@ def test_the_formats_are_the_wire_formats_then_the_agents_then_canonical() -> No
         "qwen-code",
         "openhands",
         "codex-exec",
+        "amp",
         "pydantic-ai",
         "langchain",
         "langgraph",
@@ -100,6 +101,7 @@ def test_the_listed_agents_are_those_with_places_in_registry_order() -> None:
             "kimi-cli",
             "qwen-code",
             "openhands",
+            "amp",
         )
     )
     # an exporter's spans and a framework's histories live wherever the user's application keeps them
@@ -143,6 +145,7 @@ def test_each_agent_reads_its_sessions_with_one_of_its_readers() -> None:
         "kimi-cli": "kimi-cli",
         "qwen-code": "qwen-code",
         "openhands": "openhands",
+        "amp": "amp",
     }
     cursor = BY_ID["cursor"]
     assert [cursor.read_format(Path(p)) for p in ("g/state.vscdb#c1", "t/a/a.jsonl")] == [

@@ -205,6 +205,8 @@ def test_custom_tool_call_is_read_as_freeform_text_and_renders_back_unchanged() 
         "name": "apply_patch",
         "input": "*** Begin Patch\n",
     }
+    # …and the tool it calls is declared custom, as its calls are (not a function they would contradict)
+    assert responses["tools"] == [{"type": "custom", "name": "apply_patch", "description": "Patch"}]
     anthropic = toolhist.render(s, "anthropic")
     sent: Any = anthropic.body
     assert sent["messages"][1]["content"][0]["input"] == {"input": "*** Begin Patch\n"}

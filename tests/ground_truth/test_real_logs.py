@@ -67,6 +67,7 @@ FORMAT_OF_DIR = {
     "qwen-code": "qwen-code",
     "openhands": "openhands",
     "codex-exec": "codex-exec",
+    "amp": "amp",
     "pydantic-ai": "pydantic-ai",
     "langchain": "langchain",
     "langgraph": "langgraph",
@@ -194,6 +195,10 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "codex-exec/agentcmd-stream-output-1.jsonl": (2, 0, 0, 0),
     "codex-exec/agentcmd-stream-output-4.jsonl": (4, 1, 1, 0),
     "codex-exec/agentcmd-stream-output-5.jsonl": (4, 1, 1, 0),
+    # Amp: one message per user/assistant record; each user record of tool_result blocks is one tool
+    # message (the done runs' results as JSON text, the errored run as an error); the 'supervisor'
+    # record is not Amp's known roles: skipped and named.
+    "amp/txcript-legacy-thread.fixture.json": (6, 3, 3, 0),
     # Frameworks (issue 28). Files the framework itself wrote (kind "made by …", the producer script in
     # tests/corpus/producers/): a tool round each, read as the framework sends it.
     "pydantic-ai/pydantic-ai-testmodel.json": (5, 1, 1, 0),
@@ -212,6 +217,8 @@ SHAPE: dict[str, tuple[int, int, int, int]] = {
     "mini-swe-agent/mini-swe-agent-toolcall.traj.json": (5, 2, 1, 1),
     "swe-agent/swe-agent-function-calling-simple.traj": (12, 5, 5, 0),
     "atif/atif-v1.4-rfc-shapes.fixture.json": (5, 2, 2, 0),
+    # Harbor's terminus-2 golden run: its results carry no source_call_id (terminal text, no native calls)
+    "atif/terminus-2-hello-world-timeout.trajectory.json": (7, 0, 0, 3),
 }
 
 
@@ -328,6 +335,7 @@ UNKNOWN_KINDS: dict[str, set[str]] = {
     # Record kinds in the file that the agent itself does not write in the version the file claims:
     # the reader cannot know them, so it must skip them by name (never fail, never drop silently).
     "codex/claude-code-log-synthetic-rollout.fixture.jsonl": {"future_synthetic_record"},
+    "amp/txcript-legacy-thread.fixture.json": {"'supervisor'"},
 }
 
 

@@ -11,6 +11,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +206,25 @@ def test_rule_finds_the_sessions_breaking_it(home: Path, conn: sqlite3.Connectio
     assert search(conn, listing, on_openai).no_verdict != []
     _indexed(conn, home, ("openai-chat",))
     assert {p for p, _ in _found(conn, listing, home, on_openai)} >= {LLXPRT}
+
+
+def test_a_source_id_is_kept_only_where_it_differs_and_found_either_way(
+    home: Path, conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = index_extract.calls
+
+    def renamed(session: Any) -> Any:  # Cline's calls as a source that wrote its own ids
+        for call in real(session):
+            yield replace(call, raw_id=f"src-{call.id}") if call.id == "toolu_01Rd" else call
+
+    monkeypatch.setattr(index_update, "calls", renamed)
+    listing = _indexed(conn, home)
+    assert conn.execute("SELECT DISTINCT raw_id FROM calls WHERE raw_id IS NOT NULL").fetchall() == [
+        ("src-toolu_01Rd",)
+    ]
+    assert conn.execute("SELECT count(*) FROM calls WHERE raw_id IS NULL").fetchone()[0] > 0
+    by_id = _found(conn, listing, home, Query(call_id="toolu_01Rd"))
+    assert by_id == _found(conn, listing, home, Query(call_id="src-toolu_01Rd")) == [(CLINE, 1), (CLINE, 2)]
 
 
 def test_search_in_the_cli(home: Path, cache: Path, capsys: pytest.CaptureFixture[str]) -> None:

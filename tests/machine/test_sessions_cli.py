@@ -128,7 +128,7 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
         "",
         "toolhist: error: Invalid value for '--agent': 'nonesuch' is not one of 'claude-code', 'codex', "
         "'gemini-cli', 'vscode', 'cline', 'roo', 'kilo', 'llxprt', 'opencode', 'crush', 'goose', 'zed', "
-        "'copilot-cli', 'continue', 'cursor', 'pi', 'kimi-cli', 'qwen-code', 'openhands'.\n",
+        "'copilot-cli', 'continue', 'cursor', 'pi', 'kimi-cli', 'qwen-code', 'openhands', 'amp'.\n",
     )
     missing = tmp_path / "nope"
     assert cli(capsys, "--home", str(missing)) == (

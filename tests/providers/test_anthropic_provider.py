@@ -230,6 +230,17 @@ CASES: list[tuple[str, Body, str, str, Body]] = [
         body(user("hi"), assistant(think(), text("Hello")), thinking=THINKING),
     ),
     (
+        "ant.clear_thinking_needs_thinking",
+        body(user("hi"), context_management={"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]}),
+        "context_management.edits.0.type",
+        "`clear_thinking_20251015` strategy requires `thinking` to be enabled",
+        body(
+            user("hi"),
+            context_management={"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
+            thinking={"type": "adaptive"},
+        ),
+    ),
+    (
         "ant.thinking_signature",
         body(user("hi"), assistant(think(None), text("Hello")), user("thanks")),
         "messages.1.content.0",

@@ -119,3 +119,53 @@ def test_open_round_unsigned_reads_the_turn_from_its_start() -> None:
     )
     assert isinstance(session.messages[1].blocks[0], ThinkingBlock)
     assert not open_round_unsigned(session.messages)
+
+
+KEEP_ALL = {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]}
+"""What Claude Code 2.x sends beside ``thinking: {"type": "adaptive"}`` on every request."""
+
+
+@pytest.mark.parametrize("thinking", [None, {"type": "disabled"}])
+def test_a_clear_thinking_edit_without_thinking_is_a_400(thinking: dict[str, Any] | None) -> None:
+    b = {**body(*TURNS, thinking=ADAPTIVE), "context_management": KEEP_ALL}
+    b.pop("thinking")
+    if thinking is not None:
+        b["thinking"] = thinking
+    found = [v for v in toolhist.validate_payload(b, "anthropic") if v.severity == "error"]
+    assert [(v.rule, v.path) for v in found] == [
+        ("ant.clear_thinking_needs_thinking", "context_management.edits.0.type")
+    ]
+    # The text the API answered (anthropics/claude-code#11229) explains to the same rule.
+    assert toolhist.explain(found[0].error_text).rule == "ant.clear_thinking_needs_thinking"
+    assert (
+        toolhist.explain(
+            "`clear_thinking_20251015` strategy requires `thinking` to be enabled or adaptive"
+        ).rule
+        == "ant.clear_thinking_needs_thinking"
+    )
+
+
+@pytest.mark.parametrize("thinking", [ENABLED, ADAPTIVE])
+def test_a_clear_thinking_edit_with_thinking_on_relaxes_and_adds_nothing(thinking: dict[str, Any]) -> None:
+    """keep: "all" keeps what the request holds; it lets no open turn go without its thinking."""
+    with_edit = {**body(*TURNS, thinking=thinking), "context_management": KEEP_ALL}
+    assert rules(with_edit) == rules(body(*TURNS, thinking=thinking))
+    other = {"edits": [{"type": "clear_tool_uses_20250919"}]}
+    assert rules({**body(*TURNS, thinking=thinking), "context_management": other}) == rules(with_edit)
+
+
+def test_disable_thinking_takes_the_clear_thinking_edit_out_too() -> None:
+    keep_two = {"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 2}}
+    tools = {"type": "clear_tool_uses_20250919"}
+    for management, left in (
+        (KEEP_ALL, None),
+        ({"edits": [keep_two, tools]}, {"edits": [tools]}),
+    ):
+        session = toolhist.load({**body(*TURNS, thinking=ENABLED), "context_management": management})
+        curation = toolhist.curate(session, "anthropic")
+        change = next(c for c in curation.changes if c.pass_ == "disable_thinking")
+        assert change.dropped == {"thinking": ENABLED, "context_management": management}
+        sent = toolhist.render(curation.session, "anthropic").body
+        assert "thinking" not in sent
+        assert sent.get("context_management") == left
+        assert toolhist.validate(session, "anthropic", strategy="toolhist") == []

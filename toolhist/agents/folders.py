@@ -36,6 +36,10 @@ class Home:
 
     path: Path
     env: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+    """The folder toolhist runs in, for agents that keep a store in the project itself (Crush's
+    ``.crush``, the Go OpenCode's ``.opencode``); None when not looked in (under an explicit home,
+    a working folder outside it)."""
 
     def dir(self, name: str) -> Path | None:
         """The folder variable ``name`` names, or None when unset or blank."""

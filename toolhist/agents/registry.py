@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from toolhist.agents import (
+    amp,
     atif,
     claude_code,
     cline,
@@ -87,6 +88,7 @@ AGENTS: Final[tuple[Agent, ...]] = (
     qwen_code.AGENT,
     openhands.AGENT,
     codex_exec.AGENT,
+    amp.AGENT,
     pydantic_ai.AGENT,
     langchain.AGENT,
     langgraph.AGENT,

@@ -241,6 +241,8 @@ def read_session(reader: StoreReader, conn: sqlite3.Connection, loc: Locator, na
         session_id, notes = pick(reader, conn, loc)
     except sqlite3.Error as exc:
         raise LoadError(f"cannot read the {reader.id} store: {exc}", file=name) from None
+    except ShapeError as exc:
+        raise _unlisted(reader, exc, name) from None
     where = locator(name, session_id)
     doc = Document(value=None, name=where, path=loc.path if os.path.isfile(loc.path) else None)
     try:
@@ -299,6 +301,19 @@ def list_path(reader: StoreReader, path: Path) -> list[StoredSession]:
             return reader.list_store(conn)
         except sqlite3.Error as exc:
             raise LoadError(f"cannot read the SQLite store: {exc}", file=str(path)) from None
+        except ShapeError as exc:
+            raise _unlisted(reader, exc, str(path)) from None
+
+
+def _unlisted(reader: StoreReader, exc: ShapeError, name: str) -> LoadError:
+    """A store whose listing itself is unreadable.
+
+    A row every session is listed from: Cursor's older ``ItemTable`` keeps all of a workspace's
+    chats in one value.
+    """
+    return LoadError(
+        f"not a valid {reader.id} store: {exc.reason}", file=name, json_path=json_path(exc.pointer)
+    )
 
 
 def found_in(reader: StoreReader, path: Path) -> Iterator[Found]:
@@ -309,7 +324,8 @@ def found_in(reader: StoreReader, path: Path) -> Iterator[Found]:
     try:
         stored = list_path(reader, path)
     except LoadError as exc:
-        yield Found(path, None, problem=exc.reason)
+        where = f"at {exc.json_path}: " if exc.json_path else ""
+        yield Found(path, None, problem=where + exc.reason)
         return
     for s in stored:
         extra = {

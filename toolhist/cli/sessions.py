@@ -87,7 +87,11 @@ def render_rows(rows: list[SessionRow], home: Path, *, verdicts: bool) -> list[s
     help="Also read each session whole and check it on the provider it ran on (slower: the default "
     "listing reads only each file's first 256 KiB).",
 )
-@click.option("--where", is_flag=True, help="List the folders looked in instead of the sessions.")
+@click.option(
+    "--where",
+    is_flag=True,
+    help="List the folders looked in instead of the sessions (the current folder's .crush, .opencode too).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of sessions.")
 @index_option
 @click.option(
@@ -156,7 +160,8 @@ def sessions_cmd(  # noqa: PLR0917 - click passes every option as an argument
         for agent, folder in found.where():
             if not agents or agent in agents:
                 state = "found" if folder.is_dir() else "absent"
-                click.echo(f"{agent:<11}  {state:<6}  {shown_path(folder, found.home)}")
+                here = "  (in the current folder)" if found.in_cwd(folder) else ""
+                click.echo(f"{agent:<11}  {state:<6}  {shown_path(folder, found.home)}{here}")
         return
     query = Query(text, tool, call_id, rule, provider, agents)
     if not query.empty:

@@ -30,6 +30,26 @@ def budgeted(request: dict[str, JsonValue]) -> bool:
     return isinstance(thinking, dict) and thinking.get("type") == "enabled"
 
 
+def without_clear_thinking(management: JsonValue) -> dict[str, JsonValue] | None:
+    """``context_management`` without its ``clear_thinking_20251015`` edits; None when it has none.
+
+    An empty result means nothing else was in it, and the field goes altogether. Claude Code 2.x sends
+    ``{"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]}`` with thinking on, and the API
+    answers that edit without thinking with "`clear_thinking_20251015` strategy requires `thinking` to
+    be enabled" (anthropics/claude-code#11229).
+    """
+    if not isinstance(management, dict):
+        return None
+    edits = management.get("edits")
+    if not isinstance(edits, list):
+        return None
+    kept = [e for e in edits if not (isinstance(e, dict) and e.get("type") == "clear_thinking_20251015")]
+    if len(kept) == len(edits):
+        return None
+    rest = {k: v for k, v in management.items() if k != "edits"}
+    return {**rest, "edits": kept} if kept or rest else {}
+
+
 def open_round_unsigned(messages: tuple[Message, ...]) -> bool:
     """Whether the turn still open at the end (tool calls, then only results) lacks its thinking.
 
@@ -63,10 +83,18 @@ def disable_thinking(
     ):
         return session, None
     request = {k: v for k, v in session.request.items() if k != "thinking"}
+    dropped: dict[str, JsonValue] = {"thinking": session.request["thinking"]}
+    management = without_clear_thinking(session.request.get("context_management"))
+    if management is not None:
+        # Without thinking a clear_thinking edit is itself a 400 (ant.clear_thinking_needs_thinking).
+        dropped["context_management"] = session.request["context_management"]
+        request.pop("context_management")
+        if management:
+            request["context_management"] = management
     change = Change(
         pass_=PASS,
         action="strip",
         reason="thinking is enabled but the open tool round has no signed thinking block to replay, and none can be made; the request goes without thinking, as Anthropic's error text advises",
-        dropped={"thinking": session.request["thinking"]},
+        dropped=dropped,
     )
     return session.model_copy(update={"request": request}), change

@@ -1,7 +1,7 @@
 """A local index of this machine's sessions: fast listings, search across every session, kept verdicts.
 
 ``toolhist sessions`` reads it (its listing, ``--verdict``, and ``--search``/``--tool``/``--call-id``/
-``--rule``); the app's "This machine" list does not yet.
+``--rule``), and so does the app's "This machine" list and its search (`toolhist.views.machine_search`).
 One SQLite file under the user's cache (`toolhist.index.db`), filled incrementally:
 
 - `toolhist.index.listing`: the listing's header fields per file, read again only when a file's

@@ -9,8 +9,15 @@ a busy timeout, so a search reads while another toolhist process writes and two 
 Full-text search follows agentsview (wesm/agentsview @aea2eb12, ``internal/db/db.go`` 31-52): an
 FTS5 table over an external-content table (``content='entries'``), kept in step by triggers. Unlike
 agentsview it uses the ``trigram`` tokenizer, so a search is a case-insensitive substring test
-(``LIKE '%text%'``), the same test the Conversation page's search makes on one session, and with
-``detail=none`` (no positions: the index is several times smaller; LIKE still uses it).
+(``LIKE '%text%'``), the same test the Conversation page's search makes on one session, with
+``detail=none`` (no positions: the index is several times smaller; LIKE still uses it) and
+``columnsize=0`` (no per-row token counts: only ranking reads them, and the search does not rank).
+
+The text is kept once, in ``entries``: the FTS table holds only the trigram index and reads the
+text back from ``entries`` to confirm each candidate and cut its snippet. A call's source id
+(``calls.raw_id``) is kept only where it differs from toolhist's (NULL otherwise, its index partial):
+most sources' ids are kept as they are, and storing and indexing them twice took a tenth of the
+file (300 generated sessions, `benchmarks/bench_index.py`: 78.1 MB down to 69.7 MB).
 
 A file that is SQLite but not a toolhist index (its ``application_id``) is never written to nor
 deleted. An index written by another schema version is emptied and filled again: it is a cache.
@@ -37,7 +44,7 @@ INDEX_ENV: Final = "TOOLHIST_INDEX"
 APPLICATION_ID: Final = 0x74686978
 """``PRAGMA application_id`` of a toolhist index ("thix"): bytes 68-71 of the file's header."""
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """``PRAGMA user_version``; an index of another version is emptied and rebuilt."""
 
 BUSY_S: Final = 60.0
@@ -75,7 +82,7 @@ CREATE TABLE entries (
 );
 CREATE INDEX entries_session ON entries (session, msg);
 CREATE VIRTUAL TABLE entries_fts USING fts5 (
-    text, content='entries', content_rowid='id', tokenize='trigram', detail='none'
+    text, content='entries', content_rowid='id', tokenize='trigram', detail='none', columnsize=0
 );
 CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
     INSERT INTO entries_fts (rowid, text) VALUES (new.id, new.text);
@@ -89,12 +96,12 @@ CREATE TABLE calls (
     role TEXT NOT NULL,
     name TEXT NOT NULL,
     id TEXT NOT NULL,
-    raw_id TEXT NOT NULL
+    raw_id TEXT
 );
 CREATE INDEX calls_session ON calls (session, msg);
 CREATE INDEX calls_name ON calls (name COLLATE NOCASE);
 CREATE INDEX calls_id ON calls (id);
-CREATE INDEX calls_raw_id ON calls (raw_id);
+CREATE INDEX calls_raw_id ON calls (raw_id) WHERE raw_id IS NOT NULL;
 CREATE TABLE verdicts (
     session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
     judged_on TEXT NOT NULL,

@@ -167,7 +167,10 @@ def _write(
     if session is not None:
         conn.executemany(
             "INSERT INTO calls (session, msg, role, name, id, raw_id) VALUES (?, ?, ?, ?, ?, ?)",
-            [(sid, c.msg, c.role, c.name, c.id, c.raw_id) for c in calls(session)],
+            [
+                (sid, c.msg, c.role, c.name, c.id, None if c.raw_id == c.id else c.raw_id)
+                for c in calls(session)
+            ],
         )
     return sid
 

@@ -32,6 +32,12 @@ class Places:
     home: Path
     folders: tuple[tuple[str, tuple[Path, ...]], ...]
     """(agent, its folders), in `toolhist.agents.registry.AGENTS` order."""
+    cwd: Path | None = None
+    """The working folder whose project-local stores are looked in (`toolhist.agents.folders.Home.cwd`)."""
+
+    def in_cwd(self, folder: Path) -> bool:
+        """Whether ``folder`` is one of the working folder's own (``.crush``, ``.opencode``)."""
+        return self.cwd is not None and folder.parent == self.cwd
 
     def of(self, agent: str) -> tuple[Path, ...]:
         """``agent``'s folders (none for an agent without places)."""
@@ -46,12 +52,27 @@ def places(home: Path | None = None, env: Mapping[str, str] | None = None) -> Pl
     """Where to look: under ``home`` alone when given, else under the user's home and the agents' variables.
 
     ``env`` defaults to ``os.environ`` for the user's home and to nothing for an explicit home.
+    The working folder is looked in for project-local stores; under an explicit home only when it
+    is inside that home.
     """
+    mine = home is None
     if home is None:
         given: Mapping[str, str] = os.environ if env is None else env
         explicit = given.get(HOME_ENV, "").strip()
+        mine = not explicit
         home, env = (Path(explicit), {}) if explicit else (Path.home(), given)
     elif env is None:
         env = {}
-    where = Home(home, env)
-    return Places(home, tuple((a.id, a.places(where)) for a in AGENTS if a.places is not None))
+    cwd = _cwd()
+    if cwd is not None and not mine and not cwd.is_relative_to(home.absolute()):
+        cwd = None
+    where = Home(home, env, cwd)
+    return Places(home, tuple((a.id, a.places(where)) for a in AGENTS if a.places is not None), cwd)
+
+
+def _cwd() -> Path | None:
+    """The working folder, or None when it no longer exists."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None

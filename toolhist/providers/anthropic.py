@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.providers.anthropic_render import render
-from toolhist.providers.anthropic_rules import NAME, budgeted_thinking, thinking_enabled
+from toolhist.providers.anthropic_rules import NAME, budgeted_thinking, clear_thinking_edits, thinking_enabled
 from toolhist.providers.anthropic_rules import RULES as BLOCK_RULES
 from toolhist.providers.anthropic_turns import RULES as TURN_RULES
 from toolhist.providers.anthropic_turns import check as check_turns
@@ -272,6 +272,8 @@ def _check_thinking(body: dict[str, Any], messages: list[Any]) -> Iterator[Findi
             path = ("messages", owner, "content", 0, "type")
             yield Finding("ant.thinking_first", path, {"index": owner, "found": found})
         return
+    for k in clear_thinking_edits(body):
+        yield Finding("ant.clear_thinking_needs_thinking", ("context_management", "edits", k, "type"))
     if messages and _role(messages[-1]) == "assistant":
         final = len(messages) - 1
         if any(b.get("type") in THINKING_BLOCKS for _, b in _blocks(messages[final])):

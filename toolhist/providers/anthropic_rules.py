@@ -42,6 +42,29 @@ def thinking_not_enabled(body: dict[str, Any]) -> bool:
     return not thinking_enabled(body)
 
 
+CLEAR_THINKING = "clear_thinking_20251015"
+"""The context-editing strategy (beta ``context-management-2025-06-27``) that manages thinking blocks."""
+
+
+def clear_thinking_edits(body: dict[str, Any]) -> list[int]:
+    """Indices in ``context_management.edits`` of the ``clear_thinking_20251015`` edits.
+
+    What the edit does (platform.claude.com/docs/en/build-with-claude/context-editing; the SDK type
+    ``anthropic.types.beta.BetaClearThinking20251015EditParam``, keep: ``{type: thinking_turns, value}``,
+    ``{type: all}`` or ``"all"``): the API clears thinking blocks of assistant turns older than the last
+    ``keep`` ones, server-side, before the prompt reaches the model; the client keeps its full history.
+    Without the edit and with thinking on, the API keeps only the last assistant turn's thinking. So an
+    earlier turn's thinking may be sent or left out either way (no rule asks for it), and ``keep: "all"``
+    (what Claude Code 2.x sends on every thinking request) only keeps for the model what the request
+    holds: it never lets the open turn go without the thinking ``ant.thinking_first`` asks for.
+    """
+    cm = body.get("context_management")
+    edits = cm.get("edits") if isinstance(cm, dict) else None
+    if not isinstance(edits, list):
+        return []
+    return [k for k, e in enumerate(edits) if isinstance(e, dict) and e.get("type") == CLEAR_THINKING]
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "ant.result_missing",
@@ -302,6 +325,27 @@ RULES: tuple[Rule, ...] = (
         applies=thinking_not_enabled,
         since="2025-07",
         observed="2025-12",
+    ),
+    Rule(
+        "ant.clear_thinking_needs_thinking",
+        NAME,
+        "error",
+        "a clear_thinking_20251015 context-management edit needs thinking on (enabled or adaptive)",
+        "`clear_thinking_20251015` strategy requires `thinking` to be enabled",
+        "anthropics/claude-code#11229 (Claude Code 2.0.36, 2025-11-07) and #11971 (2025-11-19) paste it "
+        "verbatim; router-for-me/CLIProxyAPI quotes the 2026 wording '`clear_thinking_20251015` strategy "
+        "requires `thinking` to be enabled or adaptive' in the code that injects Claude Code's "
+        "context_management only when thinking.type is enabled or adaptive (an absent thinking field "
+        "counts as off); docs: platform.claude.com/docs/en/build-with-claude/context-editing ('manages "
+        "thinking blocks when extended thinking is enabled'). Claude Code 2.x sends "
+        "{edits: [{type: clear_thinking_20251015, keep: all}]} with thinking adaptive (issue 29), so a "
+        "repair that turns thinking off must take the edit out too (disable_thinking does)",
+        "enable thinking, or remove the clear_thinking_20251015 edit (disable_thinking does both ways)",
+        applies=thinking_not_enabled,
+        since="2025-11",
+        observed="2025-11",
+        condition="thinking is absent, disabled or of another type, and context_management.edits holds a "
+        "clear_thinking_20251015 edit",
     ),
     Rule(
         "ant.thinking_signature",

@@ -321,11 +321,33 @@ class _Renderer:
 
 
 def _tools(session: Session, omitted: list[str]) -> list[JsonValue]:
-    """Session.tools as Responses function tools (built-in tools of other formats cannot go)."""
+    """Session.tools as Responses function tools (built-in tools of other formats cannot go).
+
+    A tool the history calls freeform (a Chat ``custom`` tool, Codex's ``apply_patch``) is declared as
+    a Responses ``custom`` tool, as its calls go out as ``custom_tool_call`` items: a ``function``
+    declaration would contradict them. Shape: the openai SDK 3.57.0,
+    ``openai/types/responses/custom_tool_param.py`` (``type: "custom"``, ``name``, optional
+    ``description`` and ``format``, whose default is "unconstrained text"; a Chat declaration's ``format``
+    is not carried over, as ``ToolSpec`` holds none).
+    """
+    if not session.tools:
+        return []
+    freeform = {
+        block.name
+        for message in session.messages
+        for block in message.blocks
+        if isinstance(block, ToolCallBlock) and block.freeform_input is not None
+    }
     tools: list[JsonValue] = []
-    for spec in session.tools or ():
+    for spec in session.tools:
         if spec.kind != "function":
             omitted.append(f"tool {spec.name!r}: built-in {spec.kind} tool of another provider")
+            continue
+        if spec.name in freeform:
+            custom: dict[str, JsonValue] = {"type": "custom", "name": spec.name}
+            if spec.description:
+                custom["description"] = spec.description
+            tools.append(custom)
             continue
         tool: dict[str, JsonValue] = {"type": "function", "name": spec.name}
         if spec.description:

@@ -59,7 +59,10 @@ task = Task(
     solver=[system_message("Be brief."), use_tools(get_weather()), generate()],
     scorer=includes(),
 )
-for fmt in ("eval", "json"):
-    model = get_model("mockllm/model", custom_outputs=outputs())
-    logs = inspect_eval(task, model=model, log_format=fmt, log_dir=sys.argv[1], display="none", max_samples=1)
-    print(logs[0].location)
+if __name__ == "__main__":  # inspect_live.py imports the task and outputs
+    for fmt in ("eval", "json"):
+        model = get_model("mockllm/model", custom_outputs=outputs())
+        logs = inspect_eval(
+            task, model=model, log_format=fmt, log_dir=sys.argv[1], display="none", max_samples=1
+        )
+        print(logs[0].location)

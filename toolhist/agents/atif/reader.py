@@ -20,6 +20,7 @@ system steps carry observations the same way). Unknown fields are kept in each m
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, Final
 
@@ -43,6 +44,10 @@ from toolhist.model import (
 
 FORMAT: Final = "atif"
 SOURCES: Final[dict[str, Speaker]] = {"system": "system", "user": "human", "agent": "ai"}
+TEXT_CALLS: Final = (
+    "no observation result in this trajectory names a source_call_id: the agent parsed these commands "
+    "from the model's text and sent their output back as text, not as native tool calls"
+)
 STEP_FIELDS: Final = ("source", "message", "tool_calls", "observation", "reasoning_content", "model_name")
 
 
@@ -84,6 +89,29 @@ def _text(value: Any, ptr: Pointer) -> list[Block]:
     return [OpaqueBlock(source_format=FORMAT, data={"content": value})]
 
 
+def _calls_sent_as_text(steps: list[Any]) -> bool:
+    """Whether the agent parsed its calls out of the model's text rather than sending native calls.
+
+    So when steps record calls and observations, and no observation result names a
+    ``source_call_id`` (the RFC's link from a result to its call): the environment's output went
+    back as text, as Harbor's terminus-2 does (``"parser": "json"``: its commands are parsed from a
+    JSON reply; laude-institute/harbor ``tests/golden/terminus_2/…trajectory.json``, copied at
+    sachiny0106/Xelron@23b956e). Read as calls, each would be one left unanswered.
+    """
+    calls = linked = results = False
+    for step in steps:
+        if not isinstance(step, dict):
+            continue
+        calls = calls or bool(step.get("tool_calls"))
+        observation = step.get("observation")
+        found = observation.get("results") if isinstance(observation, dict) else None
+        for result in found if isinstance(found, list) else ():
+            results = True
+            if isinstance(result, dict) and isinstance(result.get("source_call_id"), str):
+                linked = True
+    return calls and results and not linked
+
+
 def _result(value: Any) -> JsonValue:
     if isinstance(value, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in value):
         return "".join(str(p.get("text", "")) for p in value)
@@ -110,7 +138,9 @@ class AtifReader(Reader):
         built = Built(doc)
         agent = value.get("agent")
         default_model = agent.get("model_name") if isinstance(agent, dict) else None
-        for i, raw in enumerate(arr(value.get("steps"), ("steps",))):
+        steps = arr(value.get("steps"), ("steps",))
+        as_text = _calls_sent_as_text(steps)
+        for i, raw in enumerate(steps):
             ptr: Pointer = ("steps", i)
             step = obj(raw, ptr)
             source = step.get("source")
@@ -129,6 +159,7 @@ class AtifReader(Reader):
             if speaker == "ai" and isinstance(reasoning, str) and reasoning:
                 blocks.append(ThinkingBlock(text=reasoning))
             blocks += _text(step.get("message"), (*ptr, "message"))
+            parsed: list[tuple[int, dict[str, Any]]] = []
             for k, call_raw in enumerate(step.get("tool_calls") or []):
                 call = obj(call_raw, (*ptr, "tool_calls", k))
                 call_id, name = call.get("tool_call_id"), call.get("function_name")
@@ -136,6 +167,9 @@ class AtifReader(Reader):
                     raise ShapeError(
                         (*ptr, "tool_calls", k), "a tool call needs 'tool_call_id' and 'function_name'"
                     )
+                if as_text:
+                    parsed.append((k, call))
+                    continue
                 args = call.get("arguments")
                 blocks.append(
                     ToolCallBlock(
@@ -146,6 +180,14 @@ class AtifReader(Reader):
                     )
                 )
             built.add(Message(speaker=speaker, blocks=tuple(blocks), metadata=meta), i, ptr)
+            for k, call in parsed:
+                built.keep_unsent(
+                    "tool call parsed from text",
+                    TEXT_CALLS,
+                    (*ptr, "tool_calls", k),
+                    text=json.dumps(call.get("arguments"), ensure_ascii=False),
+                    data=call,
+                )
             self._observation(step.get("observation"), (*ptr, "observation"), i, built)
         metadata: dict[str, JsonValue] = {
             k: v

@@ -7,7 +7,15 @@ r"""Where Crush keeps its sessions, and what says where one ran.
   folder: ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else ``%LOCALAPPDATA%\crush`` on
   Windows and ``~/.local/share/crush`` elsewhere (``GlobalConfigData``, ``internal/config/load.go``).
   The stores are found through that list (each project's data folder is one of Crush's places);
-  a project outside the home is not looked in.
+  a project outside the home is not looked in. The working folder's ``.crush`` is looked in too
+  (a project Crush has not listed yet, or a store copied in).
+- The Go OpenCode (opencode-ai/opencode, archived; Crush is its successor) kept the same tables in
+  ``<project>/.opencode/opencode.db``: ``defaultDataDirectory = ".opencode"``, relative to the
+  working folder (``internal/config/config.go``, the search index's copies of it, id 66465291632),
+  the database ``Data.Directory`` joined with the app's name (``internal/db/connect.go``; the fork
+  Anseltsmm/opencode at 9f75703e3aacb3793afb596abfc25c596ecaa525 renamed it ``azkia.db``). It is
+  read by Crush's reader (a ``messages`` table without ``provider``) from the working folder's
+  ``.opencode``; the TypeScript OpenCode's user-wide ``opencode.db`` is `toolhist.agents.opencode`'s.
 - Where it ran: each assistant row names its ``provider`` (catwalk's ids). Crush builds
   ``openai`` with ``openai.WithUseResponsesAPI()`` (the Responses API), ``anthropic`` with
   Anthropic's SDK and ``gemini`` with Google's (``internal/agent/coordinator.go``); other providers
@@ -45,7 +53,8 @@ def places(home: Home) -> tuple[Path, ...]:
         home.local / "crush",
     ]
     projects = [d for folder in data for d in _project_dirs(folder) if d.is_relative_to(home.path)]
-    return unique([*data, *projects])
+    here = [home.cwd / ".crush", home.cwd / ".opencode"] if home.cwd is not None else []
+    return unique([*data, *projects, *here])
 
 
 def _project_dirs(folder: Path) -> list[Path]:
@@ -60,10 +69,14 @@ def _project_dirs(folder: Path) -> list[Path]:
 
 
 def sessions(folder: Path) -> Iterator[Found]:
-    """Every session of the folder's ``crush.db`` (a project's ``.crush``), its project the parent folder."""
-    store = folder / "crush.db"
+    """Every session of the folder's ``crush.db``, or of a Go OpenCode's ``opencode.db``.
+
+    In a project's ``.crush`` or ``.opencode`` the project is the parent folder.
+    """
+    store = folder / ("opencode.db" if folder.name == ".opencode" else "crush.db")
     if not stores.is_store(str(store)):
         return
+    local = folder.name in (".crush", ".opencode")
     for found in stores.found_in(READER, store):
-        extra = {**found.extra, "project": str(folder.parent) if folder.name == ".crush" else None}
+        extra = {**found.extra, "project": str(folder.parent) if local else None}
         yield Found(found.path, found.header, extra=extra, problem=found.problem, modified=found.modified)

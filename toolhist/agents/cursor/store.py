@@ -29,47 +29,18 @@ placeholder) and a header whose bubble row is missing are kept unsent.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any, Final
 
-from toolhist.agents.stores import StoredSession, StoreReader, row_ptr
-from toolhist.formats.base import Built, Pointer, ShapeError, obj, opt_text, parse_arguments
+from toolhist.agents.cursor import items
+from toolhist.agents.cursor.bubbles import Turn, load_json, text_or_none
+from toolhist.agents.stores import StoredSession, StoreReader, row_ptr, tables
+from toolhist.formats.base import Built, ShapeError, obj, opt_text
 from toolhist.formats.document import Document
-from toolhist.model import (
-    Block,
-    Message,
-    MessageMetadata,
-    Session,
-    TextBlock,
-    ThinkingBlock,
-    ToolCallBlock,
-    ToolResponseBlock,
-)
+from toolhist.model import Session
 
 TABLE: Final = "cursorDiskKV"
-PLACEHOLDER_REASON: Final = (
-    "an assistant bubble with no text, thinking or tool call (a streaming placeholder)"
-)
 MISSING_REASON: Final = "a bubble header whose bubbleId row is not in the store: nothing to send"
-
-
-def _json(value: Any, ptr: Pointer) -> Any:
-    if isinstance(value, bytes):
-        try:
-            value = value.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ShapeError(ptr, "not UTF-8 text") from None
-    if not isinstance(value, str):
-        raise ShapeError(ptr, f"expected JSON text, got {type(value).__name__}")
-    try:
-        return json.loads(value)
-    except ValueError as exc:
-        raise ShapeError(ptr, f"not valid JSON: {exc}") from None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _headers(composer: dict[str, Any]) -> list[Any]:
@@ -82,37 +53,46 @@ def _headers(composer: dict[str, Any]) -> list[Any]:
 
 def _model(composer: dict[str, Any]) -> str | None:
     config = composer.get("modelConfig")
-    return _str(config.get("modelName")) if isinstance(config, dict) else None
+    return text_or_none(config.get("modelName")) if isinstance(config, dict) else None
 
 
 class CursorStoreReader(StoreReader):
     """``cursor``: Cursor's ``state.vscdb`` (``composerData`` and ``bubbleId`` rows)."""
 
     id = "cursor"
-    description = "Cursor chats in globalStorage/state.vscdb (composerData + bubbleId rows; PATH#COMPOSER_ID)"
+    description = (
+        "Cursor chats in state.vscdb: globalStorage's composerData + bubbleId rows, and a workspace's "
+        "older ItemTable composers and chat tabs (PATH#COMPOSER_ID, PATH#chat:TAB_ID)"
+    )
 
     def recognise_store(self, found: dict[str, frozenset[str]]) -> int:
-        """Cursor's ``cursorDiskKV`` key-value table."""
-        return 2 if {"key", "value"} <= found.get(TABLE, frozenset()) else 0
+        """Cursor's ``cursorDiskKV`` table (2); VS Code's ``ItemTable`` alone (1: a workspace's store)."""
+        if {"key", "value"} <= found.get(TABLE, frozenset()):
+            return 2
+        return 1 if items.has_items(found) else 0
 
     def list_store(self, conn: sqlite3.Connection) -> list[StoredSession]:
-        """Every composer with at least one bubble, newest first."""
-        out = []
+        """Every composer with at least one bubble and every older chat tab, newest first."""
+        found = tables(conn)
+        out = items.list_items(conn) if items.has_items(found) else []
+        if TABLE not in found:
+            return sorted(out, key=lambda s: (s.updated, s.id), reverse=True)
+        inline = {s.id for s in out}
         rows = conn.execute(f"SELECT key, value FROM {TABLE} WHERE key LIKE 'composerData:%'")
         for key, value in rows:
             cid = str(key).split(":", 1)[1]
             try:
-                composer = _json(value, row_ptr(TABLE, key))
+                composer = load_json(value, row_ptr(TABLE, key))
             except ShapeError:
                 continue
-            if not isinstance(composer, dict) or not _headers(composer):
+            if not isinstance(composer, dict) or not _headers(composer) or cid in inline:
                 continue
             updated = composer.get("lastUpdatedAt") or composer.get("createdAt")
             out.append(
                 StoredSession(
                     id=cid,
                     updated=updated / 1000 if isinstance(updated, int | float) else 0.0,
-                    title=_str(composer.get("name")),
+                    title=text_or_none(composer.get("name")),
                     messages=len(_headers(composer)),
                     model=_model(composer),
                 )
@@ -120,14 +100,22 @@ class CursorStoreReader(StoreReader):
         return sorted(out, key=lambda s: (s.updated, s.id), reverse=True)
 
     def read_store(self, conn: sqlite3.Connection, session: str, doc: Document) -> Session:
-        """The composer's bubbles, in header order, as the messages Cursor replays."""
+        """The composer's bubbles, in header order, as the messages Cursor replays.
+
+        A chat tab, or a composer with no ``cursorDiskKV`` row, is read from the ``ItemTable``.
+        """
         key = f"composerData:{session}"
-        row = conn.execute(f"SELECT value FROM {TABLE} WHERE key = ?", (key,)).fetchone()
+        present = tables(conn)
+        row = None
+        if TABLE in present and not session.startswith(items.CHAT_PREFIX):
+            row = conn.execute(f"SELECT value FROM {TABLE} WHERE key = ?", (key,)).fetchone()
+        if row is None and items.has_items(present):
+            return items.read_item(conn, session, doc, self.id)
         if row is None:
             raise ShapeError(row_ptr(TABLE, key), "no such composer")
-        composer = obj(_json(row[0], row_ptr(TABLE, key)), row_ptr(TABLE, key))
+        composer = obj(load_json(row[0], row_ptr(TABLE, key)), row_ptr(TABLE, key))
         built = Built(doc)
-        turn = _Turn(built, _model(composer))
+        turn = Turn(built, _model(composer))
         for i, header in enumerate(_headers(composer)):
             hptr = row_ptr(TABLE, key, "fullConversationHeadersOnly", i)
             head = obj(header, hptr)
@@ -141,7 +129,7 @@ class CursorStoreReader(StoreReader):
                     built.keep_unsent("missing bubble", MISSING_REASON, hptr, data={"bubbleId": bid})
                     continue
                 ptr = row_ptr(TABLE, bkey)
-                bubble = obj(_json(found[0], ptr), ptr)
+                bubble = obj(load_json(found[0], ptr), ptr)
             turn.bubble(bubble, ptr, i)
         turn.close()
         metadata = {
@@ -151,86 +139,3 @@ class CursorStoreReader(StoreReader):
         return built.session(
             self.id, tools=None, request={"model": model} if model else {}, metadata=metadata
         )
-
-
-class _Turn:
-    """The assistant message being built from consecutive assistant bubbles."""
-
-    def __init__(self, built: Built, model: str | None) -> None:
-        self.built = built
-        self.model = model
-        self.blocks: list[Block] = []
-        self.at: tuple[int, Pointer] | None = None
-
-    def bubble(self, bubble: dict[str, Any], ptr: Pointer, index: int) -> None:
-        kind = bubble.get("type")
-        if kind == 1:
-            self.close()
-            info = bubble.get("modelInfo")
-            named = _str(info.get("modelName")) if isinstance(info, dict) else None
-            self.model = named or self.model
-            said = opt_text(bubble.get("text"), (*ptr, "text")) or ""
-            meta = MessageMetadata(source_role="user")
-            self.built.add(
-                Message(speaker="human", blocks=(TextBlock(text=said),), metadata=meta), index, ptr
-            )
-            return
-        if kind != 2:
-            self.built.skips.add(f"bubble type {kind!r}")
-            return
-        thinking = bubble.get("thinking")
-        blocks: list[Block] = []
-        if isinstance(thinking, dict) and _str(thinking.get("text")):
-            blocks.append(
-                ThinkingBlock(
-                    text=thinking["text"], signature=_str(thinking.get("signature")), source_provider="cursor"
-                )
-            )
-        answer = opt_text(bubble.get("text"), (*ptr, "text"))
-        if answer and answer.strip():
-            blocks.append(TextBlock(text=answer))
-        tool = bubble.get("toolFormerData")
-        if not blocks and not isinstance(tool, dict):
-            self.built.keep_unsent("empty assistant bubble", PLACEHOLDER_REASON, ptr)
-            return
-        if self.at is None:
-            self.at = (index, ptr)
-        self.blocks.extend(blocks)
-        if isinstance(tool, dict):
-            self._tool(tool, (*ptr, "toolFormerData"), index, bubble.get("bubbleId"))
-
-    def _tool(self, tool: dict[str, Any], ptr: Pointer, index: int, bubble_id: Any) -> None:
-        call_id = _str(tool.get("toolCallId")) or f"cursor_{bubble_id}"
-        name = opt_text(tool.get("name"), (*ptr, "name")) or "unknown"
-        raw = tool.get("params") if tool.get("params") is not None else tool.get("rawArgs")
-        params, error = parse_arguments(raw) if isinstance(raw, str) else (raw, None)
-        self.blocks.append(
-            ToolCallBlock(
-                id=call_id,
-                name=name,
-                parameters=params,
-                raw_id=_str(tool.get("toolCallId")),
-                raw_arguments=raw if isinstance(raw, str) else None,
-                arguments_error=error,
-                provider_data={"status": tool.get("status")},
-            )
-        )
-        result = tool.get("result")
-        if result is None:
-            return
-        self.close()
-        failed = tool.get("status") == "error"
-        said = result if isinstance(result, str) else json.dumps(result)
-        answer = ToolResponseBlock(
-            call_id=call_id, tool_name=name, result=said, error=said if failed else None, raw_call_id=call_id
-        )
-        meta = MessageMetadata(source_role="tool")
-        self.built.add(Message(speaker="tool", blocks=(answer,), metadata=meta), index, (*ptr, "result"))
-
-    def close(self) -> None:
-        """Add the assistant message built so far, if any."""
-        if self.blocks and self.at is not None:
-            meta = MessageMetadata(source_role="assistant", model=self.model)
-            self.built.add(Message(speaker="ai", blocks=tuple(self.blocks), metadata=meta), *self.at)
-        self.blocks = []
-        self.at = None

@@ -4,6 +4,11 @@
 ``src/agents/result.py``); a ``RunItem`` gives ``to_input_item()``; an openai ``BaseModel`` item
 (``ResponseFunctionToolCall``…) is dumped with the fields that were set. A list of plain dicts
 (what ``to_input_list()`` returns) is JSON already and is read as ``openai-responses`` without this.
+
+The SDK's raw model output (``result.raw_responses[i].output``, ``ModelResponse.output``) is the
+openai package's own Responses items (``openai.types.responses``: ``ResponseFunctionToolCall``,
+``ResponseOutputMessage``…), which the SDK replays by dumping them the same way
+(``ModelResponse.to_input_items`` in ``src/agents/items.py``), so those are taken here too.
 """
 
 from __future__ import annotations
@@ -29,4 +34,4 @@ def dump(value: Any) -> Any:
     return [_item(item) for item in items]
 
 
-LIVE = Live(modules=("agents",), dump=dump, format="openai-responses")
+LIVE = Live(modules=("agents", "openai.types.responses"), dump=dump, format="openai-responses")

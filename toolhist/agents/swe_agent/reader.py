@@ -10,6 +10,11 @@ chat messages litellm sends: a ``tool`` item becomes ``{"role": "tool", "content
 ``tool_calls`` keeps them (OpenAI-shaped), any other ``{"role", "content"}``; ``thought``,
 ``action`` and the bookkeeping fields are not sent (kept in the message metadata). The history
 processors that shorten old observations at send time are configured per run and not replayed.
+In memory (``AgentRunResult``: ``{"info", "trajectory"}``, or the ``trajectory`` list itself) each
+``TrajectoryStep`` carries ``query``, the processed history sent at that step (``messages`` in some
+versions; ``add_step_to_trajectory`` in ``sweagent/agent/agents.py``, SWE-agent/SWE-agent
+fede1f642d3098af1355e64edcdbda7a97dcb5f8): the last step's is read, the request of the last model
+call (that step's response and observation came after it, and are named in a note).
 
 **mini-SWE-agent** (SWE-agent/mini-swe-agent a83fcae82d2a08f0ee0c688f9d137b3566c097f8,
 ``src/minisweagent/agents/default.py`` ``serialize``): ``{"info": {...}, "messages": [...],
@@ -53,20 +58,37 @@ class SweAgentReader(Reader):
     description = "SWE-agent trajectory (.traj): the history it sends the model"
 
     def recognise(self, value: Any) -> int:
-        """Certain on an object whose ``history`` items carry SWE-agent's ``message_type``/``agent``."""
-        if not isinstance(value, dict):
-            return 0
-        history = value.get("history")
-        if isinstance(history, list) and history and all(_history_item(h) for h in history):
-            return 2
-        return 0
+        """Certain on SWE-agent history items, or on trajectory steps whose ``query`` holds them.
+
+        History items carry ``message_type``/``agent``.
+        """
+        if isinstance(value, dict):
+            history = value.get("history")
+            if isinstance(history, list) and history and all(_history_item(h) for h in history):
+                return 2
+            value = value.get("trajectory") if "history" not in value else None
+        return 2 if _last_query(value) is not None else 0
 
     def read(self, doc: Document) -> Session:
         """Each history item as the chat message SWE-agent sends for it."""
-        value = obj(doc.value, ())
+        value = doc.value
         built = Built(doc)
-        for i, raw in enumerate(arr(value.get("history"), ("history",))):
-            ptr: Pointer = ("history", i)
+        prefix: Pointer = ("history",)
+        if isinstance(value, dict) and "history" in value:
+            history = arr(value.get("history"), prefix)
+        else:
+            steps = value.get("trajectory") if isinstance(value, dict) else value
+            found = _last_query(steps)
+            if found is None:
+                raise ShapeError(("trajectory",), "no trajectory step holds the query it sent")
+            at, key, history = found
+            prefix = ("trajectory", at, key) if isinstance(value, dict) else (at, key)
+            built.notes.append(
+                f"the history sent at trajectory step {at} (its {key}); the step's response and "
+                "observation came after it"
+            )
+        for i, raw in enumerate(history):
+            ptr: Pointer = (*prefix, i)
             item = obj(raw, ptr)
             role = item.get("role")
             sent: dict[str, Any] = {"role": role, "content": item.get("content")}
@@ -90,9 +112,30 @@ class SweAgentReader(Reader):
             }
             meta = message.metadata.model_copy(update={"extra": {**message.metadata.extra, **kept}})
             built.add(message.model_copy(update={"metadata": meta}), i, ptr)
-        info = value.get("info")
+        info = value.get("info") if isinstance(value, dict) else None
         metadata: dict[str, JsonValue] = {"info": info} if isinstance(info, dict) else {}
         return built.session(self.id, tools=None, request={}, metadata=metadata)
+
+
+def _agent_messages(value: list[Any]) -> bool:
+    """Whether ``value`` is a mini-SWE-agent ``DefaultAgent.messages`` list (not a request body)."""
+    if not value or not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value):
+        return False
+    return any(
+        m["role"] == EXIT or (isinstance(m.get("extra"), dict) and "actions" in m["extra"]) for m in value
+    )
+
+
+def _last_query(steps: Any) -> tuple[int, str, list[Any]] | None:
+    """(index, key, history) of the last trajectory step whose ``query``/``messages`` is a history."""
+    if not isinstance(steps, list) or not steps or not all(isinstance(s, dict) for s in steps):
+        return None
+    for at in range(len(steps) - 1, -1, -1):
+        for key in ("query", "messages"):
+            sent = steps[at].get(key)
+            if isinstance(sent, list) and sent and all(_history_item(h) for h in sent):
+                return at, key, sent
+    return None
 
 
 class MiniSweAgentReader(Reader):
@@ -102,7 +145,13 @@ class MiniSweAgentReader(Reader):
     description = "mini-SWE-agent trajectory (.traj.json, trajectory_format mini-swe-agent-1*)"
 
     def recognise(self, value: Any) -> int:
-        """Certain on ``trajectory_format`` naming mini-swe-agent beside ``messages``."""
+        """Certain on a trajectory naming its mini-swe-agent format, or on the agent's messages list.
+
+        ``DefaultAgent.messages`` is told by its ``exit`` message or the ``extra`` with ``actions``
+        it puts on each model answer.
+        """
+        if isinstance(value, list):
+            return 2 if _agent_messages(value) else 0
         if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
             return 0
         said = value.get("trajectory_format")
@@ -110,22 +159,28 @@ class MiniSweAgentReader(Reader):
 
     def read(self, doc: Document) -> Session:
         """The messages as ``_prepare_messages_for_api`` sends them (``extra`` stripped)."""
-        value = obj(doc.value, ())
-        if not isinstance(value.get("trajectory_format"), str) and not isinstance(value.get("info"), dict):
+        bare = isinstance(doc.value, list)  # the agent's messages list, in memory or dumped
+        value = {"messages": doc.value} if bare else obj(doc.value, ())
+        if (
+            not bare
+            and not isinstance(value.get("trajectory_format"), str)
+            and not isinstance(value.get("info"), dict)
+        ):
             # `DefaultAgent.save` writes both; a bare {"messages": …} is some other format's body
             raise ShapeError(
                 ("trajectory_format",), "a mini-SWE-agent trajectory names its trajectory_format"
             )
-        raw = arr(value.get("messages"), ("messages",))
+        base: Pointer = () if bare else ("messages",)
+        raw = arr(value.get("messages"), base)
         built = Built(doc)
         kept: list[int] = []
         for i, m in enumerate(raw):
-            if obj(m, ("messages", i)).get("role") == EXIT:
+            if obj(m, (*base, i)).get("role") == EXIT:
                 extra = m.get("extra")
                 built.keep_unsent(
                     "exit message",
                     "the end of the run: DefaultAgent writes role 'exit' when it stops; no model is sent it",
-                    ("messages", i),
+                    (*base, i),
                     data=extra if isinstance(extra, dict) else {},
                 )
             else:
@@ -143,7 +198,7 @@ class MiniSweAgentReader(Reader):
                 format=self.id,
                 path=doc.path,
                 locations=tuple(
-                    loc.model_copy(update={"json_path": f"messages{loc.json_path}"})
+                    loc.model_copy(update={"json_path": f"{'' if bare else 'messages'}{loc.json_path}"})
                     for loc in read.source.locations
                 ),
                 notes=read.source.notes,
@@ -153,11 +208,11 @@ class MiniSweAgentReader(Reader):
             )
         for i, message in zip(kept, sent, strict=True):
             extra = raw[i].get("extra")
-            read_one = read_message(message, ("messages", i), self.id, built.notes)
+            read_one = read_message(message, (*base, i), self.id, built.notes)
             if isinstance(extra, dict) and isinstance(extra.get("timestamp"), int | float):
                 meta: MessageMetadata = read_one.metadata.model_copy(
                     update={"timestamp": float(extra["timestamp"])}
                 )
                 read_one = read_one.model_copy(update={"metadata": meta})
-            built.add(read_one, i, ("messages", i))
+            built.add(read_one, i, (*base, i))
         return built.session(self.id, tools=None, request={}, metadata=metadata)
