@@ -114,7 +114,10 @@ def test_mistral_hash_at_digit_boundaries() -> None:
     for n in (0, 1, 61, 62, 62**8 - 1, 62**8, 62**9 - 1, 62**9, 62**9 + 1, 2**256 - 1):
         data = n.to_bytes(32, "big")
         assert _base62_head(data) == _long_base62(data)[:9], n
-    assert mistral_id("call_Qm1xWv9aKd2R", set()) == _long_base62(hashlib.sha256(b"call_Qm1xWv9aKd2R").digest())[:9]
+    assert (
+        mistral_id("call_Qm1xWv9aKd2R", set())
+        == _long_base62(hashlib.sha256(b"call_Qm1xWv9aKd2R").digest())[:9]
+    )
 
 
 def test_mistral_id_keeps_an_id_already_in_mistral_form() -> None:

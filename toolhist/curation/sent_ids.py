@@ -118,15 +118,14 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
         for message in messages:
             calls: list[ToolCallBlock] = []
             for block in message.blocks:
-                kind = type(block)
-                if kind is ToolCallBlock:
-                    calls.append(block)  # type: ignore[arg-type]
-                elif kind is ToolResponseBlock:
-                    first_result.setdefault(block.call_id, block)  # type: ignore[union-attr]
+                if type(block) is ToolCallBlock:
+                    calls.append(block)
+                elif type(block) is ToolResponseBlock:
+                    first_result.setdefault(block.call_id, block)
                     source = input_block(block)
                     own = source.call_id if type(source) is ToolResponseBlock else None
                     own_of[id(block)] = own
-                    same = same and (own is None or own == block.call_id)  # type: ignore[union-attr]
+                    same = same and (own is None or own == block.call_id)
             if calls:
                 turns.append(calls)
         for calls in turns:
