@@ -48,7 +48,7 @@ VIOLATION_ROWS = 1000  # violations listed to jump from
 def thread_of(key: str, thread: str, _opened: state.Opened) -> tuple[Document, Session]:
     """The document and session of a thread: the one opened, a sidechain in it, or a subagent file."""
     if thread.startswith("sidechain:"):
-        return _opened.document, read_sidechain(_opened.input.data, thread.removeprefix("sidechain:"))
+        return _opened.document, read_sidechain(_opened.input.source(), thread.removeprefix("sidechain:"))
     if thread.startswith("file:"):
         path = Path(thread.removeprefix("file:"))
         data = path.read_bytes()

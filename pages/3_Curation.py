@@ -11,7 +11,7 @@ import streamlit as st
 
 from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
-from toolhist.judgement import judgement_of
+from toolhist.judgement import judgement_of, pending_calls
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import (
@@ -157,6 +157,11 @@ else:
     st.success(f"{provider} accepts the history repaired by {strategy} (as sent: {verdict_line(before)}).")
 
 st.subheader("Strategies compared")
+if pending_calls(session):
+    st.caption(
+        "Each row judges the history its strategy hands on, as given: the calls the log leaves pending count "
+        "as unanswered there (Errors before, above, judges the next request, which sends their results)."
+    )
 compare_key = f"cu_compared:{opened.key}:{provider}"
 if len(session.messages) > COMPARE_AT_ONCE and not st.session_state.get(compare_key):
     st.caption(

@@ -84,11 +84,9 @@ def judge(session: Session) -> Judged:
 def next_request(session: Session) -> Judged:
     """The request the agent would send next: the log plus pending results or a placeholder turn."""
     messages = session.messages
-    last_ai = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].speaker == "ai"), None)
-    if last_ai is None or any(m.speaker not in ("ai", "tool") for m in messages[last_ai + 1 :]):
+    last_ai, pending = _pending(session)
+    if last_ai is None:
         return Judged("next-request", session, None)
-    answered = {b.call_id for m in messages for b in m.tool_responses()}
-    pending = [c for c in messages[last_ai].tool_calls() if c.id not in answered]
     if pending:
         return _with_results(session, last_ai, pending)
     if last_ai != len(messages) - 1:
@@ -104,6 +102,24 @@ def next_request(session: Session) -> Judged:
         "a placeholder user turn (the log ends with the model's answer)",
         (turn,),
     )
+
+
+def pending_calls(session: Session) -> list[ToolCallBlock]:
+    """The calls an agent log ends on with no result yet: the next request sends their results."""
+    return _pending(session)[1] if judgement_of(session) == "next-request" else []
+
+
+def _pending(session: Session) -> tuple[int | None, list[ToolCallBlock]]:
+    """The last model turn the next request follows, and its calls with no result.
+
+    The turn is None when a human turn came after it (nothing is pending then).
+    """
+    messages = session.messages
+    last_ai = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].speaker == "ai"), None)
+    if last_ai is None or any(m.speaker not in ("ai", "tool") for m in messages[last_ai + 1 :]):
+        return None, []
+    answered = {b.call_id for m in messages for b in m.tool_responses()}
+    return last_ai, [c for c in messages[last_ai].tool_calls() if c.id not in answered]
 
 
 def _with_results(session: Session, last_ai: int, pending: list[ToolCallBlock]) -> Judged:

@@ -51,6 +51,10 @@ def test_curation_says_why_a_pending_log_has_no_errors_but_repairs() -> None:
         "sends their results, while the history as given has no results for them, which is what 2 close "
         "change(s) repair."
     ) in captions
+    assert (
+        "Each row judges the history its strategy hands on, as given: the calls the log leaves pending count "
+        "as unanswered there (Errors before, above, judges the next request, which sends their results)."
+    ) in captions
     session = toolhist.load(PENDING_LOG)
     assert [c.fixes for c in curate(session, "anthropic").changes] == [("ant.result_missing",)] * 2
 
@@ -61,7 +65,7 @@ def test_curation_says_nothing_of_pending_calls_when_there_are_none() -> None:
         {"sample": "openai_chat_request.json", "provider": "openai-chat"},  # a body: as sent, no next request
     ):
         at = opened("pages/3_Curation.py", strategy="toolhist", **params)
-        assert not [c.value for c in at.caption if "pending tool call" in c.value]
+        assert not [c.value for c in at.caption if "pending" in c.value]
 
 
 def test_explain_shows_the_rule_id_whole() -> None:

@@ -4,9 +4,10 @@ themselves, tests/corpus/producers/) read as each sends them; live objects by th
 Inspect AI's live objects are its own, read in an environment of its own (inspect-ai caps fsspec
 below the fleet extra's range, so it cannot join toolhist's test environment): `toolhist.peers.env`
 installs it as it does the strategies' libraries, and tests/corpus/producers/inspect_live.py runs
-toolhist there. SWE-agent and mini-SWE-agent are not installed (mini-swe-agent brings LiteLLM and
-datasets), so their live objects are stand-ins whose class lives in the framework's module and that answer the framework's
-own serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
+toolhist there. mini-SWE-agent's are its own too, the same way (mini-swe-agent brings LiteLLM and
+datasets; tests/corpus/producers/mini_swe_live.py). SWE-agent is not installed, so its live objects
+are stand-ins whose class lives in the framework's module and that answer the framework's own
+serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
 does, without importing the framework. smolagents' are real (test_smolagents.py).
 """
 
@@ -185,15 +186,88 @@ def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
     assert all("extra" not in m.metadata.extra for m in session.messages)
 
 
-def test_mini_swe_agent_live_agent_and_its_messages_list() -> None:
-    """``DefaultAgent.messages`` (a list of dicts, ``exit`` last) and the agent itself read as its file."""
+@pytest.fixture(scope="module")
+def mini_swe_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What toolhist read from mini-SWE-agent's own ``DefaultAgent``, its ``messages`` list and the
+    trajectory its ``save()`` wrote, after a scripted offline run (mini_swe_live.py)."""
+    from toolhist.errors import ToolhistError
+    from toolhist.peers.env import install
+
+    try:
+        env = install("mini-swe-agent")  # cached: `./dev test` finds it made
+    except ToolhistError as exc:
+        pytest.fail(f"the mini-swe-agent environment could not be installed: {exc}")
+    root = Path(__file__).parents[2]
+    here = tmp_path_factory.mktemp("mini-swe")
+    ran = subprocess.run(
+        [str(env.python), str(root / "tests" / "corpus" / "producers" / "mini_swe_live.py"), "run.traj.json"],
+        cwd=here,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(root),
+            "MSWEA_GLOBAL_CONFIG_DIR": str(here / "config"),  # not the user's ~/.config/mini-swe-agent
+            "MSWEA_SILENT_STARTUP": "1",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return result
+
+
+def test_mini_swe_agent_live_agent_messages_and_saved_trajectory_read_alike(
+    mini_swe_live: dict[str, Any],
+) -> None:
+    """mini-swe-agent 2.4.6's own ``DefaultAgent`` (SWE-agent/mini-swe-agent
+    ``src/minisweagent/agents/default.py``: ``messages``, ``serialize()``, ``save()``), run offline with
+    its test model ``DeterministicToolcallModel`` (``src/minisweagent/models/test_models.py``) and a
+    ``LocalEnvironment``: the agent, its ``messages`` list and its ``.traj.json`` read the same, and as
+    the corpus file the same script wrote (only the instance prompt differs: it names the host's OS)."""
+    assert {k: v["class"] for k, v in mini_swe_live.items()} == {
+        "agent": "minisweagent.agents.default.DefaultAgent",
+        "messages": "builtins.list",
+        "trajectory": "pathlib.PosixPath",
+    }
+    agent = mini_swe_live["agent"]
+    for read in mini_swe_live.values():
+        assert read["format"] == "mini-swe-agent"
+        assert read["turns"] == agent["turns"]
+        assert read["unsent"] == ["exit message"]
+    on_disk = [
+        [m.speaker, [b.model_dump(mode="json", exclude={"provider_data"}) for b in m.blocks]]
+        for m in toolhist.load(MINI).messages
+    ]
+    assert [(s, [b["type"] for b in blocks]) for s, blocks in agent["turns"]] == [
+        ("system", ["text"]),
+        ("human", ["text"]),
+        ("ai", ["text", "tool_call"]),
+        ("tool", ["tool_response"]),
+        ("ai", ["text", "tool_call"]),
+    ]
+    assert [t for i, t in enumerate(agent["turns"]) if i != 1] == [t for i, t in enumerate(on_disk) if i != 1]
+    calls = [b for _, blocks in agent["turns"] for b in blocks if b["type"] == "tool_call"]
+    assert [(c["id"], c["name"], c["parameters"]) for c in calls] == [
+        ("call_0_0", "bash", {"command": "echo hello"}),
+        ("call_1_0", "bash", {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}),
+    ]
+    (result,) = agent["turns"][3][1]
+    assert (result["call_id"], result["result"]) == (
+        "call_0_0",
+        "<returncode>0</returncode>\n<output>\nhello\n</output>",
+    )
+
+
+def test_mini_swe_agent_messages_list_and_an_agent_without_serialize() -> None:
+    """The file's ``messages`` list read bare keeps its paths; an agent class without ``serialize()``
+    (a stand-in: 2.4.6's has it, the live test above runs that one) is read by its ``messages``."""
     value = json.loads(MINI.read_text())
     on_disk = toolhist.load(MINI)
     bare = toolhist.load(value["messages"])
-    agent = stand_in("minisweagent.agents.default", "DefaultAgent", serialize=value)
     old_agent = type("DefaultAgent", (), {"__module__": "minisweagent.agents.default"})()
-    old_agent.messages = value["messages"]  # an agent without serialize(): its messages
-    for read in (bare, toolhist.load(agent), toolhist.load(old_agent)):
+    old_agent.messages = value["messages"]
+    for read in (bare, toolhist.load(old_agent)):
         assert read.source.format == "mini-swe-agent"
         assert [(m.speaker, m.blocks) for m in read.messages] == [
             (m.speaker, m.blocks) for m in on_disk.messages

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 import toolhist
 from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
-from toolhist.providers.edge_ids import anthropic_safe_id, kimi_id, mistral_id
+from toolhist.providers.edge_ids import _base62_head, anthropic_safe_id, kimi_id, mistral_id
 from toolhist.providers.idmap import map_ids
 
 MISTRAL = re.compile(r"^[a-zA-Z0-9]{9}$")
@@ -93,6 +94,30 @@ def test_mistral_id_hashes_foreign_ids_deterministically() -> None:
     assert MISTRAL.match(first)
     assert mistral_id("call_Qm1xWv9aKd2R", set()) == first
     assert mistral_id("call_Qm1xWv9aKd2S", set()) != first
+
+
+def _long_base62(data: bytes) -> str:
+    """Every base62 digit of ``data`` by repeated division (how Mistral ids were first written)."""
+    number, digits = int.from_bytes(data, "big"), []
+    while number:
+        number, rest = divmod(number, 62)
+        digits.append("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[rest])
+    return "".join(reversed(digits)).rjust(9, "0")
+
+
+@given(st.binary(max_size=32))  # a SHA-256 digest
+def test_mistral_hash_is_the_first_nine_base62_digits(data: bytes) -> None:
+    assert _base62_head(data) == _long_base62(data)[:9]
+
+
+def test_mistral_hash_at_digit_boundaries() -> None:
+    for n in (0, 1, 61, 62, 62**8 - 1, 62**8, 62**9 - 1, 62**9, 62**9 + 1, 2**256 - 1):
+        data = n.to_bytes(32, "big")
+        assert _base62_head(data) == _long_base62(data)[:9], n
+    assert (
+        mistral_id("call_Qm1xWv9aKd2R", set())
+        == _long_base62(hashlib.sha256(b"call_Qm1xWv9aKd2R").digest())[:9]
+    )
 
 
 def test_mistral_id_keeps_an_id_already_in_mistral_form() -> None:

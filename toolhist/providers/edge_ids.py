@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 MISTRAL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
@@ -32,8 +33,20 @@ def kimi_id(name: str, index: int) -> str:
     return f"functions.{name}:{index}"
 
 
-def _base62(data: bytes) -> str:
+_POWERS = tuple(62**n for n in range(45))
+"""62**0 … 62**44: a SHA-256 digest (the only input) has at most 43 base62 digits."""
+
+
+def _base62_head(data: bytes) -> str:
+    """The first 9 base62 digits of ``data`` read as a big-endian number, zero-padded to 9.
+
+    The first 9 of a number's ``k`` base62 digits are those of ``number // 62**(k - 9)``: one
+    division instead of ``k`` (Mistral ids are made for every call of a long history).
+    """
     number = int.from_bytes(data, "big")
+    k = bisect_right(_POWERS, number)  # the number of digits (0 for 0)
+    if k > 9:
+        number //= _POWERS[k - 9]
     digits = []
     while number:
         number, rest = divmod(number, 62)
@@ -42,7 +55,7 @@ def _base62(data: bytes) -> str:
 
 
 def _mistral_hash(text: str) -> str:
-    return _base62(hashlib.sha256(text.encode()).digest())[:9]
+    return _base62_head(hashlib.sha256(text.encode()).digest())
 
 
 def mistral_id(raw: str, taken: set[str]) -> str:

@@ -27,12 +27,10 @@ This module knows the open input's ``session_state`` keys; `toolhist.views.prefs
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
 
 import streamlit as st
 
@@ -49,6 +47,7 @@ from toolhist.redact import redact_session, redact_text
 from toolhist.views import failure
 from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
 from toolhist.views.failure import alert
+from toolhist.views.inputs import Input, by_reference
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember
@@ -86,39 +85,6 @@ _REDACT = "toolhist.redact"
 
 
 @dataclass(frozen=True)
-class Input:
-    """What the user opened: its bytes and how to read them."""
-
-    name: str
-    """Display name: the sample or file name, ``<pasted text>``, or a path."""
-    data: bytes
-    """The content."""
-    fmt: str | None
-    """A forced reader format, or None to detect."""
-    sample: str | None = None
-    """The bundled sample's file name, when it came from the gallery (deep-linkable)."""
-    path: str | None = None
-    """The path on this machine, when it came from one (deep-linkable); a session of an agent's
-    store is named by its locator ``STORE#SESSION_ID`` (`toolhist.agents.stores`)."""
-    session: str | None = None
-    """The session to read when ``data`` is an agent's store of many (None: its newest)."""
-    redacted: Literal["bytes", "session"] | None = None
-    """None: as the user gave it. ``bytes``: ``data`` is the text with its secrets replaced (the
-    "Redact secrets" switch, `redacting`). ``session``: ``data`` is not text (an agent's SQLite
-    store), so the session read from it is redacted instead."""
-
-    @cached_property
-    def digest(self) -> str:
-        """SHA-256 of the content (and of the session read from it, redacted or not): the cache key."""
-        found = hashlib.sha256(self.data)
-        if self.session is not None:
-            found.update(b"\0#" + self.session.encode())
-        if self.redacted is not None:
-            found.update(b"\0redacted:" + self.redacted.encode())
-        return found.hexdigest()
-
-
-@dataclass(frozen=True)
 class Opened:
     """An input read; each provider's verdict is computed when first asked for, then cached."""
 
@@ -149,9 +115,11 @@ def _result(key: str, _opened: Opened) -> CheckResult:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load(
-    digest: str, fmt: str | None, name: str, _data: bytes, session: str | None, redact: bool
+    digest: str, fmt: str | None, name: str, _data: bytes | Path, session: str | None, redact: bool
 ) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
+
+    ``_data`` is the bytes, or the path of a file read by reference (`toolhist.views.inputs`).
 
     Few entries: a 100,000-message session holds about 1.1 GB once parsed. ``session`` picks one
     session of an agent's store (the digest covers it too); ``redact`` redacts the session read
@@ -175,10 +143,11 @@ def _redacted(digest: str, _source: Input) -> Input:
     and the session read from them is redacted (`_load`).
     """
     try:
-        text = _source.data.decode("utf-8")
+        data = _source.content()  # a file read by reference is read whole: redaction rewrites its text
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return replace(_source, redacted="session")
-    return replace(_source, data=redact_text(text)[0].encode("utf-8"), redacted="bytes")
+        return replace(_source, data=data, file=None, redacted="session")
+    return replace(_source, data=redact_text(text)[0].encode("utf-8"), file=None, redacted="bytes")
 
 
 def _chosen() -> None:
@@ -231,16 +200,16 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     "Redact secrets" switch on (`redacting`) the input is redacted first: ``Opened.input`` is the
     redacted one, while the one kept for the next page is as given (the switch can go off again).
     """
-    given = source
+    given = source = source.restamped()  # a file changed since it was read is read again
     if redacting():
         source = _redacted(source.digest, source)
     digest = source.digest
     bar = st.empty()
     # progress text is Markdown: no user-derived text (a file name) goes in it
-    bar.progress(0.0, text=f"Reading the session ({_size(len(source.data))})…")
+    bar.progress(0.0, text=f"Reading the session ({_size(source.size)})…")
     try:
         document, session = _load(
-            digest, source.fmt, source.name, source.data, source.session, source.redacted == "session"
+            digest, source.fmt, source.name, source.source(), source.session, source.redacted == "session"
         )
     finally:  # a file that fails to read leaves its error, not a progress bar that never ends
         bar.empty()
@@ -312,8 +281,12 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 def path_input(raw: str, fmt: str | None = None) -> Input:
     """A file on this machine as an Input, when the app may open it (`toolhist.views.paths`).
 
-    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big)
-    or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big
+    to hold in memory) or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+
+    A session file is read by reference, with no size bound (`toolhist.views.inputs.by_reference`):
+    the app holds no copy of it. What must be held as bytes keeps the upload's bound: an agent's
+    store, a log of many named with a session, a gathered folder.
 
     A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
     agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
@@ -335,6 +308,8 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
             )
         return Input(name=str(folder), data=gathered, fmt=fmt, path=raw.strip())
     path = openable(loc.path)
+    if not stores.is_store(str(path)) and loc.session is None:  # no copy held: no bound (`inputs`)
+        return by_reference(path, raw, fmt)
     size = path.stat().st_size
     if size > MAX_UPLOAD_MB * 1024 * 1024:
         raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
@@ -345,10 +320,10 @@ def path_input(raw: str, fmt: str | None = None) -> Input:
             raise ValueError(str(exc)) from None
         name = stores.locator(path, loc.session) if loc.session is not None else str(path)
         return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
-    if loc.session is not None:  # a log of many (an Inspect AI .eval or .json): the reader says if it is not
-        name = stores.locator(path, loc.session)
-        return Input(name=name, data=path.read_bytes(), fmt=fmt, path=raw.strip(), session=loc.session)
-    return Input(name=str(path), data=path.read_bytes(), fmt=fmt, path=raw.strip())
+    # a log of many (an Inspect AI .eval or .json) named with a session: the reader says if it is not
+    assert loc.session is not None, "a session file without one is read by reference, above"
+    name = stores.locator(path, loc.session)
+    return Input(name=name, data=path.read_bytes(), fmt=fmt, path=raw.strip(), session=loc.session)
 
 
 def current_input() -> Input | None:
