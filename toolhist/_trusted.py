@@ -44,12 +44,26 @@ def replace(model: M, **update: Any) -> M:
     return new
 
 
-_Layout = tuple[dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str], dict[str, Any] | None]
+_Layout = tuple[
+    dict[str, Any],
+    tuple[tuple[str, Any], ...],
+    frozenset[str],
+    dict[str, Any] | None,
+    dict[tuple[str, ...], set[str]],
+]
 
 
 @functools.cache
 def _layout(cls: type[BaseModel]) -> _Layout:
-    """Per model class: defaults in field order, default factories, required names, private defaults."""
+    """Per model class: defaults in field order, default factories, required names, private defaults,
+    and the fields sets `construct` has made, by the names given.
+
+    `construct` gives every model it makes with the same names one shared fields set: a set of five
+    or more names takes 728 bytes, as much as the rest of a small block, and one per block and
+    message was 15% of a loaded Codex rollout (issue 26). Sharing is safe because the models are
+    frozen: pydantic adds to a model's set only on assignment, and copies it (``__copy__``,
+    ``model_copy``) before updating a copy's; `replace` makes a new one.
+    """
     defaults: dict[str, Any] = {}
     factories = []
     required = set()
@@ -66,19 +80,7 @@ def _layout(cls: type[BaseModel]) -> _Layout:
             for name, attr in cls.__private_attributes__.items()
             if (default := attr.get_default()) is not PydanticUndefined
         }
-    return defaults, tuple(factories), frozenset(required), private
-
-
-@functools.cache
-def _fields_set(cls: type[BaseModel], names: tuple[str, ...]) -> set[str]:
-    """One fields-set object shared by every model `construct` makes of ``cls`` with these names.
-
-    A set of five or more names takes 728 bytes, as much as the rest of a small block: one per
-    block and message was 15% of a loaded Codex rollout (issue 26). Sharing is safe because the
-    models are frozen: pydantic adds to a model's set only on assignment, and copies it
-    (``__copy__``, ``model_copy``) before updating a copy's.
-    """
-    return set(names)
+    return defaults, tuple(factories), frozenset(required), private, {}
 
 
 def construct(cls: type[M], /, **values: Any) -> M:
@@ -88,7 +90,7 @@ def construct(cls: type[M], /, **values: Any) -> M:
     handling), and it fills private attributes exactly as ``__init__`` does. A missing required
     field or an unknown name is a KeyError: callers are toolhist's own code.
     """
-    defaults, factories, required, private = _layout(cls)
+    defaults, factories, required, private, sets = _layout(cls)
     state = defaults.copy()
     state.update(values)
     if len(state) != len(defaults) or not required <= values.keys():
@@ -99,7 +101,11 @@ def construct(cls: type[M], /, **values: Any) -> M:
             state[name] = factory()
     new = cls.__new__(cls)
     _setattr(new, "__dict__", state)
-    _setattr(new, "__pydantic_fields_set__", _fields_set(cls, tuple(values)))
+    names = tuple(values)
+    fields_set = sets.get(names)
+    if fields_set is None:
+        fields_set = sets[names] = set(names)
+    _setattr(new, "__pydantic_fields_set__", fields_set)
     _setattr(new, "__pydantic_extra__", None)
     _setattr(new, "__pydantic_private__", None if private is None else private.copy())
     return new
