@@ -55,9 +55,9 @@ _Layout = tuple[
 
 @functools.cache
 def _layout(cls: type[BaseModel]) -> _Layout:
-    """Per model class: defaults in field order, default factories, required names, private defaults,
-    and the fields sets `construct` has made, by the names given.
+    """Per model class: defaults, factories, required names, private defaults, fields sets made.
 
+    Defaults are in field order; the fields sets are those `construct` has made, by the names given.
     `construct` gives every model it makes with the same names one shared fields set: a set of five
     or more names takes 728 bytes, as much as the rest of a small block, and one per block and
     message was 15% of a loaded Codex rollout (issue 26). Sharing is safe because the models are

@@ -119,10 +119,12 @@ def test_equal_metadata_and_field_sets_are_one_object(tmp_path: Path) -> None:
     session = toolhist.load(_rollout(tmp_path))
     ai = [m for m in session.messages if m.speaker == "ai"]
     tool = [m for m in session.messages if m.speaker == "tool"]
-    assert len(ai) == N + 1 and len(tool) == N
+    assert len(ai) == N + 1
+    assert len(tool) == N
     assert len({id(m.metadata) for m in tool}) == 1
     assert len({id(m.metadata) for m in ai}) == 1
-    assert tool[0].metadata.source_role is None and ai[0].metadata.source_role == "assistant"
+    assert tool[0].metadata.source_role is None
+    assert ai[0].metadata.source_role == "assistant"
     results = [m.blocks[0] for m in tool]
     assert len({id(b.__pydantic_fields_set__) for b in results}) == 1
     calls = [m.blocks[1] for m in ai[:-1]]
