@@ -88,7 +88,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("oai.tool_orphan", _OC, None, r"messages with role %qtool%q must be a response to a preceding message"),
     _p("oai.tool_orphan", _OC, "minimax", r"tool call result does not follow tool call"),
     _p("oai.call_unanswered", _OC, "qwen", _QWEN + "a" + _ASSISTANT),
-    _p("oai.call_unanswered", _KIMI, "kimi", _KIMI_LC + r"(?-i:a)" + _ASSISTANT + r"\.(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?", side="call"),
+    _p("oai.call_unanswered", _KIMI, "kimi", _KIMI_LC + r"(?-i:a)" + _ASSISTANT + r"\.?(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?", side="call"),
     _p("oai.call_unanswered", _OC, "insufficient", "a" + _ASSISTANT + r"\.?\s*\(insufficient tool messages following tool_calls message\)"),
     _p("oai.call_unanswered", _OC, None, "a" + _ASSISTANT + r"\.?(?:\s*The following tool_call_ids did not have response messages:\s*%ids)?", side="call"),
     _p("oai.tool_id_unknown", _KIMI, "kimi", _KIMI_LC + r"(?-i:i)nvalid parameter: %q?tool_call_id%q? of %q%id%q not found in %q?tool_calls%q? of previous message", side="result"),
