@@ -244,9 +244,11 @@ focus = st.session_state.get("cv_focus")
 st.html(f"<style>{CSS}</style>")
 st.html(conversation_html(session, idx, shown, found, focus=focus if isinstance(focus, int) else None))
 if st.session_state.pop("cv_scroll", False) and isinstance(focus, int) and focus in shown:
-    # our own script, no session content: bring the message jumped to into view
+    # our own script, no session content: bring the message jumped to into view, and again once the
+    # elements drawn in the same run (the search results above it) have settled and moved it down
     st.iframe(
-        f"<script>var m = window.parent.document.getElementById('th-msg-{int(focus)}');"
-        "if (m) { m.scrollIntoView({block: 'start'}); }</script>",
+        f"<script>function go() {{ var m = window.parent.document.getElementById('th-msg-{int(focus)}');"
+        "if (m) { m.scrollIntoView({block: 'start'}); } }"
+        "go(); [150, 500, 1200].forEach(function (t) { setTimeout(go, t); });</script>",
         height=1,
     )
