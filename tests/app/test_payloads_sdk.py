@@ -32,6 +32,11 @@ def payloads(sample: str, strategy: str, providers: list[str]) -> AppTest:
     return at
 
 
+def sdk_codes(at: AppTest) -> list[str]:
+    """The code blocks of the SDK expanders (the page's other code blocks are the bodies' diffs)."""
+    return [c.value for c in at.code if c.language != "diff"]
+
+
 def test_the_expander_shows_the_captured_request_per_provider() -> None:
     at = payloads("anthropic_request.json", "toolhist", ["anthropic", "gemini", "bedrock"])
     session = toolhist.load(ROOT / "sample_logs" / "anthropic_request.json")
@@ -39,7 +44,7 @@ def test_the_expander_shows_the_captured_request_per_provider() -> None:
         sdk_request(render(session, p, strategy="toolhist").body, p).text
         for p in ("anthropic", "gemini", "bedrock")
     ]
-    assert [c.value for c in at.code] == expected
+    assert sdk_codes(at) == expected
     assert expected[0].startswith("POST /v1/messages\n")
     assert expected[1].startswith("POST /v1/models/claude-sonnet-4-5:generateContent\n")
     assert expected[2].startswith("POST /model/claude-sonnet-4-5/converse\n")
@@ -76,4 +81,4 @@ def test_a_missing_sdk_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> No
             "pip install 'toolhist[sdk]' (tested range anthropic>=2.12.0,<3)"
         )
     ]
-    assert [c.value.split("\n")[0] for c in at.code] == ["POST /v1/chat/completions"]
+    assert [c.split("\n")[0] for c in sdk_codes(at)] == ["POST /v1/chat/completions"]
