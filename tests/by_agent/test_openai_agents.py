@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,10 @@ def run_weather() -> Any:
         ]
     )
     agent = Agent(name="weather", instructions="Be brief.", model=model, tools=[get_weather])
-    return asyncio.run(Runner.run(agent, "Weather in Paris?"))
+    # on a thread of its own: after the browser tests, Playwright's sync API keeps an event loop running
+    # on the main thread (as Jupyter does), where asyncio.run refuses to start another
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, Runner.run(agent, "Weather in Paris?")).result()
 
 
 def turns(session: toolhist.Session) -> list[tuple[str, list[str]]]:

@@ -204,6 +204,9 @@ class AmpReader(Reader):
                 continue
             with built.record(ptr, role, message):
                 self._message(built, message, role, ptr)
+        if built.skips.unreadable() and not built.messages and not built.unsent:
+            # nothing of it reads as a thread: a wrong shape, not a thread with a damaged record
+            raise ShapeError(("messages",), f"no message of this thread could be read ({built.notes[-1]})")
         built.notes += built.skips.note("Amp's thread schema is not public")
         return built.session(self.id, tools=None, request=_request(built), metadata=_metadata(value))
 
