@@ -12,6 +12,7 @@ import streamlit as st
 from toolhist.curation import STRATEGIES
 from toolhist.errors import ToolhistError
 from toolhist.judgement import judgement_of, pending_calls
+from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.diffs import (
@@ -36,6 +37,14 @@ COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared on
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
 use_full_width()  # before and after side by side need the width
 st.title("Curation")
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _pending(key: str, _session: Session) -> int:
+    """How many calls the log leaves pending, once per session (a pass over every message)."""
+    return len(pending_calls(_session))
+
+
 opened = state.open_session(())  # only the provider picked is checked (below)
 session = opened.session
 
@@ -157,7 +166,7 @@ else:
     st.success(f"{provider} accepts the history repaired by {strategy} (as sent: {verdict_line(before)}).")
 
 st.subheader("Strategies compared")
-if pending_calls(session):
+if _pending(opened.key, session):
     st.caption(
         "Each row judges the history its strategy hands on, as given: the calls the log leaves pending count "
         "as unanswered there (Errors before, above, judges the next request, which sends their results)."
