@@ -17,21 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 from inspect_eval_log import outputs, task
-
-import toolhist  # from PYTHONPATH: the checkout under test
-
-
-def read(value):
-    session = toolhist.load(value)
-    return {
-        "class": f"{type(value).__module__}.{type(value).__name__}",
-        "format": session.source.format,
-        "turns": [
-            [m.speaker, [b.model_dump(mode="json", exclude={"provider_data"}) for b in m.blocks]]
-            for m in session.messages
-        ],
-    }
-
+from live_read import read
 
 model = get_model("mockllm/model", custom_outputs=outputs())
 (log,) = inspect_eval(

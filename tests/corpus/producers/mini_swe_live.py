@@ -17,26 +17,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from live_read import read
 from mini_swe_agent_trajectory import run
-
-import toolhist  # from PYTHONPATH: the checkout under test
-
-
-def read(value):
-    session = toolhist.load(value)
-    return {
-        "class": f"{type(value).__module__}.{type(value).__name__}",
-        "format": session.source.format,
-        "turns": [
-            [m.speaker, [b.model_dump(mode="json", exclude={"provider_data"}) for b in m.blocks]]
-            for m in session.messages
-        ],
-        "unsent": [u.kind for u in session.unsent],
-    }
-
 
 out = Path(sys.argv[1])
 with tempfile.TemporaryDirectory() as cwd:
     agent = run(cwd)
     agent.save(out)
-print(json.dumps({"agent": read(agent), "messages": read(agent.messages), "trajectory": read(out)}))
+print(
+    json.dumps(
+        {
+            "agent": read(agent, unsent=True),
+            "messages": read(agent.messages, unsent=True),
+            "trajectory": read(out, unsent=True),
+        }
+    )
+)
