@@ -38,6 +38,7 @@ from toolhist.views.body import (
     value_lines,
 )
 from toolhist.views.body_diff import line_diff, message_lines, source_label, source_numbers
+from toolhist.views.kept import built
 from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_request
@@ -61,7 +62,7 @@ def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRe
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cut(key: str, provider: str, strategy: str, _payload: Payload) -> Sections:
     """`toolhist.views.body.sections` of a payload, cached per session key, provider and strategy."""
-    return sections(_payload)
+    return built(sections)(_payload)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

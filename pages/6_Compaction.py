@@ -22,6 +22,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
+from toolhist.views.kept import built
 from toolhist.views.sent import as_sent, ran_on_of
 
 PAGE_ROWS = 1000  # message rows per table page
@@ -32,7 +33,7 @@ def compacted(
     key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _session: Session
 ) -> Compaction:
     """`toolhist.compaction.compact`, cached per session key and settings."""
-    return compact(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
+    return built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -40,7 +41,7 @@ def message_frames(
     key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _result: Compaction
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Tokens per message before and after, cached like the compaction (a rerun rebuilt 2 x 100,000 rows)."""
-    return messages_frame(_result), messages_frame(_result, after=True)
+    return built(messages_frame)(_result), built(messages_frame)(_result, after=True)
 
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")

@@ -9,6 +9,7 @@ import pytest
 
 import toolhist
 from toolhist.providers import PROVIDERS, provider_for, render, validate
+from toolhist.providers.base import PathMap
 from toolhist.views.body import flagged, jumps, omitted_by_message, sections, value_lines
 from toolhist.views.payloads import lines_frame
 
@@ -80,3 +81,30 @@ def test_omitted_lines_by_message() -> None:
         2: ["message 2 block 0: a"],
         12: ["message 12 block 1: b"],
     }
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_cut_reads_path_tuples_as_their_strings_read(path: Path, provider: str) -> None:
+    """A renderer's map is cut by its path tuples, writing no string, exactly as its strings would cut it.
+
+    The same map as a plain dict of its strings (what any other mapping is read as) gives the same
+    `Sections`; the renderer's `PathMap` has written none of its strings afterwards (at 100,000
+    messages that was 200,000 strings per payload, kept on the cached payload).
+    """
+    payload = render(session := toolhist.load(path), provider)
+    source_map = payload.source_map
+    assert isinstance(source_map, PathMap)
+    cut = sections(payload)
+    assert source_map._strings is None  # noqa: SLF001 - the strings it would have written
+    as_strings = payload.model_copy(update={"source_map": dict(render(session, provider).source_map)})
+    assert sections(as_strings) == cut
+
+
+def test_a_path_under_the_list_without_an_index_is_read_as_its_string() -> None:
+    """A map holding a list path with no entry number (no renderer writes one) falls back to its strings."""
+    payload = render(toolhist.load(FILES[0]), "openai-chat")
+    assert isinstance(payload.source_map, PathMap)
+    tuples = {**payload.source_map.tuples(), ("messages", "x"): (0, None)}
+    odd = payload.model_copy(update={"source_map": PathMap(provider_for("openai-chat").path_format, tuples)})
+    assert sections(odd) == sections(payload)

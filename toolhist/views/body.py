@@ -23,7 +23,7 @@ from typing import Any, Final
 import pandas as pd
 
 from toolhist.providers import Payload, Violation
-from toolhist.providers.base import PathT
+from toolhist.providers.base import PathMap, PathT
 from toolhist.views.payloads import LINE_COLUMNS, json_lines
 
 LIST_KEYS: Final = ("messages", "input", "contents")
@@ -56,13 +56,7 @@ def sections(payload: Payload) -> Sections:
     fields = {k: v for k, v in body.items() if k != list_key}
     if list_key is None:
         return Sections(None, {}, {}, fields)
-    sources: dict[int, set[int]] = {}  # entry -> the source messages it carries
-    for path, (message, _block) in payload.source_map.items():
-        hit = _TOP.match(path)
-        if hit is None or hit.group(1) != list_key:
-            continue
-        entry = int(hit.group(2) or hit.group(3))
-        sources.setdefault(entry, set()).add(message)
+    sources = _list_entries(payload, list_key)
     entries: dict[int, list[int]] = {}
     carried_by: dict[int, int] = {}
     for entry in sorted(sources):
@@ -71,6 +65,34 @@ def sections(payload: Payload) -> Sections:
         for other in rest:
             carried_by.setdefault(other, entry)
     return Sections(list_key, {m: tuple(e) for m, e in entries.items()}, carried_by, fields)
+
+
+def _list_entries(payload: Payload, list_key: str) -> dict[int, set[int]]:
+    """Entry of ``list_key`` → the source messages it carries, from the payload's source map.
+
+    A renderer's map (`toolhist.providers.base.PathMap`) is read by its path tuples: a path
+    ``(list_key, N, …)`` is entry N, as its string ``messages[N]…`` / ``messages.N…`` reads, and
+    the map's 200,000 strings (at 100,000 messages) are never made nor kept on the cached payload.
+    A map with any other path under the list (none that a renderer writes) is read as strings, as
+    every other mapping is.
+    """
+    source_map = payload.source_map
+    sources: dict[int, set[int]] = {}
+    if isinstance(source_map, PathMap):
+        for path, (message, _block) in source_map.tuples().items():
+            if path and path[0] == list_key:
+                entry = path[1] if len(path) > 1 else None
+                if type(entry) is not int:
+                    break
+                sources.setdefault(entry, set()).add(message)
+        else:
+            return sources
+        sources = {}
+    for text, (message, _block) in source_map.items():
+        hit = _TOP.match(text)
+        if hit is not None and hit.group(1) == list_key:
+            sources.setdefault(int(hit.group(2) or hit.group(3)), set()).add(message)
+    return sources
 
 
 def flagged(violations: Iterable[Violation]) -> dict[str, list[str]]:

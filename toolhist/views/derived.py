@@ -4,7 +4,8 @@ Each is cached with ``st.cache_resource`` per content key (`toolhist.views.state
 provider and strategy, never by model objects or widget state, and shared between pages: a payload
 of a curated history is rendered from the cached `curated`, not by curating again. Every entry is
 recorded under its session (`toolhist.views.kept.record`), so it goes when that session is no
-longer one of the last read.
+longer one of the last read. Each is built with the collector paused and frozen once made
+(`toolhist.views.kept.built`): it lives as long as its session's entries.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from toolhist.model import Session
 from toolhist.providers import Payload, Violation, provider_for, render, render_curation
 from toolhist.providers.base import violations as violations_of
 from toolhist.views.diffs import aligned_frame, compare_strategies
-from toolhist.views.kept import record
+from toolhist.views.kept import built, record
 from toolhist.views.timeline import events_frame, timeline_figure
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
     """`toolhist.curate`, cached per session key, provider and strategy."""
     record(key, curated, key, provider, strategy, None)
-    return curate(_session, provider, strategy=strategy)
+    return built(curate)(_session, provider, strategy=strategy)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -44,8 +45,8 @@ def payload(key: str, provider: str, strategy: str, _session: Session) -> Payloa
     """
     record(key, payload, key, provider, strategy, None)
     if strategy == "none":
-        return render(_session, provider)
-    return render_curation(curated(key, provider, strategy, _session))
+        return built(render)(_session, provider)
+    return built(render_curation)(curated(key, provider, strategy, _session))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -61,7 +62,7 @@ def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFram
     """The timeline's event frame with the chosen providers' violations (as checked), cached."""
     record(key, events, key, providers, None)
     found = [v for p in providers for v in _opened.found(p)]
-    return events_frame(_opened.session, found)
+    return built(events_frame)(_opened.session, found)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -81,7 +82,7 @@ def figure(
     only read (Streamlit copies it to a dict).
     """
     record(key, figure, key, providers, axis, selected, window, None)
-    return timeline_figure(_plotted, axis=axis, selected=selected, window=window)
+    return built(timeline_figure)(_plotted, axis=axis, selected=selected, window=window)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -90,8 +91,8 @@ def aligned(
 ) -> tuple[dict[Status, int], pd.DataFrame]:
     """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
     record(key, aligned, key, provider, strategy, None)
-    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
-    return d.counts(), aligned_frame(d)
+    d: Diff = built(diff)(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
+    return d.counts(), built(aligned_frame)(d)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
