@@ -96,7 +96,7 @@ def test_the_cut_reads_path_tuples_as_their_strings_read(path: Path, provider: s
     source_map = payload.source_map
     assert isinstance(source_map, PathMap)
     cut = sections(payload)
-    assert source_map._strings is None  # noqa: SLF001 - the strings it would have written
+    assert source_map._strings is None  # the strings it would have written
     as_strings = payload.model_copy(update={"source_map": dict(render(session, provider).source_map)})
     assert sections(as_strings) == cut
 

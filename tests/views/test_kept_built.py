@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from toolhist.views.kept import built
 
 
@@ -33,11 +35,7 @@ def test_built_freezes_and_turns_the_collector_back_on_when_it_raises() -> None:
     def fails() -> None:
         raise ValueError("bad input")
 
-    try:
+    with pytest.raises(ValueError, match=r"^bad input$"):
         built(fails)()
-    except ValueError as exc:
-        assert str(exc) == "bad input"
-    else:  # pragma: no cover - the test fails here
-        raise AssertionError("built swallowed the error")
     assert gc.isenabled()
     gc.unfreeze()
