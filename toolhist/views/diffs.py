@@ -167,15 +167,16 @@ COMPARE_COLUMNS = (
 
 def not_run_yet(statuses: dict[str, str]) -> pd.DataFrame:
     """Rows of `compare_strategies`' shape for strategies not run yet: strategy → its status; no counts."""
-    return _compare_frame([{"strategy": name, "status": status} for name, status in statuses.items()])
+    blank = {"actions": "", "rules left": "", "library": ""}
+    return _compare_frame(
+        [{"strategy": name, "status": status, **blank} for name, status in statuses.items()]
+    )
 
 
 def _compare_frame(records: list[dict[str, object]]) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(records, columns=list(COMPARE_COLUMNS))
     for column in ("changes", "messages", "errors left", "warnings left"):
         frame[column] = frame[column].astype("Int64")
-    for column in ("actions", "rules left", "library"):
-        frame[column] = frame[column].fillna("")
     return frame
 
 
