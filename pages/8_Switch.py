@@ -17,7 +17,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.switch import SwitchReport, origin_of, switch
 from toolhist.switch.text import made_words
 from toolhist.views import state
-from toolhist.views.on_request import BUTTON, installed, starts_library, waiting
+from toolhist.views.on_request import BUTTON, installed, starts_library
 from toolhist.views.switch import foreign_frame, verdicts_frame
 
 NO_RETURN = "(stay)"
@@ -122,9 +122,7 @@ for n, leg in enumerate(report.legs):
     st.text(made_words(leg) + (f"; + {leg.appended}" if leg.appended else ""))
     avoiding = leg.avoiding()
     st.text(f"Accepted by: {', '.join(avoiding) if avoiding else 'no strategy'}")
-    st.dataframe(
-        verdicts_frame(leg, {name: waiting(name) for name in later}), hide_index=True, key=f"sw_verdicts_{n}"
-    )
+    st.dataframe(verdicts_frame(leg), hide_index=True, key=f"sw_verdicts_{n}")
     foreign = foreign_frame(leg)
     if not foreign.empty:
         st.caption("Reasoning tokens another provider made, found in the body by their value")

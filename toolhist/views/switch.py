@@ -5,7 +5,6 @@ pandas is imported inside each function: the core library never imports it at mo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolhist.switch import Leg
@@ -15,12 +14,11 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     import pandas as pd
 
 
-def verdicts_frame(leg: Leg, waiting: Mapping[str, str] | None = None) -> pd.DataFrame:
+def verdicts_frame(leg: Leg) -> pd.DataFrame:
     """One row per strategy: its verdict, the rules, changes, foreign tokens, a thinking block off its prefix.
 
     ``prefix changed`` names the first Anthropic thinking block whose prefix the strategy edited:
-    Claude Fable 5.1 and Opus 5.5 reject it on accounts created on or after 2026-08-31. ``waiting``
-    (strategy → why) adds a ``not run yet`` row each, with no counts, for the strategies left out.
+    Claude Fable 5.1 and Opus 5.5 reject it on accounts created on or after 2026-08-31.
     """
     import pandas as pd
 
@@ -35,14 +33,8 @@ def verdicts_frame(leg: Leg, waiting: Mapping[str, str] | None = None) -> pd.Dat
         }
         for name, s in leg.strategies.items()
     ]
-    rows += [
-        {"strategy": name, "verdict": "not run yet", "rules": why} for name, why in (waiting or {}).items()
-    ]
     columns = ["strategy", "verdict", "rules", "changes", "foreign tokens", "prefix changed"]
-    frame = pd.DataFrame(rows, columns=columns)
-    if waiting:  # counts stay whole numbers, empty (never zero) where the strategy did not run
-        frame = frame.astype({"changes": "Int64", "foreign tokens": "Int64"}).fillna({"prefix changed": ""})
-    return frame
+    return pd.DataFrame(rows, columns=columns)
 
 
 def foreign_frame(leg: Leg) -> pd.DataFrame:
