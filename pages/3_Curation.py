@@ -189,9 +189,10 @@ if later:
         f"{', '.join(later)} start a real library each: its first start takes seconds to tens of seconds, "
         "so they run when asked."
     )
-    if st.button(BUTTON, key="cu_libraries_go"):
-        st.session_state[libraries_key] = True  # kept for this session and provider
-        later = []
+    # set before the page runs again, so that run draws no button: kept for this session and provider
+    st.button(
+        BUTTON, key="cu_libraries_go", on_click=st.session_state.__setitem__, args=(libraries_key, True)
+    )
 running = [name for name in STRATEGIES if name not in later]
 progress = st.empty()
 by_name: dict[str, pd.DataFrame] = {}
