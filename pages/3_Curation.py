@@ -203,4 +203,10 @@ for n, name in enumerate(running):
 progress.empty()
 by_name |= {name: not_run_yet({name: waiting(name)}) for name in later}
 compared = pd.concat([by_name[name] for name in STRATEGIES], ignore_index=True)
-st.dataframe(compared, hide_index=True, key="cu_compare")
+st.dataframe(
+    compared,
+    hide_index=True,
+    key="cu_compare",
+    height=35 * (len(compared) + 1) + 3,  # every strategy in view, none behind a scroll bar
+    column_config={"status": st.column_config.TextColumn(width="large")},  # why one did not run
+)
