@@ -5,7 +5,9 @@ Inspect AI's live objects are its own, read in an environment of its own (inspec
 below the fleet extra's range, so it cannot join toolhist's test environment): `toolhist.peers.env`
 installs it as it does the strategies' libraries, and tests/corpus/producers/inspect_live.py runs
 toolhist there. mini-SWE-agent's are its own too, the same way (mini-swe-agent brings LiteLLM and
-datasets; tests/corpus/producers/mini_swe_live.py). SWE-agent is not installed, so its live objects
+datasets; tests/corpus/producers/mini_swe_live.py), and Harbor's ATIF models (harbor_live.py; Harbor
+declares Python 3.12, its models import on 3.11: `toolhist.peers.pins.ALONE`). SWE-agent is not on
+PyPI (only a 0.0.1 placeholder; it installs from its git repository), so its live objects
 are stand-ins whose class lives in the framework's module and that answer the framework's own
 serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
 does, without importing the framework. smolagents' are real (test_smolagents.py).
@@ -378,11 +380,65 @@ def test_atif_calls_linked_by_source_call_id_stay_calls() -> None:
     assert [v.rule for v in toolhist.validate(session, "anthropic")].count("ant.result_missing") == 2
 
 
-def test_atif_harbor_trajectory_model_by_module() -> None:
-    """Harbor's pydantic ``Trajectory`` (harbor needs Python 3.12, so a stand-in): dumped as it writes."""
-    value = json.loads(TERMINUS.read_text())
-    live = stand_in("harbor.models.trajectories.trajectory", "Trajectory", model_dump=value)
-    assert shape(toolhist.load(live)) == shape(toolhist.load(TERMINUS))
+@pytest.fixture(scope="module")
+def harbor_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What toolhist read from Harbor 0.25.0's own ``Trajectory`` objects (harbor_live.py): one validated
+    from Harbor's golden terminus-2 file, one built step by step and the file its dump wrote."""
+    from toolhist.errors import ToolhistError
+    from toolhist.peers.env import install
+
+    try:
+        env = install("harbor")  # cached: `./dev test` finds it made
+    except ToolhistError as exc:
+        pytest.fail(f"the harbor environment could not be installed: {exc}")
+    root = Path(__file__).parents[2]
+    out = tmp_path_factory.mktemp("harbor") / "trajectory.json"
+    ran = subprocess.run(
+        [
+            str(env.python),
+            str(root / "tests" / "corpus" / "producers" / "harbor_live.py"),
+            str(TERMINUS),
+            str(out),
+        ],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return result
+
+
+def test_atif_harbor_trajectory_model_live(harbor_live: dict[str, Any]) -> None:
+    """Harbor's pydantic ``Trajectory`` (laude-institute/harbor ``src/harbor/models/trajectories/``),
+    the real class: validated from Harbor's golden file it reads as the file does; built by hand (the
+    default schema version, ATIF-v1.8) it reads as the JSON its ``model_dump_json`` wrote."""
+    assert {k: (v["class"], v["format"]) for k, v in harbor_live.items()} == {
+        "validated": ("harbor.models.trajectories.trajectory.Trajectory", "atif"),
+        "built": ("harbor.models.trajectories.trajectory.Trajectory", "atif"),
+        "written": ("pathlib.PosixPath", "atif"),
+    }
+    golden = toolhist.load(TERMINUS)
+    validated = harbor_live["validated"]
+    assert [(t[0], [b["type"] for b in t[1]]) for t in validated["turns"]] == shape(golden)
+    assert validated["unsent"] == [u.kind for u in golden.unsent] == ["tool call parsed from text"] * 3
+    built = harbor_live["built"]
+    assert built["turns"] == harbor_live["written"]["turns"]
+    assert built["unsent"] == []
+    assert [(t[0], [b["type"] for b in t[1]]) for t in built["turns"]] == [
+        ("human", ["text"]),
+        ("ai", ["text", "tool_call"]),
+        ("tool", ["tool_response"]),
+        ("ai", ["text", "tool_call"]),
+    ]
+    calls = [b for t in built["turns"] for b in t[1] if b["type"] == "tool_call"]
+    assert [(c["id"], c["name"], c["parameters"]) for c in calls] == [
+        ("call_ls", "bash", {"command": "ls"}),
+        ("call_cat", "bash", {"command": "cat README.md"}),
+    ]
+    answered = [b for t in built["turns"] for b in t[1] if b["type"] == "tool_response"]
+    assert [(r["call_id"], r["result"]) for r in answered] == [("call_ls", "README.md")]
 
 
 def test_atif_a_bad_source_names_its_step() -> None:
