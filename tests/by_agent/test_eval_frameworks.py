@@ -7,10 +7,9 @@ installs it as it does the strategies' libraries, and tests/corpus/producers/ins
 toolhist there. mini-SWE-agent's are its own too, the same way (mini-swe-agent brings LiteLLM and
 datasets; tests/corpus/producers/mini_swe_live.py), and Harbor's ATIF models (harbor_live.py; Harbor
 declares Python 3.12, its models import on 3.11: `toolhist.peers.pins.ALONE`). SWE-agent is not on
-PyPI (only a 0.0.1 placeholder; it installs from its git repository), so its live objects
-are stand-ins whose class lives in the framework's module and that answer the framework's own
-serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
-does, without importing the framework. smolagents' are real (test_smolagents.py).
+PyPI (only a 0.0.1 placeholder; it installs from its git repository), so its ``AgentRunResult`` is
+a pydantic model of the same fields in its module (`run_result_model`): the duck typing
+`toolhist.live` does, without importing the framework. smolagents' are real (test_smolagents.py).
 """
 
 from __future__ import annotations
@@ -40,13 +39,6 @@ TERMINUS = LOGS / "atif" / "terminus-2-hello-world-timeout.trajectory.json"
 
 def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
     return [(m.speaker, [b.type for b in m.blocks]) for m in session.messages]
-
-
-def stand_in(module: str, name: str, **methods: Any) -> Any:
-    """An object whose class is ``module.name`` and whose methods return what the framework's do."""
-    cls = type(name, (), {k: (lambda self, *_a, _v=v, **_k: _v) for k, v in methods.items()})
-    cls.__module__ = module
-    return cls()
 
 
 INSPECT_SAMPLE = [
@@ -299,6 +291,22 @@ def swe_run_result() -> dict[str, Any]:
     return {"info": {"exit_status": "submitted"}, "trajectory": steps}
 
 
+def run_result_model() -> Any:
+    """A pydantic model shaped as SWE-agent's ``AgentRunResult`` (SWE-agent/SWE-agent
+    05ff843f80d1b7e9a5a142ef3d54e0f5bdd2107a ``sweagent/types.py``: ``info``, an ``AgentInfo`` TypedDict,
+    and ``trajectory``, a list of ``TrajectoryStep`` TypedDicts, which are plain dicts at run time) in
+    its module. SWE-agent is not on PyPI (only a 0.0.1 placeholder), so the class itself cannot be
+    installed here; toolhist reads it by module and ``model_dump``, as it would the real one."""
+    from pydantic import BaseModel
+
+    class AgentRunResult(BaseModel):
+        info: dict[str, Any]
+        trajectory: list[dict[str, Any]]
+
+    AgentRunResult.__module__ = "sweagent.types"
+    return AgentRunResult
+
+
 def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
     result = swe_run_result()
     history = json.loads(SWE.read_text())["history"]
@@ -307,7 +315,7 @@ def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
     for value in (
         result,
         result["trajectory"],
-        stand_in("sweagent.types", "AgentRunResult", model_dump=result),
+        run_result_model().model_validate(result),
     ):
         read = toolhist.load(value)
         assert read.source.format == "swe-agent"
