@@ -28,7 +28,6 @@ from toolhist.views import failure, state
 from toolhist.views.bundles import captured
 from toolhist.views.failure import alert
 from toolhist.views.home_sources import bundle_source, machine_row, machine_source
-from toolhist.views.kept import built
 from toolhist.views.machine import ran_on_line
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
@@ -158,7 +157,7 @@ def show_captured(session: Session) -> None:
 @st.cache_resource(max_entries=4, show_spinner=False)
 def message_rows(key: str, _session: Session) -> pd.DataFrame:
     """The message table, cached per content key (a second or so at 100,000 messages, on every rerun)."""
-    return built(lambda: pd.DataFrame(messages_table(_session)))()
+    return pd.DataFrame(messages_table(_session))
 
 
 def show_messages(key: str, session: Session) -> None:
@@ -219,7 +218,7 @@ def show_reader_notes(summary: Summary) -> None:
 @st.cache_resource(max_entries=4, show_spinner=False)
 def summary_of(key: str, _session: Session) -> Summary:
     """`toolhist.summarize`, cached per content key."""
-    return built(toolhist.summarize)(_session)
+    return toolhist.summarize(_session)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

@@ -48,7 +48,7 @@ from toolhist.views import failure
 from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
 from toolhist.views.failure import alert
 from toolhist.views.inputs import Input, by_reference
-from toolhist.views.kept import SESSIONS_KEPT, built, keep_recent, record, recorded
+from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember
 from toolhist.views.summary import list_samples
@@ -110,7 +110,7 @@ def _result(key: str, _opened: Opened) -> CheckResult:
     """`Opened.result`, cached per content key: a rerun does not judge and gather it again."""
     record(key, _result, key, None)
     results = {p: _opened.found(p) for p in PROVIDERS}
-    return built(result_of)(_opened.document.name, _opened.session, results, built(judge)(_opened.session))
+    return result_of(_opened.document.name, _opened.session, results, judge(_opened.session))
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -186,7 +186,7 @@ def redacting() -> bool:
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
     """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
     record(key, _verdict, key, provider, None, None)
-    return built(verdict)(_document, _session, provider)
+    return verdict(_document, _session, provider)
 
 
 def _size(n: int) -> str:
