@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist.agents.claude_code.kept import kept_result
 from toolhist.agents.claude_code.thread import (
     before_compaction,
     chosen_among,
@@ -352,6 +353,10 @@ class ClaudeCodeReader(StreamReader):
         message = entry["message"]
         blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
         extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
+        if "toolUseResult" in extra:
+            kept, result = kept_result(extra.pop("toolUseResult"))
+            if kept:
+                extra["toolUseResult"] = result
         for key in ("id", "stop_reason", "usage"):
             if key in message:
                 extra[f"message.{key}"] = message[key]
