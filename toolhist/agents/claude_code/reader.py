@@ -75,7 +75,7 @@ MESSAGE_EXTRA = (
     "agentId",
 )
 """Per-line fields kept on each message's metadata (the rest are session-level)."""
-_CONVERTED = frozenset({"message", "toolUseResult"})
+_CONVERTED = frozenset({"message", "toolUseResult"})  # toolUseResult: what `kept_result` kept
 """A converted line's fields no one reads again from the line (`ClaudeCodeReader._convert`)."""
 
 
@@ -148,6 +148,10 @@ class _Index:
                 raise at_line(line, ("message",), f"a {kind} line needs a 'message' object")
             if "content" not in message:
                 raise at_line(line, ("message", "content"), "required field 'content' is missing")
+            if "toolUseResult" in entry:  # trimmed as it is filed: the whole parse is alive until threaded
+                kept, result = kept_result(entry.pop("toolUseResult"))
+                if kept:
+                    entry["toolUseResult"] = result
         elif kind == "system" and isinstance(uuid, str):
             if entry.get("subtype") == "compact_boundary":
                 self.boundaries.append(
@@ -353,10 +357,6 @@ class ClaudeCodeReader(StreamReader):
         message = entry["message"]
         blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
         extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
-        if "toolUseResult" in extra:
-            kept, result = kept_result(extra.pop("toolUseResult"))
-            if kept:
-                extra["toolUseResult"] = result
         for key in ("id", "stop_reason", "usage"):
             if key in message:
                 extra[f"message.{key}"] = message[key]
