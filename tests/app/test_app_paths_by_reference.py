@@ -128,7 +128,8 @@ def test_an_openhands_folder_opens_by_reference_and_a_new_event_is_read(work: Pa
     assert kept.data is None
     assert kept.file == Stamp.of(folder)
     events = sorted((folder / "events").iterdir())
-    assert kept.file is not None and kept.file.files == len(events) + 1  # the events and base_state.json
+    assert kept.file is not None
+    assert kept.file.files == len(events) + 1  # the events and base_state.json
     # the agent writes the next event: the stamp moves, and the folder is read again
     last = json.loads(events[-1].read_text())
     (folder / "events" / "event-99999-next.json").write_text(json.dumps({**last, "id": "next"}))
