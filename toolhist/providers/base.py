@@ -395,14 +395,15 @@ def violations(
             continue
         message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
         out.append(
-            Violation(
+            construct(  # every value is typed already; one shared fields set, not one per violation (issue 26)
+                Violation,
                 provider=provider.name,
                 rule=rule.id,
                 severity=rule.severity,
                 path=provider.path_format(finding.path),
                 message_index=message_index,
                 block_index=block_index,
-                call_ids=finding.call_ids,
+                call_ids=tuple(finding.call_ids),
                 error_text=rule.template.format(**finding.values),
                 source=rule.source,
                 fix=rule.fix,
