@@ -4,7 +4,7 @@ Each is cached with ``st.cache_resource`` per content key (`toolhist.views.state
 provider and strategy, never by model objects or widget state, and shared between pages: a payload
 of a curated history is rendered from the cached `curated`, not by curating again. Every entry is
 recorded under its session (`toolhist.views.kept.record`), so it goes when that session is no
-longer one of the last read. Each is built with the collector paused and frozen once made
+longer one of the last read. A payload is built with the collector paused and frozen once made
 (`toolhist.views.kept.built`): it lives as long as its session's entries.
 """
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def curated(key: str, provider: str, strategy: str, _session: Session) -> Curation:
     """`toolhist.curate`, cached per session key, provider and strategy."""
     record(key, curated, key, provider, strategy, None)
-    return built(curate)(_session, provider, strategy=strategy)
+    return curate(_session, provider, strategy=strategy)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -62,7 +62,7 @@ def events(key: str, providers: tuple[str, ...], _opened: Opened) -> pd.DataFram
     """The timeline's event frame with the chosen providers' violations (as checked), cached."""
     record(key, events, key, providers, None)
     found = [v for p in providers for v in _opened.found(p)]
-    return built(events_frame)(_opened.session, found)
+    return events_frame(_opened.session, found)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -82,7 +82,7 @@ def figure(
     only read (Streamlit copies it to a dict).
     """
     record(key, figure, key, providers, axis, selected, window, None)
-    return built(timeline_figure)(_plotted, axis=axis, selected=selected, window=window)
+    return timeline_figure(_plotted, axis=axis, selected=selected, window=window)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -91,8 +91,8 @@ def aligned(
 ) -> tuple[dict[Status, int], pd.DataFrame]:
     """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
     record(key, aligned, key, provider, strategy, None)
-    d: Diff = built(diff)(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
-    return d.counts(), built(aligned_frame)(d)
+    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
+    return d.counts(), aligned_frame(d)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
