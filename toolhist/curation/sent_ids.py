@@ -224,21 +224,19 @@ def _change(
         detail["canonical"] = decided.canonical
     if decided.rule is not None:
         detail["rule"] = decided.rule
+    before = trace.origin(block)
     if at is None:
         return Change.trusted(
-            pass_=PASS,
-            action="rewrite_id",
-            reason=reason,
-            call_id=old,
-            before=trace.origin(block),
-            detail=detail,
+            pass_=PASS, action="rewrite_id", reason=reason, call_id=old, before=before, detail=detail
         ).with_subject(block)
+    # A block an id rewrite leaves in its place: the one (frozen) Position serves for both.
+    same = before is not None and before.message == at[0] and before.block == at[1]
     return Change.trusted(
         pass_=PASS,
         action="rewrite_id",
         reason=reason,
         call_id=old,
-        before=trace.origin(block),
+        before=before,
         detail=detail,
-        after=position(at),
+        after=before if same else position(at),
     ).with_subject(block)
