@@ -20,18 +20,20 @@ from toolhist.views.diffs import (
     changes_frame,
     focus_row,
     id_map_frame,
+    not_run_yet,
     pending_closed,
     pending_sentence,
     per_pass,
 )
 from toolhist.views.markup import md_literal
+from toolhist.views.on_request import BUTTON, deferred, starts_library, waiting
 from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
-COMPARE_AT_ONCE = 2000  # above this many messages every strategy is compared only when asked
+COMPARE_AT_ONCE = 2000  # above this many messages the strategies are compared only when asked
 
 
 st.set_page_config(page_title="toolhist · Curation", layout="wide")
@@ -174,16 +176,37 @@ if _pending(opened.key, session):
 compare_key = f"cu_compared:{opened.key}:{provider}"
 if len(session.messages) > COMPARE_AT_ONCE and not st.session_state.get(compare_key):
     st.caption(
-        f"Every strategy curates all {len(session.messages):,} messages for {provider}: "
+        f"Each built-in strategy curates all {len(session.messages):,} messages for {provider}: "
         "this takes a while on a history this long."
     )
-    if not st.button("Compare every strategy", key="cu_compare_go"):
+    if not st.button("Compare the built-in strategies", key="cu_compare_go"):
         st.stop()
     st.session_state[compare_key] = True  # computed rows are cached: show them on every later run
+libraries_key = f"cu_libraries:{opened.key}:{provider}"
+later = deferred(STRATEGIES, bool(st.session_state.get(libraries_key)), strategy)
+if later:
+    st.caption(
+        f"{', '.join(later)} start a real library each: its first start takes seconds to tens of seconds, "
+        "so they run when asked."
+    )
+    # set before the page runs again, so that run draws no button: kept for this session and provider
+    st.button(
+        BUTTON, key="cu_libraries_go", on_click=st.session_state.__setitem__, args=(libraries_key, True)
+    )
+running = [name for name in STRATEGIES if name not in later]
 progress = st.empty()
-compared: list[pd.DataFrame] = []
-for n, name in enumerate(STRATEGIES):
-    progress.progress(n / len(STRATEGIES), text=f"Curating with {name} ({n + 1} of {len(STRATEGIES)})…")
-    compared.append(state.compared(opened.key, provider, with_version(name), session))
+by_name: dict[str, pd.DataFrame] = {}
+for n, name in enumerate(running):
+    what = f"Starting the library of {name}" if starts_library(name) else f"Curating with {name}"
+    progress.progress(n / len(running), text=f"{what} ({n + 1} of {len(running)})…")
+    by_name[name] = state.compared(opened.key, provider, with_version(name), session)
 progress.empty()
-st.dataframe(pd.concat(compared, ignore_index=True), hide_index=True, key="cu_compare")
+by_name |= {name: not_run_yet({name: waiting(name)}) for name in later}
+compared = pd.concat([by_name[name] for name in STRATEGIES], ignore_index=True)
+st.dataframe(
+    compared,
+    hide_index=True,
+    key="cu_compare",
+    height=35 * (len(compared) + 1) + 3,  # every strategy in view, none behind a scroll bar
+    column_config={"status": st.column_config.TextColumn(width="large")},  # why one did not run
+)

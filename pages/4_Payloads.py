@@ -325,19 +325,23 @@ if len(session.messages) <= WHOLE_TREE_MESSAGES:
             column.caption(provider)
             column.json(payloads[provider].body, expanded=1)
 long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
-sdk_columns = st.columns(len(shown))
-for column, provider in zip(sdk_columns, shown, strict=True):
-    with column, st.expander("As the SDK sends it"):
-        st.caption(provider)
-        if long and not st.toggle("Build it (the SDK checks every message)", key=f"pl_sdk_{provider}"):
-            continue
-        sent = sdk_view(opened.key, provider, strategy, payloads[provider])
-        st.caption(md_literal(f"{sent.label}: {sent.status}"))
-        if sent.status == "unavailable":
-            st.info(md_literal(sent.text))
-        else:
-            st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
-        for note in sent.notes:
-            st.caption(md_literal(note))
-        if sent.violations:
-            st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))
+checking = st.toggle(
+    "Check with the official SDKs",
+    key="pl_sdk",
+    help="Builds each body's request with its provider's SDK: importing the SDKs takes seconds the first "
+    "time" + (", and the SDK checks every message" if long else ""),
+)
+if checking:
+    for column, provider in zip(st.columns(len(shown)), shown, strict=True):
+        with column, st.expander("As the SDK sends it", expanded=True):
+            st.caption(provider)
+            sent = sdk_view(opened.key, provider, strategy, payloads[provider])
+            st.caption(md_literal(f"{sent.label}: {sent.status}"))
+            if sent.status == "unavailable":
+                st.info(md_literal(sent.text))
+            else:
+                st.code(sent.text, language="http", wrap_lines=True)  # escaped: session content inside
+            for note in sent.notes:
+                st.caption(md_literal(note))
+            if sent.violations:
+                st.text("\n".join(f"{v.rule} {v.path}: {v.error_text}" for v in sent.violations))

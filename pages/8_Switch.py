@@ -17,6 +17,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.switch import SwitchReport, origin_of, switch
 from toolhist.switch.text import made_words
 from toolhist.views import state
+from toolhist.views.on_request import BUTTON, installed, starts_library
 from toolhist.views.switch import foreign_frame, verdicts_frame
 
 NO_RETURN = "(stay)"
@@ -46,6 +47,11 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
         back_model=back_model or None,
         strategies=list(strategies),
     )
+
+
+def _every_strategy() -> None:
+    """The button's callback: every strategy, the library ones too (before the box is drawn again)."""
+    st.session_state["sw_strategies"] = list(STRATEGIES)
 
 
 st.set_page_config(page_title="toolhist · Switch", layout="wide")
@@ -91,7 +97,18 @@ if back_to != NO_RETURN and at < count:
 elif back_to != NO_RETURN:
     st.caption("The switch is at the end of the session: there is nothing after it to return with.")
     back_to = NO_RETURN
-chosen = cols[3].multiselect("Strategies", list(STRATEGIES), default=list(STRATEGIES), key="sw_strategies")
+# the library strategies wait for the user (one button, or picked here); one not installed costs nothing
+st.session_state.setdefault(
+    "sw_strategies", [n for n in STRATEGIES if not starts_library(n) or not installed(n)]
+)
+chosen = cols[3].multiselect("Strategies", list(STRATEGIES), key="sw_strategies")
+later = [name for name in STRATEGIES if starts_library(name) and name not in chosen]
+if later:
+    st.caption(
+        f"Not run yet: {', '.join(later)} (each starts a real library, whose first start takes seconds "
+        "to tens of seconds). Pick them in Strategies, or:"
+    )
+    st.button(BUTTON, key="sw_libraries_go", on_click=_every_strategy)
 if not chosen:
     st.info("Pick at least one strategy.")
     st.stop()

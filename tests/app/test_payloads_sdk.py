@@ -28,6 +28,8 @@ def payloads(sample: str, strategy: str, providers: list[str]) -> AppTest:
     at.run()
     at.switch_page("pages/4_Payloads.py").run()
     at.multiselect(key="pl_providers").set_value(providers).run()
+    assert not [e for e in at.expander if e.label == "As the SDK sends it"]  # the SDKs wait for the toggle
+    at.toggle(key="pl_sdk").set_value(True).run()
     assert not at.exception, at.exception
     return at
 

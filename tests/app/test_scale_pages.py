@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
@@ -24,6 +25,7 @@ from toolhist.curation import STRATEGIES
 from toolhist.curation.compare import compare
 from toolhist.providers import render
 from toolhist.views.body import jumps, sections
+from toolhist.views.on_request import BUTTON, deferred, waiting
 from toolhist.views.sent import verdict_line
 from toolhist.views.timeline import events_frame
 
@@ -96,14 +98,21 @@ def test_the_chart_window_follows_a_row_picked_in_the_table(long_session: Path) 
 def test_strategies_are_compared_only_when_asked(long_session: Path) -> None:
     at = page("3_Curation.py", long_session, provider="openai-chat", strategy="toolhist")
     assert not any("errors left" in d.value.columns for d in at.dataframe)
-    assert at.button(key="cu_compare_go").label == "Compare every strategy"
+    assert at.button(key="cu_compare_go").label == "Compare the built-in strategies"
     at.button(key="cu_compare_go").click().run()
     assert not at.exception, at.exception
     table = next(d.value for d in at.dataframe if "errors left" in d.value.columns)
-    library = compare(toolhist.load(long_session), "openai-chat")
+    later = deferred(STRATEGIES, False, "toolhist")  # the library ones: their own button
+    ran = [name for name in STRATEGIES if name not in later]
+    library = compare(toolhist.load(long_session), "openai-chat", ran)
     assert list(table["strategy"]) == list(STRATEGIES)
-    assert list(table["changes"]) == [library[name].changes for name in STRATEGIES]
-    assert list(table["errors left"]) == [sum(library[name].errors.values()) for name in STRATEGIES]
+    assert [None if pd.isna(n) else n for n in table["changes"]] == [
+        library[name].changes if name in library else None for name in STRATEGIES
+    ]
+    assert list(table["status"]) == [
+        (library[name].describe() or "ran") if name in library else waiting(name) for name in STRATEGIES
+    ]
+    assert at.button(key="cu_libraries_go").label == BUTTON
     at.toggle(key="cu_only_changed").set_value(False).run()  # any later run keeps the comparison
     assert any("errors left" in d.value.columns for d in at.dataframe)
 

@@ -281,5 +281,5 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     errors_before = sum(v.severity == "error" for v in want.result.results[provider])
     expect(metric(page, "Errors before")).to_have_text(str(errors_before), timeout=WAIT)
     expect(metric(page, "Errors left")).to_have_text(str(want.errors_left), timeout=WAIT)
-    expect(page.get_by_role("button", name="Compare every strategy")).to_be_visible(timeout=LOAD)
+    expect(page.get_by_role("button", name="Compare the built-in strategies")).to_be_visible(timeout=LOAD)
     assert page.outside_requests == []  # type: ignore[attr-defined]

@@ -13,8 +13,8 @@ ROOT = Path(__file__).parent.parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 SAMPLE = "switch_back_thinking.json"
 WAIT = 300_000
-"""Each leg runs every strategy, the real libraries too: their first start (importing LiteLLM, the
-Agents SDK, pydantic-ai, LangChain) takes a minute or more on a loaded CI machine."""
+"""Once asked, each leg runs the real libraries too: their first start (importing LiteLLM, the Agents SDK,
+pydantic-ai, LangChain) takes a minute or more on a loaded CI machine."""
 
 
 def set_number(page: Page, label: str, value: int) -> None:
@@ -41,6 +41,17 @@ def test_switch_then_back_shows_the_400_and_the_strategy_that_avoids_it(app_url:
     expect(
         page.get_by_text("Expected `thinking` or `redacted_thinking`, but found `tool_use`").first
     ).to_be_visible(timeout=WAIT)
+    # the strategies that start a real library wait for one button; pressed, every leg runs them
+    waiting = page.get_by_text(re.compile(r"^Not run yet: "))
+    expect(waiting).to_be_visible(timeout=WAIT)
+    page.get_by_role("button", name="Compare with the libraries too").click()
+    expect(waiting).to_have_count(0, timeout=WAIT)
+    page.wait_for_function(
+        "() => document.querySelector('[data-test-script-state]')?.getAttribute('data-test-script-state')"
+        " === 'notRunning'",
+        timeout=WAIT,
+    )
+    expect(accepted).to_have_count(2, timeout=WAIT)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(int(height), 6000)})
     page.wait_for_timeout(800)

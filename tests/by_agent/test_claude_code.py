@@ -336,4 +336,57 @@ def test_converted_lines_are_freed_before_the_session_is_built(
     # tracker's current line, `jsonl_stream._Tracked.value`): a constant, where all 81 stayed before
     assert len(alive) == 1
     assert alive[0] <= 2
-    assert session.messages[2].metadata.extra["toolUseResult"] == {"stdout": ["x" * 50], "agentId": None}
+    assert session.messages[2].metadata.extra["toolUseResult"] == {"agentId": None}
+
+
+def test_tool_use_result_keeps_no_long_string(tmp_path: Path) -> None:
+    """Memory: a line's ``toolUseResult`` (the tool's output again) keeps only scalars and short strings.
+
+    Counted, not timed: Claude Code repeats a tool's whole output there (``stdout``, ``file.content``,
+    an Edit's ``originalFile``); kept whole it doubled a log's content in memory (issue 26). The
+    views' ``agentId`` and short flags stay; nothing longer than `RESULT_KEPT_CHARS` is reachable.
+    """
+    from toolhist.agents.claude_code.kept import RESULT_KEPT_CHARS
+
+    big = "y" * (RESULT_KEPT_CHARS + 1)
+    results = [
+        {"stdout": big, "stderr": "", "interrupted": False, "isImage": False},
+        {"type": "text", "file": {"filePath": "/a.py", "content": big}, "numLines": 3},
+        {
+            "filePath": "/a.py",
+            "originalFile": big,
+            "structuredPatch": [{"lines": [big]}],
+            "userModified": False,
+        },
+        {"status": "completed", "agentId": "a2898e3", "content": [{"type": "text", "text": big}]},
+        "Error: " + big,
+        "Error: short",
+        None,
+    ]
+    lines: list[dict[str, Any]] = [line("user", "u0", None, "start")]
+    for k, result in enumerate(results):
+        lines.append(line("assistant", f"a{k}", lines[-1]["uuid"], [use(f"toolu_{k}")]))
+        lines.append({**line("user", f"r{k}", f"a{k}", [res(f"toolu_{k}")]), "toolUseResult": result})
+    session = toolhist.load(write(tmp_path, *lines))
+    kept = [m.metadata.extra.get("toolUseResult", "absent") for m in session.messages[2::2]]
+    assert kept == [
+        {"stderr": "", "interrupted": False, "isImage": False},
+        {"type": "text", "numLines": 3},
+        {"filePath": "/a.py", "userModified": False},
+        {"status": "completed", "agentId": "a2898e3"},
+        "absent",
+        "Error: short",
+        None,
+    ]
+
+    def strings(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, dict):
+            return [s for k, v in value.items() for s in (*strings(k), *strings(v))]
+        if isinstance(value, list | tuple):
+            return [s for v in value for s in strings(v)]
+        return []
+
+    longest = max(len(s) for m in session.messages for s in strings(m.metadata.extra))
+    assert longest <= RESULT_KEPT_CHARS

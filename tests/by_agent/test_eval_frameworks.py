@@ -5,10 +5,11 @@ Inspect AI's live objects are its own, read in an environment of its own (inspec
 below the fleet extra's range, so it cannot join toolhist's test environment): `toolhist.peers.env`
 installs it as it does the strategies' libraries, and tests/corpus/producers/inspect_live.py runs
 toolhist there. mini-SWE-agent's are its own too, the same way (mini-swe-agent brings LiteLLM and
-datasets; tests/corpus/producers/mini_swe_live.py). SWE-agent is not installed, so its live objects
-are stand-ins whose class lives in the framework's module and that answer the framework's own
-serialiser methods or attributes with what the framework wrote: the duck typing `toolhist.live`
-does, without importing the framework. smolagents' are real (test_smolagents.py).
+datasets; tests/corpus/producers/mini_swe_live.py), and Harbor's ATIF models (harbor_live.py; Harbor
+declares Python 3.12, its models import on 3.11: `toolhist.peers.pins.ALONE`). SWE-agent is not on
+PyPI (only a 0.0.1 placeholder; it installs from its git repository), so its ``AgentRunResult`` is
+a pydantic model of the same fields in its module (`run_result_model`): the duck typing
+`toolhist.live` does, without importing the framework. smolagents' are real (test_smolagents.py).
 """
 
 from __future__ import annotations
@@ -38,13 +39,6 @@ TERMINUS = LOGS / "atif" / "terminus-2-hello-world-timeout.trajectory.json"
 
 def shape(session: toolhist.Session) -> list[tuple[str, list[str]]]:
     return [(m.speaker, [b.type for b in m.blocks]) for m in session.messages]
-
-
-def stand_in(module: str, name: str, **methods: Any) -> Any:
-    """An object whose class is ``module.name`` and whose methods return what the framework's do."""
-    cls = type(name, (), {k: (lambda self, *_a, _v=v, **_k: _v) for k, v in methods.items()})
-    cls.__module__ = module
-    return cls()
 
 
 INSPECT_SAMPLE = [
@@ -297,6 +291,22 @@ def swe_run_result() -> dict[str, Any]:
     return {"info": {"exit_status": "submitted"}, "trajectory": steps}
 
 
+def run_result_model() -> Any:
+    """A pydantic model shaped as SWE-agent's ``AgentRunResult`` (SWE-agent/SWE-agent
+    05ff843f80d1b7e9a5a142ef3d54e0f5bdd2107a ``sweagent/types.py``: ``info``, an ``AgentInfo`` TypedDict,
+    and ``trajectory``, a list of ``TrajectoryStep`` TypedDicts, which are plain dicts at run time) in
+    its module. SWE-agent is not on PyPI (only a 0.0.1 placeholder), so the class itself cannot be
+    installed here; toolhist reads it by module and ``model_dump``, as it would the real one."""
+    from pydantic import BaseModel
+
+    class AgentRunResult(BaseModel):
+        info: dict[str, Any]
+        trajectory: list[dict[str, Any]]
+
+    AgentRunResult.__module__ = "sweagent.types"
+    return AgentRunResult
+
+
 def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
     result = swe_run_result()
     history = json.loads(SWE.read_text())["history"]
@@ -305,7 +315,7 @@ def test_swe_agent_run_result_and_trajectory_read_the_last_query() -> None:
     for value in (
         result,
         result["trajectory"],
-        stand_in("sweagent.types", "AgentRunResult", model_dump=result),
+        run_result_model().model_validate(result),
     ):
         read = toolhist.load(value)
         assert read.source.format == "swe-agent"
@@ -378,11 +388,65 @@ def test_atif_calls_linked_by_source_call_id_stay_calls() -> None:
     assert [v.rule for v in toolhist.validate(session, "anthropic")].count("ant.result_missing") == 2
 
 
-def test_atif_harbor_trajectory_model_by_module() -> None:
-    """Harbor's pydantic ``Trajectory`` (harbor needs Python 3.12, so a stand-in): dumped as it writes."""
-    value = json.loads(TERMINUS.read_text())
-    live = stand_in("harbor.models.trajectories.trajectory", "Trajectory", model_dump=value)
-    assert shape(toolhist.load(live)) == shape(toolhist.load(TERMINUS))
+@pytest.fixture(scope="module")
+def harbor_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What toolhist read from Harbor 0.25.0's own ``Trajectory`` objects (harbor_live.py): one validated
+    from Harbor's golden terminus-2 file, one built step by step and the file its dump wrote."""
+    from toolhist.errors import ToolhistError
+    from toolhist.peers.env import install
+
+    try:
+        env = install("harbor")  # cached: `./dev test` finds it made
+    except ToolhistError as exc:
+        pytest.fail(f"the harbor environment could not be installed: {exc}")
+    root = Path(__file__).parents[2]
+    out = tmp_path_factory.mktemp("harbor") / "trajectory.json"
+    ran = subprocess.run(
+        [
+            str(env.python),
+            str(root / "tests" / "corpus" / "producers" / "harbor_live.py"),
+            str(TERMINUS),
+            str(out),
+        ],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return result
+
+
+def test_atif_harbor_trajectory_model_live(harbor_live: dict[str, Any]) -> None:
+    """Harbor's pydantic ``Trajectory`` (laude-institute/harbor ``src/harbor/models/trajectories/``),
+    the real class: validated from Harbor's golden file it reads as the file does; built by hand (the
+    default schema version, ATIF-v1.8) it reads as the JSON its ``model_dump_json`` wrote."""
+    assert {k: (v["class"], v["format"]) for k, v in harbor_live.items()} == {
+        "validated": ("harbor.models.trajectories.trajectory.Trajectory", "atif"),
+        "built": ("harbor.models.trajectories.trajectory.Trajectory", "atif"),
+        "written": ("pathlib.PosixPath", "atif"),
+    }
+    golden = toolhist.load(TERMINUS)
+    validated = harbor_live["validated"]
+    assert [(t[0], [b["type"] for b in t[1]]) for t in validated["turns"]] == shape(golden)
+    assert validated["unsent"] == [u.kind for u in golden.unsent] == ["tool call parsed from text"] * 3
+    built = harbor_live["built"]
+    assert built["turns"] == harbor_live["written"]["turns"]
+    assert built["unsent"] == []
+    assert [(t[0], [b["type"] for b in t[1]]) for t in built["turns"]] == [
+        ("human", ["text"]),
+        ("ai", ["text", "tool_call"]),
+        ("tool", ["tool_response"]),
+        ("ai", ["text", "tool_call"]),
+    ]
+    calls = [b for t in built["turns"] for b in t[1] if b["type"] == "tool_call"]
+    assert [(c["id"], c["name"], c["parameters"]) for c in calls] == [
+        ("call_ls", "bash", {"command": "ls"}),
+        ("call_cat", "bash", {"command": "cat README.md"}),
+    ]
+    answered = [b for t in built["turns"] for b in t[1] if b["type"] == "tool_response"]
+    assert [(r["call_id"], r["result"]) for r in answered] == [("call_ls", "README.md")]
 
 
 def test_atif_a_bad_source_names_its_step() -> None:

@@ -65,6 +65,16 @@ STRATEGY_REGISTRY: dict[str, StrategyDef] = _load()
 STRATEGIES: tuple[str, ...] = tuple(STRATEGY_REGISTRY)
 """Strategy names (DESIGN §6), in the order tables show them."""
 
+_STARTS_A_LIBRARY = ("toolhist.peers.strategies", "toolhist.agents.")
+LIBRARY_STRATEGIES: tuple[str, ...] = tuple(
+    n for n in STRATEGIES if _MODULES[n].startswith(_STARTS_A_LIBRARY)
+)
+"""The strategies that start a real library: LiteLLM and the Agents SDK in their peers workers
+(`toolhist.peers.strategies`), pydantic-ai and LangChain in this process (`toolhist.agents.*.strategy`).
+Its first start costs seconds to tens of seconds (measured on a loaded 2-core box: LiteLLM 24 to 29 s, the
+Agents SDK 10 to 14 s, pydantic-ai 6 to 9 s, LangChain 4 s), so the app runs them when asked; the others are
+toolhist's own code (the ports included) and run at once."""
+
 
 def strategy_for(name: str) -> StrategyDef:
     """The strategy called ``name``, or a UsageError listing the valid names.

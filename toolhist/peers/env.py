@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolhist.errors import UsageError
-from toolhist.peers.pins import PINS, env_key, requirement
+from toolhist.peers.pins import PINS, alone, env_key
 
 if TYPE_CHECKING:
     from toolhist.peers.versions import Selected
@@ -126,7 +126,10 @@ def install(library: str, version: str | None = None, *, log: bool = False) -> P
     try:
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True, stdout=out)
         pip = [str(path / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
-        subprocess.run([*pip, "--quiet", *requirement(library, version)], check=True, stdout=out)
+        together, apart = alone(library, version)
+        subprocess.run([*pip, "--quiet", *together], check=True, stdout=out)
+        if apart:
+            subprocess.run([*pip, "--quiet", *apart], check=True, stdout=out)
         read = subprocess.run(
             [str(path / "bin" / "python"), "-c", _READ_VERSIONS, library, "openai"],
             check=True,

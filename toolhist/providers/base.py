@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, field_serializer
+from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 
 from toolhist._gc import paused
 from toolhist._trusted import construct
@@ -385,11 +385,8 @@ def violations(
         if not fits:
             continue
         message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
-        call_ids = finding.call_ids
-        if type(call_ids) is not tuple or not all(type(call_id) is str for call_id in call_ids):
-            call_ids = _CALL_IDS.validate_python(call_ids)  # what Violation's own validation makes of them
-        out.append(  # every value has the field's type: a long history breaks an id rule per call
-            construct(
+        out.append(
+            construct(  # every value is typed already; one shared fields set, not one per violation (issue 26)
                 Violation,
                 provider=provider.name,
                 rule=rule.id,
@@ -397,16 +394,13 @@ def violations(
                 path=provider.path_format(finding.path),
                 message_index=message_index,
                 block_index=block_index,
-                call_ids=call_ids,
+                call_ids=tuple(finding.call_ids),
                 error_text=rule.template.format(**finding.values),
                 source=rule.source,
                 fix=rule.fix,
             )
         )
     return out
-
-
-_CALL_IDS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 
 
 def _locate(

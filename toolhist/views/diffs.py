@@ -36,7 +36,7 @@ def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
 
     ``changes`` lists the Change numbers (positions in the change log) that concern the row.
     """
-    records = []
+    records: list[dict[str, object]] = []
     for row in d.rows:
         records.append(
             {
@@ -139,7 +139,7 @@ def compare_strategies(session: Session, provider: str, strategies: Sequence[str
     ``rules left`` (the error rules still broken) and ``library`` (the real library and version a
     peer strategy ran).
     """
-    records = []
+    records: list[dict[str, object]] = []
     for name, result in compare(session, provider, strategies).items():
         ran = result.status == "ran"
         records.append(
@@ -155,11 +155,26 @@ def compare_strategies(session: Session, provider: str, strategies: Sequence[str
                 "library": result.library or "",
             }
         )
-    columns = [
-        "strategy", "status", "changes", "messages", "errors left", "warnings left", "actions", "rules left",
-        "library",
-    ]  # fmt: skip
-    frame = pd.DataFrame.from_records(records, columns=columns)
+    return _compare_frame(records)
+
+
+COMPARE_COLUMNS = (
+    "strategy", "status", "changes", "messages", "errors left", "warnings left", "actions", "rules left",
+    "library",
+)  # fmt: skip
+"""The columns of `compare_strategies` (and of `not_run_yet`)."""
+
+
+def not_run_yet(statuses: dict[str, str]) -> pd.DataFrame:
+    """Rows of `compare_strategies`' shape for strategies not run yet: strategy → its status; no counts."""
+    blank = {"actions": "", "rules left": "", "library": ""}
+    return _compare_frame(
+        [{"strategy": name, "status": status, **blank} for name, status in statuses.items()]
+    )
+
+
+def _compare_frame(records: list[dict[str, object]]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(records, columns=list(COMPARE_COLUMNS))
     for column in ("changes", "messages", "errors left", "warnings left"):
         frame[column] = frame[column].astype("Int64")
     return frame

@@ -13,6 +13,7 @@ that changed since it was read has another stamp, so another cache key, and is r
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -30,11 +31,30 @@ class Stamp:
     size: int
     mtime_ns: int
 
+    files: int = 1
+    """How many files the stamp covers: a folder's files, or a store and its write-ahead log."""
+
     @classmethod
     def of(cls, path: Path) -> Stamp:
-        """``path`` as it is now (one ``stat``)."""
-        found = path.stat()
-        return cls(path=path, resolved=str(path.resolve()), size=found.st_size, mtime_ns=found.st_mtime_ns)
+        """``path`` as it is now: one ``stat``, or one per file of a folder (an OpenHands conversation).
+
+        ``size`` and ``mtime_ns`` are the total and the newest over the files the session is read
+        from: a folder's files (an event written adds one), and an SQLite store's non-empty ``-wal``
+        (a commit lands there first, and the store is read with it, `toolhist.agents.stores`).
+        """
+        parts = [path.stat()]
+        if path.is_dir():
+            parts = [os.stat(os.path.join(top, f)) for top, _, names in os.walk(path) for f in names] or parts
+        else:
+            wal = Path(f"{path}-wal")  # an empty one holds no commit: opening the store read-only makes one
+            parts += [found] if wal.is_file() and (found := wal.stat()).st_size else []
+        return cls(
+            path=path,
+            resolved=str(path.resolve()),
+            size=sum(p.st_size for p in parts),
+            mtime_ns=max(p.st_mtime_ns for p in parts),
+            files=len(parts),
+        )
 
 
 @dataclass(frozen=True)
@@ -69,7 +89,7 @@ class Input:
         """
         if self.file is not None:
             found = hashlib.sha256(
-                f"file\0{self.file.resolved}\0{self.file.size}\0{self.file.mtime_ns}".encode()
+                f"file\0{self.file.resolved}\0{self.file.size}\0{self.file.mtime_ns}\0{self.file.files}".encode()
             )
         else:
             found = hashlib.sha256(self.content())
@@ -93,6 +113,14 @@ class Input:
         if self.data is not None:
             return self.data
         assert self.file is not None, "an Input holds bytes or names a file"
+        if self.file.path.is_dir():  # a conversation folder: the document its reader reads
+            from toolhist.readers import gather_folder  # the readers' registry, only when a folder is read
+
+            gathered = gather_folder(self.file.path)
+            assert gathered is not None, (
+                "a folder is opened only when it holds a session (`state.path_input`)"
+            )
+            return gathered
         return self.file.path.read_bytes()
 
     def restamped(self) -> Input:
@@ -103,6 +131,12 @@ class Input:
         return self if now == self.file else replace(self, file=now)
 
 
-def by_reference(path: Path, raw: str, fmt: str | None) -> Input:
-    """The file at ``path`` (already allowed and regular), typed by the user as ``raw``, by reference."""
-    return Input(name=str(path), data=None, fmt=fmt, path=raw.strip(), file=Stamp.of(path))
+def by_reference(
+    path: Path, raw: str, fmt: str | None, *, name: str | None = None, session: str | None = None
+) -> Input:
+    """The file or folder at ``path`` (already allowed), typed by the user as ``raw``, by reference.
+
+    ``session`` names one session of a store or log of many (``name`` is then its locator).
+    """
+    stamp = Stamp.of(path)
+    return Input(name=name or str(path), data=None, fmt=fmt, path=raw.strip(), session=session, file=stamp)

@@ -36,13 +36,14 @@ import streamlit as st
 
 from toolhist._gc import paused
 from toolhist.agents import stores
+from toolhist.agents.openhands.reader import is_conversation
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.errors import ToolhistError
 from toolhist.formats.document import Document
 from toolhist.judgement import judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
-from toolhist.readers import gather_folder, load_document
+from toolhist.readers import load_document
 from toolhist.redact import redact_session, redact_text
 from toolhist.views import failure
 from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
@@ -142,6 +143,8 @@ def _redacted(digest: str, _source: Input) -> Input:
     them show the same redacted text; bytes that are not text (an agent's SQLite store) are kept,
     and the session read from them is redacted (`_load`).
     """
+    if _source.file is not None and stores.is_store(str(_source.file.path)):
+        return replace(_source, redacted="session")  # still read by reference: the session read is redacted
     try:
         data = _source.content()  # a file read by reference is read whole: redaction rewrites its text
         text = data.decode("utf-8")
@@ -281,49 +284,30 @@ def sample_input(name: str, fmt: str | None = None) -> Input:
 def path_input(raw: str, fmt: str | None = None) -> Input:
     """A file on this machine as an Input, when the app may open it (`toolhist.views.paths`).
 
-    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (too big
-    to hold in memory) or `LoadError` (a FIFO, a device, a link loop: refused before anything is opened).
+    Raises OSError (``PermissionError`` for a path outside the allowed folders), ValueError (a folder
+    that holds no session) or `LoadError` (a FIFO, a device, a link loop: refused before anything is
+    opened).
 
-    A session file is read by reference, with no size bound (`toolhist.views.inputs.by_reference`):
-    the app holds no copy of it. What must be held as bytes keeps the upload's bound: an agent's
-    store, a log of many named with a session, a gathered folder.
-
-    A path may be a session locator ``STORE#SESSION_ID`` (the store is what must be openable); an
-    agent's SQLite store is copied with `toolhist.agents.stores.snapshot` (its last committed
-    state, read-only, WAL pages included), never by reading the file's bytes, which may lag the WAL.
-    A folder an agent keeps one session in (an OpenHands conversation) must be openable as a folder
-    and is gathered into the one document its reader reads (`toolhist.readers.gather_folder`).
+    A session is read by reference, with no size bound (`toolhist.views.inputs.by_reference`): the
+    app holds no copy of it and `toolhist.load_document` reads it from the path as the CLI does. That
+    holds for a session file, a session locator ``FILE#SESSION_ID`` (an agent's SQLite store, read
+    read-only with its WAL pages by `toolhist.agents.stores.open_store`; a log of many such as an
+    Inspect AI ``.eval``) and a folder an agent keeps one session in (an OpenHands conversation,
+    gathered by its reader when read: `toolhist.readers.gather_folder`). Only what the user
+    uploads or pastes is held as bytes, under the upload's bound.
     """
     loc = stores.parse_locator(str(Path(raw.strip()).expanduser()))
     if loc.session is None and Path(loc.path).is_dir():
         folder = scannable(loc.path)
-        gathered = gather_folder(folder)
-        if gathered is None:
+        if not is_conversation(str(folder)):
             raise ValueError(
                 f"{folder}: a folder, not a session file (an OpenHands conversation folder is read whole)"
             )
-        if len(gathered) > MAX_UPLOAD_MB * 1024 * 1024:
-            raise ValueError(
-                f"{folder}: {len(gathered)} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI"
-            )
-        return Input(name=str(folder), data=gathered, fmt=fmt, path=raw.strip())
+        return by_reference(folder, raw, fmt)
     path = openable(loc.path)
-    if not stores.is_store(str(path)) and loc.session is None:  # no copy held: no bound (`inputs`)
+    if loc.session is None:
         return by_reference(path, raw, fmt)
-    size = path.stat().st_size
-    if size > MAX_UPLOAD_MB * 1024 * 1024:
-        raise ValueError(f"{path}: {size} bytes, over the app's {MAX_UPLOAD_MB} MB limit; use the CLI")
-    if stores.is_store(str(path)):
-        try:
-            data = stores.snapshot(str(path))
-        except ToolhistError as exc:
-            raise ValueError(str(exc)) from None
-        name = stores.locator(path, loc.session) if loc.session is not None else str(path)
-        return Input(name=name, data=data, fmt=fmt, path=raw.strip(), session=loc.session)
-    # a log of many (an Inspect AI .eval or .json) named with a session: the reader says if it is not
-    assert loc.session is not None, "a session file without one is read by reference, above"
-    name = stores.locator(path, loc.session)
-    return Input(name=name, data=path.read_bytes(), fmt=fmt, path=raw.strip(), session=loc.session)
+    return by_reference(path, raw, fmt, name=stores.locator(path, loc.session), session=loc.session)
 
 
 def current_input() -> Input | None:

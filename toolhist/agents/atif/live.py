@@ -2,7 +2,9 @@
 
 Harbor (laude-institute/harbor, ``src/harbor/models/trajectories/``) builds trajectories as pydantic
 models and writes ``trajectory.json`` with ``model_dump``; dumping the live model the same way gives
-the JSON the reader reads. Harbor needs Python 3.12, above toolhist's floor, so it is never imported.
+the JSON the reader reads. Harbor declares Python 3.12, above toolhist's floor, and brings LiteLLM,
+FastAPI and more, so toolhist never imports it: the tests make real ``Trajectory`` objects in an
+environment of Harbor's own (tests/corpus/producers/harbor_live.py).
 """
 
 from __future__ import annotations

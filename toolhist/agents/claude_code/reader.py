@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist.agents.claude_code.kept import kept_result
 from toolhist.agents.claude_code.thread import (
     before_compaction,
     chosen_among,
@@ -74,7 +75,7 @@ MESSAGE_EXTRA = (
     "agentId",
 )
 """Per-line fields kept on each message's metadata (the rest are session-level)."""
-_CONVERTED = frozenset({"message", "toolUseResult"})
+_CONVERTED = frozenset({"message", "toolUseResult"})  # toolUseResult: what `kept_result` kept
 """A converted line's fields no one reads again from the line (`ClaudeCodeReader._convert`)."""
 
 
@@ -147,6 +148,10 @@ class _Index:
                 raise at_line(line, ("message",), f"a {kind} line needs a 'message' object")
             if "content" not in message:
                 raise at_line(line, ("message", "content"), "required field 'content' is missing")
+            if "toolUseResult" in entry:  # trimmed as it is filed: the whole parse is alive until threaded
+                kept, result = kept_result(entry.pop("toolUseResult"))
+                if kept:
+                    entry["toolUseResult"] = result
         elif kind == "system" and isinstance(uuid, str):
             if entry.get("subtype") == "compact_boundary":
                 self.boundaries.append(

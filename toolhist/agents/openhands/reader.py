@@ -57,11 +57,18 @@ def looks_openhands(value: Any) -> int:
     return 0
 
 
+def is_conversation(path: str) -> bool:
+    """Whether ``path`` is a conversation folder (``base_state.json`` and/or ``events/``): two stats."""
+    return os.path.isdir(os.path.join(path, "events")) or os.path.isfile(
+        os.path.join(path, "base_state.json")
+    )
+
+
 def gather(path: str) -> bytes | None:
     """A conversation folder (``base_state.json`` and/or ``events/``) as one JSON document; None otherwise."""
     events_dir = os.path.join(path, "events")
     base = os.path.join(path, "base_state.json")
-    if not (os.path.isdir(events_dir) or os.path.isfile(base)):
+    if not is_conversation(path):
         return None
     # regular files only (no symbolic link, FIFO or device): a folder's events are its own files
     names = (
