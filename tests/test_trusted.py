@@ -78,3 +78,48 @@ def test_construct_defaults_are_fresh() -> None:
 def test_construct_refuses_missing_and_unknown_fields(values: dict[str, Any]) -> None:
     with pytest.raises(KeyError, match=r"reason|bogus"):
         construct(Change, **values)
+
+
+def _provider_finding(call_ids: Any) -> Any:
+    """The openai-chat provider with a check that reports one finding with ``call_ids``."""
+    from dataclasses import replace as dc_replace
+
+    from toolhist.providers import provider_for
+    from toolhist.providers.base import Finding
+
+    chat = provider_for("openai-chat")
+    rule = chat.rules[0]
+
+    def check(body: dict[str, Any]) -> Any:
+        yield Finding(rule.id, ("messages", 0), dict.fromkeys(_fields(rule.template), "v"), call_ids)
+
+    return dc_replace(chat, check=check), rule
+
+
+def _fields(template: str) -> list[str]:
+    import string
+
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+@pytest.mark.parametrize("call_ids", [("call_1", "call_2"), ["call_1"], ()])
+def test_violations_are_the_validating_constructor(call_ids: Any) -> None:
+    """`violations` builds each Violation without validation: the same object the validating constructor makes."""
+    from toolhist.providers.base import Violation, violations
+
+    provider, rule = _provider_finding(call_ids)
+    (made,) = violations(provider, {"messages": [{"role": "user"}]}, {"messages[0]": (3, None)})
+    expected = Violation(
+        provider=provider.name,
+        rule=rule.id,
+        severity=rule.severity,
+        path="messages[0]",
+        message_index=3,
+        block_index=None,
+        call_ids=call_ids,
+        error_text=rule.template.format(**dict.fromkeys(_fields(rule.template), "v")),
+        source=rule.source,
+        fix=rule.fix,
+    )
+    assert state(made) == state(expected)
+    assert type(made.call_ids) is tuple

@@ -34,13 +34,15 @@ def replace(model: M, **update: Any) -> M:
     _setattr(new, "__dict__", values)
     extra = model.__pydantic_extra__
     _setattr(new, "__pydantic_extra__", None if extra is None else extra.copy())
-    _setattr(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    _setattr(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.union(update))
     private = getattr(model, "__pydantic_private__", None)
-    _setattr(
-        new,
-        "__pydantic_private__",
-        None if private is None else {k: v for k, v in private.items() if v is not PydanticUndefined},
-    )
+    if private is not None:  # a copy without unset values (a loop: a comprehension is a call of its own)
+        kept = private.copy()
+        for name, value in private.items():
+            if value is PydanticUndefined:
+                del kept[name]
+        private = kept
+    _setattr(new, "__pydantic_private__", private)
     return new
 
 

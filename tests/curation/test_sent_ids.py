@@ -88,3 +88,46 @@ def test_a_result_a_pass_made_keeps_its_call_id_without_a_rebuild(rebuilds: list
     assert out is messages
     assert changes == []
     assert rebuilds == []
+
+
+def test_rewritten_ids_come_located_where_the_curated_session_has_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pass, last of strategy ``toolhist``, makes each Change for a block it rewrote already located.
+
+    Counted: `toolhist.curation.base.locate` copies no ``rewrite_id`` Change to fill its ``after``,
+    and every ``after`` is where the curated session holds the Change's subject (the lookup
+    `locate` would have made).
+    """
+    import toolhist
+    from toolhist.curation import base
+
+    located: list[str] = []
+    real = base._located
+
+    def counted(change, hit, books):  # type: ignore[no-untyped-def]
+        located.append(change.action)
+        return real(change, hit, books)
+
+    monkeypatch.setattr(base, "_located", counted)
+    given = session(
+        human("read both"),
+        ai(call("call_a"), call("call_b")),
+        tool(result("call_a")),
+        tool(result("call_b")),
+        ai("done"),
+    )
+    curation = toolhist.curate(given, "mistral", strategy="toolhist")
+    rewrites = [c for c in curation.changes if c.action == "rewrite_id"]
+    assert len(rewrites) == 4
+    assert "rewrite_id" not in located
+    for change in rewrites:
+        assert change.after is not None
+        assert change.after.block is not None
+        assert curation.session.messages[change.after.message].blocks[change.after.block] is change.subject()
+    assert [(c.before, c.after) for c in rewrites] == [
+        (base.Position(message=1, block=0), base.Position(message=1, block=0)),
+        (base.Position(message=1, block=1), base.Position(message=1, block=1)),
+        (base.Position(message=2, block=0), base.Position(message=2, block=0)),
+        (base.Position(message=3, block=0), base.Position(message=3, block=0)),
+    ]

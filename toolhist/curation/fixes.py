@@ -87,11 +87,19 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
         if not found_hits:
             rest.append(change)
             continue
-        rules = sorted(
-            {v.rule for v in found_hits}, key=lambda rule: (_severity(found_hits, rule) != "error", rule)
-        )
-        made = replace(change, fixes=tuple(rules))
-        (errors if any(v.severity == "error" for v in found_hits) else warnings).append(made)
+        if len(found_hits) == 1:  # the usual case on a long history: one id rule broken per call
+            (only,) = found_hits
+            rules: tuple[str, ...] = (only.rule,)
+            error = only.severity == "error"
+        else:
+            rules = tuple(
+                sorted(
+                    {v.rule for v in found_hits},
+                    key=lambda rule: (_severity(found_hits, rule) != "error", rule),
+                )
+            )
+            error = any(v.severity == "error" for v in found_hits)
+        (errors if error else warnings).append(replace(change, fixes=rules))
     return (*errors, *warnings, *rest)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from toolhist._trusted import replace
-from toolhist.curation.base import Change, Pass, Trace
+from toolhist.curation.base import Change, Pass, Trace, position
 from toolhist.ids import canonical_id, is_canonical
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
 from toolhist.providers.edge_ids import DUPLICATE_RULE, PAIRS_BY_TURN, REUSED_RULE, id_problem
@@ -179,6 +179,7 @@ def _rewrite(
                 blocks.append(block)
                 continue
             tool: Block = block
+            at: tuple[int, int] | None = None
             if decided.id != pairing:
                 tool = (
                     replace(block, id=decided.id)
@@ -187,8 +188,9 @@ def _rewrite(
                 )
                 trace.derive(tool, block)
                 changed = True
+                at = (len(out), len(blocks))  # a new object, only here: where the curated session has it
             if old is not None and old != decided.id:
-                changes.append(_change(tool, old, decided, trace, provider))
+                changes.append(_change(tool, old, decided, trace, provider, at=at))
             blocks.append(tool)
         if changed:
             rebuilt = replace(message, blocks=tuple(blocks))
@@ -199,8 +201,16 @@ def _rewrite(
     return tuple(out), changes
 
 
-def _change(block: Block, old: str, decided: _Sent, trace: Trace, provider: str) -> Change:
-    """The ``rewrite_id`` Change for ``block`` (already carrying the sent id), whose id was ``old``."""
+def _change(
+    block: Block, old: str, decided: _Sent, trace: Trace, provider: str, *, at: tuple[int, int] | None
+) -> Change:
+    """The ``rewrite_id`` Change for ``block`` (already carrying the sent id), whose id was ``old``.
+
+    ``at``: where a block this pass made sits in its output. This is the last pass of strategy
+    ``toolhist`` (`toolhist.curation.reference.passes` ends with it), so that is the curated
+    session's position, the one `toolhist.curation.base.locate` would look up: the Change is made
+    located (a Mistral or Kimi history has one per call; locating them again was a copy each).
+    """
     call = type(block) is ToolCallBlock
     if decided.canonical is None:  # the call kept its id; the result pairs with it by position or order
         reason = f"the result answers call {decided.id} (paired by order: its own id {old!r} names no call it can answer)"
@@ -214,11 +224,19 @@ def _change(block: Block, old: str, decided: _Sent, trace: Trace, provider: str)
         detail["canonical"] = decided.canonical
     if decided.rule is not None:
         detail["rule"] = decided.rule
+    before = trace.origin(block)
+    if at is None:
+        return Change.trusted(
+            pass_=PASS, action="rewrite_id", reason=reason, call_id=old, before=before, detail=detail
+        ).with_subject(block)
+    # A block an id rewrite leaves in its place: the one (frozen) Position serves for both.
+    same = before is not None and before.message == at[0] and before.block == at[1]
     return Change.trusted(
         pass_=PASS,
         action="rewrite_id",
         reason=reason,
         call_id=old,
-        before=trace.origin(block),
+        before=before,
         detail=detail,
+        after=before if same else position(at),
     ).with_subject(block)

@@ -125,9 +125,23 @@ def validate(
 def checked(
     session: Session, provider: str, *, strategy: str = "none", ids: IdMode | None = None
 ) -> list[Violation]:
-    """`validate` without the per-session memory: render, then the provider's rules."""
+    """`validate` without the per-session memory: render, then the provider's rules.
+
+    The history as given (strategy ``none``, the judgement strategy ``toolhist`` asks for) is
+    rendered without `render`'s freeform note: the rules read the body and its source map only.
+    """
+    if strategy == "none" and ids is None:
+        target = provider_for(provider)
+        payload = _rendered(session, target)
+        return violations(target, payload.body, payload.source_map)
     payload = render(session, provider, strategy=strategy, ids=ids)
     return violations(provider_for(provider), payload.body, payload.source_map)
+
+
+@paused
+def _rendered(session: Session, target: Provider) -> Payload:
+    """``render(session, target.name).body`` and source map (strategy ``none`` writes the ids as given)."""
+    return target.render(session)
 
 
 @paused
