@@ -41,7 +41,7 @@ from toolhist.views.body_diff import line_diff, message_lines, source_label, sou
 from toolhist.views.kept import built
 from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame
-from toolhist.views.sdk import SdkRequestView, sdk_request
+from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
 from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
 from toolhist.views.widgets import use_full_width
 
@@ -326,6 +326,9 @@ if len(session.messages) <= WHOLE_TREE_MESSAGES:
             column.caption(provider)
             column.json(payloads[provider].body, expanded=1)
 long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
+lacking_sdks = sdk_missing(shown)
+if lacking_sdks:  # said before the toggle: a user on the base install learns which extra it needs
+    st.caption(md_literal(lacking_sdks))
 checking = st.toggle(
     "Check with the official SDKs",
     key="pl_sdk",

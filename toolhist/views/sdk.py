@@ -8,11 +8,11 @@ Nothing here raises for a missing SDK or a refused body: those are states the pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhist import sdk
+from toolhist import extras, sdk
 from toolhist.providers import Violation
 from toolhist.sdk.transport import Captured
 
@@ -72,3 +72,18 @@ def sdk_request(
     return SdkRequestView(
         provider, bound.sdk, version, "captured", captured.as_text(), found, tuple(notes), captured
     )
+
+
+def sdk_missing(providers: Sequence[str]) -> str | None:
+    """What the SDK checks of ``providers`` lack here, as the notice the page shows before they are asked
+    for (``… not installed here: pip install 'toolhist[sdk]'``), or None when every SDK is there.
+
+    Asked of the packages' metadata and the import system only (`sdk.sdk_version`,
+    `toolhist.extras.missing`): nothing is imported on a page's run. The SDK by its distribution, not
+    its module: protobuf alone makes a ``google`` namespace that google-genai's absence hides behind.
+    """
+    gone = dict.fromkeys(sdk.binding(p).sdk for p in providers if sdk.sdk_version(p) is None)
+    clients = dict.fromkeys(m for p in providers for m in sdk.binding(p).needs if m == "httpx2")
+    gone.update(dict.fromkeys(extras.missing("sdk", list(clients))))
+    return extras.message("Checking with the official SDKs", "sdk", list(gone)) if gone else None
+
