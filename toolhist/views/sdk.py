@@ -86,4 +86,3 @@ def sdk_missing(providers: Sequence[str]) -> str | None:
     clients = dict.fromkeys(m for p in providers for m in sdk.binding(p).needs if m == "httpx2")
     gone.update(dict.fromkeys(extras.missing("sdk", list(clients))))
     return extras.message("Checking with the official SDKs", "sdk", list(gone)) if gone else None
-
