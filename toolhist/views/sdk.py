@@ -75,8 +75,10 @@ def sdk_request(
 
 
 def sdk_missing(providers: Sequence[str]) -> str | None:
-    """What the SDK checks of ``providers`` lack here, as the notice the page shows before they are asked
-    for (``… not installed here: pip install 'toolhist[sdk]'``), or None when every SDK is there.
+    """The notice of what the SDK checks of ``providers`` lack here, or None when every SDK is there.
+
+    The page shows it before the checks are asked for (``… not installed here: pip install
+    'toolhist[sdk]'``), so a user of the base install learns which extra brings them.
 
     Asked of the packages' metadata and the import system only (`sdk.sdk_version`,
     `toolhist.extras.missing`): nothing is imported on a page's run. The SDK by its distribution, not
