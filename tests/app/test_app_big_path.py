@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 
 import pytest
+from app_links import held, linked, verdicts_of
 from bench_modules import benchmark_module
-from streamlit.testing.v1 import AppTest
 
 from toolhist.check import check
 from toolhist.providers import PROVIDERS
@@ -23,8 +23,6 @@ from toolhist.views import state
 from toolhist.views.inputs import Input, Stamp
 from toolhist.views.summary import verdict_rows
 
-ROOT = Path(__file__).parent.parent.parent
-APP = str(ROOT / "app.py")
 BOUND_MB = 1
 
 
@@ -40,23 +38,6 @@ def big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     log: Path = benchmark_module("agent_logs").write("claude-code", tmp_path / "big.jsonl", mb=3)
     assert log.stat().st_size > BOUND_MB * 1024 * 1024
     return log
-
-
-def linked(path: Path) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["path"] = str(path)
-    return at.run()
-
-
-def verdicts_of(at: AppTest) -> list[dict[str, object]]:
-    frame = at.dataframe[0].value  # the verdict table, first on Home
-    return [{str(k): v for k, v in r.items()} for r in frame.to_dict("records")]
-
-
-def held(at: AppTest) -> Input:
-    found = at.session_state["toolhist.input"]
-    assert isinstance(found, Input)
-    return found
 
 
 def test_a_file_over_the_upload_bound_opens_by_reference(big: Path) -> None:

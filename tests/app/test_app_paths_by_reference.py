@@ -19,6 +19,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from app_links import held, linked, verdicts_of
 from fake_home_stores import OPENCODE_DB, make_store_home
 from streamlit.testing.v1 import AppTest
 
@@ -28,7 +29,6 @@ from toolhist.views.inputs import Input, Stamp
 from toolhist.views.summary import verdict_rows
 
 ROOT = Path(__file__).parent.parent.parent
-APP = str(ROOT / "app.py")
 LOGS = ROOT / "tests" / "corpus" / "logs"
 BOUND_MB = 1
 OLDER = "ses_4a2f0c31bffeQ1xVw9Kc2mZtRd"
@@ -42,23 +42,6 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TOOLHIST_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(state, "MAX_UPLOAD_MB", BOUND_MB)
     return tmp_path
-
-
-def linked(path: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["path"] = path
-    return at.run()
-
-
-def verdicts_of(at: AppTest) -> list[dict[str, object]]:
-    frame = at.dataframe[0].value  # the verdict table, first on Home
-    return [{str(k): v for k, v in r.items()} for r in frame.to_dict("records")]
-
-
-def held(at: AppTest) -> Input:
-    found = at.session_state["toolhist.input"]
-    assert isinstance(found, Input)
-    return found
 
 
 def opened_as_check(at: AppTest, path: str) -> None:

@@ -102,21 +102,21 @@ def test_inspect_attachments_are_put_back() -> None:
     assert session.messages[1].blocks == (TextBlock(text=text),)
 
 
-@pytest.fixture(scope="module")
-def inspect_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """What toolhist read from Inspect's own EvalLog, EvalSample and ChatMessage list (inspect_live.py)."""
+def sampled(library: str, script: str, args: list[str], cwd: Path, env: dict[str, str]) -> dict[str, Any]:
+    """The JSON line a producer (tests/corpus/producers/``script``) printed, run in ``library``'s own
+    environment (`toolhist.peers.env`, cached: `./dev test` makes it) with this checkout on its path."""
     from toolhist.errors import ToolhistError
     from toolhist.peers.env import install
 
     try:
-        env = install("inspect-ai")  # cached: `./dev test` finds it made
+        made = install(library)
     except ToolhistError as exc:
-        pytest.fail(f"the inspect-ai environment could not be installed: {exc}")
+        pytest.fail(f"the {library} environment could not be installed: {exc}")
     root = Path(__file__).parents[2]
     ran = subprocess.run(
-        [str(env.python), str(root / "tests" / "corpus" / "producers" / "inspect_live.py"), "logs"],
-        cwd=tmp_path_factory.mktemp("inspect"),
-        env={**os.environ, "PYTHONPATH": str(root), "INSPECT_LOG_DIR": "logs"},
+        [str(made.python), str(root / "tests" / "corpus" / "producers" / script), *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(root), **env},
         capture_output=True,
         text=True,
         check=False,
@@ -124,6 +124,13 @@ def inspect_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert ran.returncode == 0, ran.stderr[-2000:]
     result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
     return result
+
+
+@pytest.fixture(scope="module")
+def inspect_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What toolhist read from Inspect's own EvalLog, EvalSample and ChatMessage list (inspect_live.py)."""
+    here = tmp_path_factory.mktemp("inspect")
+    return sampled("inspect-ai", "inspect_live.py", ["logs"], here, {"INSPECT_LOG_DIR": "logs"})
 
 
 def test_inspect_its_own_live_objects_read_as_its_log(inspect_live: dict[str, Any]) -> None:
@@ -184,31 +191,12 @@ def test_mini_swe_agent_sends_its_messages_without_extra() -> None:
 def mini_swe_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What toolhist read from mini-SWE-agent's own ``DefaultAgent``, its ``messages`` list and the
     trajectory its ``save()`` wrote, after a scripted offline run (mini_swe_live.py)."""
-    from toolhist.errors import ToolhistError
-    from toolhist.peers.env import install
-
-    try:
-        env = install("mini-swe-agent")  # cached: `./dev test` finds it made
-    except ToolhistError as exc:
-        pytest.fail(f"the mini-swe-agent environment could not be installed: {exc}")
-    root = Path(__file__).parents[2]
     here = tmp_path_factory.mktemp("mini-swe")
-    ran = subprocess.run(
-        [str(env.python), str(root / "tests" / "corpus" / "producers" / "mini_swe_live.py"), "run.traj.json"],
-        cwd=here,
-        env={
-            **os.environ,
-            "PYTHONPATH": str(root),
-            "MSWEA_GLOBAL_CONFIG_DIR": str(here / "config"),  # not the user's ~/.config/mini-swe-agent
-            "MSWEA_SILENT_STARTUP": "1",
-        },
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
-    return result
+    quiet = {
+        "MSWEA_GLOBAL_CONFIG_DIR": str(here / "config"),  # not the user's ~/.config/mini-swe-agent
+        "MSWEA_SILENT_STARTUP": "1",
+    }
+    return sampled("mini-swe-agent", "mini_swe_live.py", ["run.traj.json"], here, quiet)
 
 
 def test_mini_swe_agent_live_agent_messages_and_saved_trajectory_read_alike(
@@ -392,30 +380,8 @@ def test_atif_calls_linked_by_source_call_id_stay_calls() -> None:
 def harbor_live(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What toolhist read from Harbor 0.25.0's own ``Trajectory`` objects (harbor_live.py): one validated
     from Harbor's golden terminus-2 file, one built step by step and the file its dump wrote."""
-    from toolhist.errors import ToolhistError
-    from toolhist.peers.env import install
-
-    try:
-        env = install("harbor")  # cached: `./dev test` finds it made
-    except ToolhistError as exc:
-        pytest.fail(f"the harbor environment could not be installed: {exc}")
-    root = Path(__file__).parents[2]
-    out = tmp_path_factory.mktemp("harbor") / "trajectory.json"
-    ran = subprocess.run(
-        [
-            str(env.python),
-            str(root / "tests" / "corpus" / "producers" / "harbor_live.py"),
-            str(TERMINUS),
-            str(out),
-        ],
-        env={**os.environ, "PYTHONPATH": str(root)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    result: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
-    return result
+    here = tmp_path_factory.mktemp("harbor")
+    return sampled("harbor", "harbor_live.py", [str(TERMINUS), str(here / "trajectory.json")], here, {})
 
 
 def test_atif_harbor_trajectory_model_live(harbor_live: dict[str, Any]) -> None:
