@@ -49,6 +49,10 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     )
 
 
+KEPT = "sw_strategies_kept"
+"""The strategies last chosen here, kept while the user is on other pages."""
+
+
 def _every_strategy() -> None:
     """The button's callback: every strategy, the library ones too (before the box is drawn again)."""
     st.session_state["sw_strategies"] = list(STRATEGIES)
@@ -97,11 +101,14 @@ if back_to != NO_RETURN and at < count:
 elif back_to != NO_RETURN:
     st.caption("The switch is at the end of the session: there is nothing after it to return with.")
     back_to = NO_RETURN
-# the library strategies wait for the user (one button, or picked here); one not installed costs nothing
+# the library strategies wait for the user (one button, or picked here); one not installed costs nothing.
+# The widget's own key is dropped when another page runs: the choice is kept under a key of the page's.
 st.session_state.setdefault(
-    "sw_strategies", [n for n in STRATEGIES if not starts_library(n) or not installed(n)]
+    "sw_strategies",
+    st.session_state.get(KEPT) or [n for n in STRATEGIES if not starts_library(n) or not installed(n)],
 )
 chosen = cols[3].multiselect("Strategies", list(STRATEGIES), key="sw_strategies")
+st.session_state[KEPT] = list(chosen)
 later = [name for name in STRATEGIES if starts_library(name) and name not in chosen]
 if later:
     st.caption(

@@ -151,3 +151,16 @@ def test_switch_runs_the_libraries_on_its_button() -> None:
     verdicts = next(d.value for d in at.dataframe if "foreign tokens" in d.value.columns)
     assert list(verdicts["strategy"]) == list(STRATEGIES)
     assert not [c for c in at.caption if c.value.startswith("Not run yet")]
+
+
+def test_switch_keeps_the_strategies_chosen_across_pages() -> None:
+    """Streamlit drops a widget's state when another page runs: the choice is kept by the page itself."""
+    at = open_page("pages/8_Switch.py", sample="switch_back_thinking.json", to="gemini", back="(stay)")
+    at.multiselect(key="sw_strategies").set_value(["none", "canonical"]).run()
+    at.switch_page("pages/2_Violations.py").run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/8_Switch.py").run()
+    assert not at.exception, at.exception
+    assert at.multiselect(key="sw_strategies").value == ["none", "canonical"]
+    verdicts = next(d.value for d in at.dataframe if "foreign tokens" in d.value.columns)
+    assert list(verdicts["strategy"]) == ["none", "canonical"]
