@@ -166,7 +166,7 @@ def table() -> None:
     typed in the Message box or linked moves the table to its page (unless the filters hide it),
     once per new message, so paging by hand stays where it is.
     """
-    filters = st.columns([2, 2, 1])
+    filters = st.columns([2, 2, 1.6])  # the toggle's label whole at 1,400 px
     statuses = filters[0].multiselect("Status", sorted(frame["status"].unique()), key="tl_status")
     needle = filters[1].text_input("Call id or tool contains", key="tl_needle")
     only_bad = filters[2].toggle("Violations only", key="tl_only_bad")
