@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pandas as pd
@@ -274,3 +275,36 @@ def test_every_index_once_and_statuses_consistent(pair: tuple[Session, Session])
     if before == after:
         assert all(r.status == "same" for r in d.rows)
     assert sum(d.counts().values()) == len(d.rows)
+
+
+def test_a_message_both_sessions_share_is_hashed_once(monkeypatch: Any) -> None:
+    """A curation keeps every untouched message object: diff hashes each object once (counted)."""
+    module = sys.modules[diff.__module__]  # `toolhist.diff` the name is the function, not the module
+    hashed: list[int] = []
+
+    def counting(message: Message) -> bytes:
+        hashed.append(id(message))
+        return message_hash(message)
+
+    monkeypatch.setattr(module, "message_hash", counting)
+    after = session(*BASE.messages[:2], synthetic(BASE.messages[2]), BASE.messages[3])
+    d = diff(BASE, after)
+    assert [r.status for r in d.rows] == ["same"] * 4
+    assert len(hashed) == len(set(hashed)) == 5  # the 4 messages of BASE and the one rebuilt
+
+
+def test_aligned_frame_summarises_a_shared_message_once(monkeypatch: Any) -> None:
+    import toolhist.views.diffs as views
+
+    summarised: list[int] = []
+    real = views.summarize_message
+
+    def counting(message: Message, width: int = 100) -> str:
+        summarised.append(id(message))
+        return real(message, width)
+
+    monkeypatch.setattr(views, "summarize_message", counting)
+    after = session(*BASE.messages[:2], synthetic(BASE.messages[2]), BASE.messages[3])
+    frame = views.aligned_frame(diff(BASE, after))
+    assert list(frame["before"]) == list(frame["after"])
+    assert len(summarised) == len(set(summarised)) == 5

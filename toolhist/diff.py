@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
 
 import orjson
 from pydantic import TypeAdapter
@@ -60,6 +60,8 @@ _SMALL_GAP: Final = 250_000
 """Largest (before x after) gap aligned with difflib when it has no unique anchor."""
 _EXACT, _LOOSE = 2, 1
 """Pair weights for the ordering chain: an exact pair wins over a loose one."""
+T = TypeVar("T")
+_MISSING: Final = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +153,8 @@ def diff(before: Session, after: Session, changes: Sequence[Change] = ()) -> Dif
     ``before=curation.original`` and ``after=curation.session``.
     """
     a, b = before.messages, after.messages
-    ha, hb = [message_hash(m) for m in a], [message_hash(m) for m in b]
+    hashed = by_identity(message_hash)  # a curation shares every untouched message with its original
+    ha, hb = [hashed(m) for m in a], [hashed(m) for m in b]
     pairs: dict[int, tuple[int, int]] = {}  # before index -> (after index, weight)
     taken: set[int] = set()  # after indices already paired
 
@@ -193,6 +196,24 @@ def diff(before: Session, after: Session, changes: Sequence[Change] = ()) -> Dif
     chain = _heaviest_chain(pairs)
     rows = _rows(len(a), len(b), pairs=pairs, chain=chain, ha=ha, hb=hb, ties=_ties(changes))
     return Diff(before=before, after=after, changes=tuple(changes), rows=rows)
+
+
+def by_identity(fn: Callable[[Message], T]) -> Callable[[Message], T]:
+    """``fn`` worked out once per message object, for as long as the returned function lives.
+
+    Messages are frozen, so one object always gives one answer; keyed by ``id`` (the objects stay
+    alive in the sessions given, so an id is never reused while the memo is), not by hashing content.
+    """
+    memo: dict[int, T] = {}
+
+    def once(message: Message) -> T:
+        key = id(message)
+        found = memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = memo[key] = fn(message)
+        return cast("T", found)
+
+    return once
 
 
 def message_hash(message: Message) -> bytes:

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from toolhist._gc import paused
 from toolhist.curation import Change, Curation
 from toolhist.curation.compare import compare
-from toolhist.diff import Diff, diff, summarize_message
+from toolhist.diff import Diff, by_identity, diff, summarize_message
 from toolhist.model import Session
 
 STATUS_COLORS = {
@@ -31,24 +32,22 @@ STATUS_COLORS = {
 """Row background per diff status (light, so the text stays readable in both themes' tables)."""
 
 
+@paused  # a row per message: 100,000 small dicts, no cycles (see toolhist._gc)
 def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
     """One row per diff row: ``before #``, ``before``, ``status``, ``after #``, ``after``, ``changes``.
 
     ``changes`` lists the Change numbers (positions in the change log) that concern the row.
     """
+    summary = by_identity(lambda message: summarize_message(message, width))  # shared messages once
     records: list[dict[str, object]] = []
     for row in d.rows:
         records.append(
             {
                 "before #": row.before,
-                "before": summarize_message(d.before.messages[row.before], width)
-                if row.before is not None
-                else "",
+                "before": summary(d.before.messages[row.before]) if row.before is not None else "",
                 "status": row.status,
                 "after #": row.after,
-                "after": summarize_message(d.after.messages[row.after], width)
-                if row.after is not None
-                else "",
+                "after": summary(d.after.messages[row.after]) if row.after is not None else "",
                 "changes": ", ".join(str(c) for c in row.changes),
             }
         )
