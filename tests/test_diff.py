@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import toolhist
 from toolhist.curation.base import Change, Position
-from toolhist.diff import Diff, diff, message_hash
+from toolhist.diff import Diff, diff, message_hash, summarize_message
 from toolhist.model import Message, MessageMetadata, Session
 
 
@@ -297,7 +297,7 @@ def test_aligned_frame_summarises_a_shared_message_once(monkeypatch: Any) -> Non
     import toolhist.views.diffs as views
 
     summarised: list[int] = []
-    real = views.summarize_message
+    real = summarize_message
 
     def counting(message: Message, width: int = 100) -> str:
         summarised.append(id(message))
