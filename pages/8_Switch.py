@@ -49,8 +49,7 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     )
 
 
-KEPT = "sw_strategies_kept"
-"""The strategies last chosen here, kept while the user is on other pages."""
+KEPT = "sw_strategies_kept"  # the strategies last chosen here, kept while the user is on other pages
 
 
 def _every_strategy() -> None:
