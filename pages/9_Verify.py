@@ -19,7 +19,8 @@ from toolhist.verify.text import answer_lines, plan_lines
 from toolhist.views import state
 from toolhist.views.failure import alert
 from toolhist.views.markup import md_literal
-from toolhist.views.verify import ledger_frame, planned
+from toolhist.views.sent import default_provider, ran_on_of
+from toolhist.views.verify import ledger_frame, no_model_here, planned
 
 st.set_page_config(page_title="toolhist · Verify", layout="wide")
 st.title("Verify by sending")
@@ -30,9 +31,19 @@ st.caption(
     "beside the prediction in your local ledger. Nothing is sent unless you turn sending on and press Send."
 )
 
-provider = state.pick("provider", "Provider", list(PROVIDERS), PROVIDERS[0], key="vf_provider")
-strategy = state.pick("strategy", "Strategy", list(STRATEGIES), "none", key="vf_strategy")
-model = st.text_input("Model (empty: the one the request names)", key="vf_model").strip() or None
+provider = state.pick(
+    "provider",
+    "Provider",
+    list(PROVIDERS),
+    default_provider(opened.key, opened.session, opened.found),
+    key="vf_provider",
+)
+# Its own choice, not the strategy picked on Curation or Payloads: a verdict is confirmed on the
+# history as sent unless the user asks to send a repair.
+strategy = state.pick("send", "Strategy", list(STRATEGIES), "none", key="vf_strategy")
+typed = st.text_input("Model (empty: the one the request or the log names)", key="vf_model").strip()
+ran = ran_on_of(opened.key, opened.session)
+logged = ran.model if ran is not None and ran.provider == provider and ran.model else None
 route = None
 if provider == "anthropic":
     picked = st.radio(
@@ -44,11 +55,22 @@ if provider == "anthropic":
     )
     route = None if picked == "auto" else picked
 
+chosen, reason, model_from_log = None, "", False
 try:
-    chosen = planned(opened, provider, strategy, model=model, route=route)  # type: ignore[arg-type]
+    chosen = planned(opened, provider, strategy, model=typed or None, route=route)  # type: ignore[arg-type]
 except ToolhistError as exc:  # no model named, an unknown route, a peer library missing: say what to do
-    alert("warning", "This request cannot be planned yet.", str(exc))
+    reason = str(exc)
+if chosen is None and not typed and logged is not None and "names no model" in reason:
+    try:  # a log's bodies name no model, but the log says which one it ran on with this provider
+        chosen = planned(opened, provider, strategy, model=logged, route=route)  # type: ignore[arg-type]
+        model_from_log = True
+    except ToolhistError as exc:
+        reason = str(exc)
+if chosen is None:
+    alert("warning", "This request cannot be planned yet.", no_model_here(reason))
     st.stop()
+if model_from_log and ran is not None:
+    st.caption(md_literal(f"Model {logged}: the one the log ran on ({ran.evidence}); type another above."))
 
 st.subheader("What would be sent")
 st.code("\n".join(plan_lines(chosen)), language=None, wrap_lines=True)

@@ -98,10 +98,70 @@ def test_the_page_runs_on_every_sample_and_sends_nothing(
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert recorder.calls == []
-    if at.warning:  # a history that names no model: the page says how to name one
+    provider = at.selectbox(key="vf_provider").value  # the one it ran on, else the first that rejects it
+    if at.warning:  # a history that names no model: the page says how to name one, in its own words
         assert [w.value for w in at.warning] == ["This request cannot be planned yet."]
-        assert at.code[0].value.endswith("the request names no model for openai-chat; give one with --model")
-    else:
-        assert (
-            at.code[0].value.splitlines()[1].startswith("provider   openai-chat (Chat Completions), model ")
+        assert at.code[0].value.endswith(
+            f"the request names no model for {provider}; type one in the Model box"
         )
+    else:
+        assert re.fullmatch(
+            rf"provider   {provider} \(.+\), model \S+, strategy none", at.code[0].value.splitlines()[1]
+        )
+
+
+def test_verify_sends_as_sent_whatever_curation_picked(
+    verify_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The strategy chosen on Curation is a repair to look at; Verify confirms the history as sent."""
+    with serve() as (fake, _):
+        for name, value in bases(fake).items():
+            monkeypatch.setenv(name, value)
+        st.cache_resource.clear()
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["sample"] = "openai_chat_request.json"
+        at.run()
+        at.switch_page("pages/3_Curation.py").run()
+        assert at.selectbox(key="cu_strategy").value == "toolhist"
+        at.switch_page("pages/9_Verify.py").run()
+        assert not at.exception, at.exception
+        assert at.selectbox(key="vf_strategy").value == "none"
+        assert at.code[0].value.splitlines()[1].endswith("strategy none")
+
+
+def test_a_log_without_a_model_in_its_bodies_sends_the_model_it_ran_on(
+    verify_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Claude Code log names its model in its metadata, not in a request body: Verify plans with it, on
+    the provider it ran on, and says where it came from; another model typed in the box wins."""
+    with serve() as (fake, _):
+        for name, value in bases(fake).items():
+            monkeypatch.setenv(name, value)
+        st.cache_resource.clear()
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["sample"] = "claude_code_compacted_result.jsonl"
+        at.run()
+        at.switch_page("pages/9_Verify.py").run()
+        assert not at.exception, at.exception
+        assert at.selectbox(key="vf_provider").value == "anthropic"
+        assert (
+            at.code[0]
+            .value.splitlines()[1]
+            .startswith("provider   anthropic (Messages), model claude-sonnet-4-5-20250929")
+        )
+        shown = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+        assert (
+            "Model claude-sonnet-4-5-20250929: the one the log ran on (message 6 metadata); type another above."
+            in shown
+        )
+        at.text_input(key="vf_model").set_value("claude-haiku-4-5").run()
+        assert (
+            at.code[0]
+            .value.splitlines()[1]
+            .startswith("provider   anthropic (Messages), model claude-haiku-4-5")
+        )
+        at.selectbox(key="vf_provider").set_value("gemini").run()
+        at.text_input(key="vf_model").set_value("").run()
+        # another provider than the one it ran on: the log's model is not offered, the box is named
+        assert [w.value for w in at.warning] == ["This request cannot be planned yet."]
+        assert at.code[0].value.endswith("the request names no model for gemini; type one in the Model box")

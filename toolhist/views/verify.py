@@ -37,6 +37,11 @@ def environment(provider: str) -> tuple[tuple[str, str], ...]:
     return tuple(moved + keys)
 
 
+def no_model_here(reason: str) -> str:
+    """A planning error in the page's words: the Model box, not the CLI's ``--model``."""
+    return reason.replace("give one with --model", "type one in the Model box")
+
+
 def planned(opened: Opened, provider: str, strategy: str, *, model: str | None, route: RouteChoice) -> Plan:
     """`toolhist.verify.plan` of the open session, cached per session key, choices and `environment`."""
     choices = (provider, strategy, model, route, environment(provider))
