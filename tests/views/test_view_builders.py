@@ -264,3 +264,14 @@ def test_focus_row_prefers_the_linked_message_then_the_first_change() -> None:
     changed = [n for n, status in enumerate(frame["status"]) if status != "same"]
     assert focus_row(frame, None) == (changed[0] if changed else None)
     assert focus_row(frame.iloc[0:0], None) is None
+
+
+def test_focus_row_moves_from_an_unchanged_linked_message_to_its_repair() -> None:
+    """The sample's 400 names message 9 (the call); the repair is the result inserted after it (row 10)."""
+    s = toolhist.load(SAMPLES / "openai_chat_request.json")
+    curation = curate(s, "openai-chat", strategy="toolhist")
+    frame = aligned_frame(diff(curation.original, curation.session, curation.changes))
+    assert list(frame["status"])[9:] == ["same", "inserted"]
+    assert focus_row(frame, 9) == 10
+    assert focus_row(frame, 0) == 0  # a message far from the repair stays the one opened
+    assert focus_row(frame, None) == 10

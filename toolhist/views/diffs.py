@@ -182,14 +182,18 @@ def _compare_frame(records: list[dict[str, object]]) -> pd.DataFrame:
 def focus_row(frame: pd.DataFrame, message: int | None) -> int | None:
     """Which row of an `aligned_frame` (position) to open first.
 
-    The row holding ``message`` on the before side (a deep link's ``msg``), else the first row that
-    is not ``same``, else None.
+    The row holding ``message`` on the before side (a deep link's ``msg``), or the row right after it
+    when the curation left the message alone and changed that one (a call's violation is repaired by
+    the result inserted after it); with no ``msg``, the first row that is not ``same``, else None.
     """
+    statuses = list(frame["status"])
     if message is not None:
         hits = [n for n, b in enumerate(frame["before #"]) if b is not pd.NA and int(b) == message]
         if hits:
-            return hits[0]
-    changed = [n for n, status in enumerate(frame["status"]) if status != "same"]
+            n = hits[0]
+            after = n + 1 < len(statuses) and statuses[n] == "same" and statuses[n + 1] != "same"
+            return n + 1 if after else n
+    changed = [n for n, status in enumerate(statuses) if status != "same"]
     return changed[0] if changed else None
 
 
