@@ -275,3 +275,26 @@ def test_focus_row_moves_from_an_unchanged_linked_message_to_its_repair() -> Non
     assert focus_row(frame, 9) == 10
     assert focus_row(frame, 0) == 0  # a message far from the repair stays the one opened
     assert focus_row(frame, None) == 10
+
+
+def test_a_strategy_that_gave_no_answer_says_why_in_the_switch_table() -> None:
+    from toolhist.switch import Leg, StrategyLeg
+    from toolhist.views.switch import verdicts_frame
+
+    why = "the 'pydantic-ai' strategy needs pydantic_ai, not installed here: pip install 'toolhist[pydantic-ai]'"
+    leg = Leg(
+        provider="anthropic",
+        at=3,
+        kind="switch",
+        made=(),
+        appended=None,
+        strategies={
+            "none": StrategyLeg("none", {}),
+            "pydantic-ai": StrategyLeg("pydantic-ai", None, error=why),
+        },
+    )
+    frame = verdicts_frame(leg)
+    assert frame[["strategy", "verdict", "rules"]].values.tolist() == [
+        ["none", "accepted", ""],
+        ["pydantic-ai", "no answer", f"not run: {why}"],
+    ]

@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 def verdicts_frame(leg: Leg) -> pd.DataFrame:
     """One row per strategy: its verdict, the rules, changes, foreign tokens, a thinking block off its prefix.
 
+    A strategy that gave no answer (a library not installed) says why in ``rules``, as Curation does.
+
     ``prefix changed`` names the first Anthropic thinking block whose prefix the strategy edited:
     Claude Fable 5.1 and Opus 5.5 reject it on accounts created on or after 2026-08-31.
     """
@@ -26,7 +28,7 @@ def verdicts_frame(leg: Leg) -> pd.DataFrame:
         {
             "strategy": name,
             "verdict": "no answer" if s.error else ("accepted" if s.accepted else "400"),
-            "rules": verdict_words(s) if s.error is None and not s.accepted else "",
+            "rules": f"not run: {s.error}" if s.error else ("" if s.accepted else verdict_words(s)),
             "changes": s.changes,
             "foreign tokens": len(s.foreign),
             "prefix changed": "" if s.rebound is None else f"{s.rebound.path} ({s.rebound.changed})",
