@@ -26,6 +26,7 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, provider_for, render, render_curation, validate
 from toolhist.ran_on import ran_on, said
 from toolhist.redact import redact_text
+from toolhist.views.diffs import position_words
 from toolhist.views.markup import (
     CSS,
     aligned_diff,
@@ -36,7 +37,6 @@ from toolhist.views.markup import (
     summary_table,
     table,
     verdict_cards,
-    where,
 )
 from toolhist.views.payloads import numbered_lines
 from toolhist.views.svg import timeline_svg
@@ -177,7 +177,7 @@ def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> s
             else:
                 parts.append(f"<p>The aligned diff is left out: {len(changes):,} changes (counts above).</p>")
             rows = [
-                (n, c.pass_, c.action, c.call_id, where(c.before), where(c.after), c.reason)
+                (n, c.pass_, c.action, c.call_id, position_words(c.before), position_words(c.after), c.reason)
                 for n, c in enumerate(changes[:ROWS])
             ]
             rest = Counter(f"{c.pass_} {c.action}" for c in changes[ROWS:])

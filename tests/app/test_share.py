@@ -11,7 +11,8 @@ import toolhist
 from toolhist.report import report
 from toolhist.views import share
 
-APP = str(Path(__file__).parent.parent.parent / "app.py")
+ROOT = Path(__file__).parent.parent.parent
+APP = str(ROOT / "app.py")
 KEY = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"  # an OpenAI key's shape, split so no scanner flags this file
 HISTORY = {
     "model": "gpt-4.1",
@@ -45,7 +46,7 @@ def test_the_report_is_built_on_a_click_and_is_the_cli_report_redacted() -> None
     expected = report(session).encode()
     [label] = downloads(at)
     assert label == f"Download the report ({len(expected) / 1e3:,.0f} kB)"
-    data = share._report(at.session_state["share_built"], session)  # the cached build, by its key
+    data = share._report(at.session_state["share_built"], "<pasted text>", session)  # the cached build
     assert data == expected
     assert KEY.encode() not in data
     assert b"[REDACTED:" in data
@@ -53,3 +54,19 @@ def test_the_report_is_built_on_a_click_and_is_the_cli_report_redacted() -> None
     at.run()  # a rerun keeps the download and builds nothing again
     assert downloads(at) == [label]
     assert not at.get("button") or "share_build" not in [b.key for b in at.button]
+
+
+def test_the_report_of_a_sample_is_titled_with_its_file_name_as_the_cli_titles_it() -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["sample"] = "openai_chat_request.json"
+    at.run()
+    share._report.clear()
+    at.button(key="share_build").click().run()
+    assert not at.exception
+    sample = ROOT / "sample_logs" / "openai_chat_request.json"
+    as_read = toolhist.load(sample.read_bytes(), name=sample.name)  # as the app reads a sample: no path
+    data = share._report(at.session_state["share_built"], sample.name, as_read)  # the cached build
+    cli = report(toolhist.load(str(sample))).encode()
+    assert b"<title>toolhist report: openai_chat_request.json</title>" in cli
+    assert data == cli
+    assert b"<td>message 10, block 0</td>" in data  # a position in words, not "10.0"

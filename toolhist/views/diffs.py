@@ -77,8 +77,8 @@ def changes_frame(changes: Sequence[Change]) -> pd.DataFrame:
             "pass": c.pass_,
             "action": c.action,
             "call id": _call(c),
-            "before": _where(c.before),
-            "after": _where(c.after),
+            "before": position_words(c.before),
+            "after": position_words(c.after),
             "reason": c.reason,
         }
         for n, c in enumerate(changes)
@@ -121,7 +121,11 @@ def per_pass(changes: Sequence[Change]) -> str:
     return " · ".join(f"{name} {n:,}" for name, n in counts.items())
 
 
-def _where(position: object) -> str:
+def position_words(position: object) -> str:
+    """``message 10, block 0``, or empty for no position: the words of a page and a shared report.
+
+    ``toolhist curate`` prints ``10.0``, which reads as a number outside a terminal.
+    """
     message = getattr(position, "message", None)
     if message is None:
         return ""

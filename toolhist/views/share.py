@@ -18,8 +18,14 @@ from toolhist.views import state
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
-def _report(key: str, _session: Session) -> bytes:
-    """`toolhist.report.report` of the open session, cached per content key."""
+def _report(key: str, name: str, _session: Session) -> bytes:
+    """`toolhist.report.report` of the open session, cached per content key.
+
+    A session read from bytes (a sample, an upload) has no path: the report is titled with the file
+    name the app shows, as ``toolhist report FILE`` titles it with the file's (a paste has none).
+    """
+    if _session.source.path is None and name and not name.startswith("<"):
+        _session = _session.model_copy(update={"source": _session.source.model_copy(update={"path": name})})
     return report(_session).encode("utf-8")
 
 
@@ -34,10 +40,10 @@ def share(opened: state.Opened, name: str) -> None:
     built = st.session_state.get("share_built") == opened.key
     if not built and st.button("Build the report", key="share_build"):
         with st.spinner("Building the report…"):
-            _report(opened.key, opened.session)
+            _report(opened.key, name, opened.session)
         st.session_state["share_built"] = built = opened.key
     if built:
-        data = _report(opened.key, opened.session)
+        data = _report(opened.key, name, opened.session)
         st.download_button(
             f"Download the report ({len(data) / 1e3:,.0f} kB)",
             data,
