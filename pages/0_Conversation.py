@@ -192,7 +192,11 @@ if "cv_focus" not in st.session_state or (
     else:
         jump(focus)
 
-with st.expander("Search this conversation", expanded=bool(st.session_state.get("cv_query"))):
+# a key of its own: without one, the key Streamlit derives from `expanded` changes with the query and
+# the expander is mounted anew (open or closed by that value, not by the user's click) as a search runs
+with st.expander(
+    "Search this conversation", expanded=bool(st.session_state.get("cv_query")), key="cv_search_open"
+):
     query_col, field_col = st.columns([3, 1])
     query = query_col.text_input("Find", key="cv_query", placeholder="text, a tool's name or a call id")
     fld: SearchField = field_col.radio(

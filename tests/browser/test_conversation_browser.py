@@ -55,16 +55,29 @@ def pick_row(page: Page, grid: Locator, row: int) -> None:
     page.mouse.click(box["x"] + 16, box["y"] + header + row_height * row + row_height / 2)
 
 
+def open_search(page: Page) -> None:
+    """Open the search expander (once the page's run is over: a click during a run can be lost)."""
+    settled(page)
+    if not page.get_by_label("Find").is_visible():
+        page.get_by_text("Search this conversation", exact=True).click()
+    expect(page.get_by_label("Find")).to_be_visible(timeout=WAIT)
+
+
 def find(page: Page, query: str) -> Locator:
     """Open the search, type ``query``, and return the hits' grid once it shows the first hit."""
-    expander = page.get_by_text("Search this conversation", exact=True)
-    if not page.get_by_label("Find").is_visible():
-        expander.click()
+    open_search(page)
     box = page.get_by_label("Find")
     box.fill(query)
     box.press("Enter")
     settled(page)
     grid = page.locator('[data-testid="stDataFrame"]').first
+    ran = page.get_by_text(re.compile(r"^[\d,]+ match(es)?\b")).first
+    expect(ran).to_be_attached(timeout=WAIT)  # the search ran (its caption is in the page, open or not)
+    if not box.is_visible():
+        # Known, not fixed: on a server's first runs the expander was found closed once the search had run
+        # (1 in 3 cold runs of this file, CI trial of 2026-11-28; never with pytest's capture off). The
+        # hits are there (the caption above); the user opens the expander again, as this does.
+        open_search(page)
     expect(grid).to_be_visible(timeout=WAIT)
     page.wait_for_timeout(800)  # the grid paints its canvas after layout
     return grid
@@ -108,7 +121,7 @@ def test_a_search_hit_on_another_page_moves_the_window_to_it(
     hits, _ = search(session, search_index(session), call.id, "id")
     page.goto(f"{app_url}/Conversation?path={log}")
     expect(page.locator("#th-msg-0")).to_be_visible(timeout=WAIT)
-    page.get_by_text("Search this conversation", exact=True).click()
+    open_search(page)
     page.get_by_text("call id", exact=True).click()
     settled(page)
     grid = find(page, call.id)
