@@ -23,14 +23,20 @@ APP = str(ROOT / "app.py")
 SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 
 
-def verify_page(fake: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+def home(fake: str, monkeypatch: pytest.MonkeyPatch, sample: str, **params: str) -> AppTest:
+    """Home run once on ``sample`` (``params`` as the link's), the providers' hosts the fake's."""
     for name, value in bases(fake).items():
         monkeypatch.setenv(name, value)
     st.cache_resource.clear()
     at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params["sample"] = "openai_chat_request.json"
-    at.query_params["provider"] = "openai-chat"
-    at.run()
+    at.query_params["sample"] = sample
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def verify_page(fake: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    at = home(fake, monkeypatch, "openai_chat_request.json", provider="openai-chat")
     at.switch_page("pages/9_Verify.py").run()
     assert not at.exception, at.exception
     return at
@@ -115,12 +121,7 @@ def test_verify_sends_as_sent_whatever_curation_picked(
 ) -> None:
     """The strategy chosen on Curation is a repair to look at; Verify confirms the history as sent."""
     with serve() as (fake, _):
-        for name, value in bases(fake).items():
-            monkeypatch.setenv(name, value)
-        st.cache_resource.clear()
-        at = AppTest.from_file(APP, default_timeout=90)
-        at.query_params["sample"] = "openai_chat_request.json"
-        at.run()
+        at = home(fake, monkeypatch, "openai_chat_request.json")
         at.switch_page("pages/3_Curation.py").run()
         assert at.selectbox(key="cu_strategy").value == "toolhist"
         at.switch_page("pages/9_Verify.py").run()
@@ -135,12 +136,7 @@ def test_a_log_without_a_model_in_its_bodies_sends_the_model_it_ran_on(
     """A Claude Code log names its model in its metadata, not in a request body: Verify plans with it, on
     the provider it ran on, and says where it came from; another model typed in the box wins."""
     with serve() as (fake, _):
-        for name, value in bases(fake).items():
-            monkeypatch.setenv(name, value)
-        st.cache_resource.clear()
-        at = AppTest.from_file(APP, default_timeout=90)
-        at.query_params["sample"] = "claude_code_compacted_result.jsonl"
-        at.run()
+        at = home(fake, monkeypatch, "claude_code_compacted_result.jsonl")
         at.switch_page("pages/9_Verify.py").run()
         assert not at.exception, at.exception
         assert at.selectbox(key="vf_provider").value == "anthropic"
