@@ -17,7 +17,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.switch import SwitchReport, origin_of, switch
 from toolhist.switch.text import made_words
 from toolhist.views import state
-from toolhist.views.on_request import BUTTON, installed, starts_library
+from toolhist.views.on_request import BUTTON, deferred, starts_library
 from toolhist.views.switch import foreign_frame, verdicts_frame
 
 NO_RETURN = "(stay)"
@@ -102,9 +102,9 @@ elif back_to != NO_RETURN:
     back_to = NO_RETURN
 # the library strategies wait for the user (one button, or picked here); one not installed costs nothing.
 # The widget's own key is dropped when another page runs: the choice is kept under a key of the page's.
+waits = deferred(STRATEGIES, asked=False, picked="none")  # the installed library strategies
 st.session_state.setdefault(
-    "sw_strategies",
-    st.session_state.get(KEPT) or [n for n in STRATEGIES if not starts_library(n) or not installed(n)],
+    "sw_strategies", st.session_state.get(KEPT) or [n for n in STRATEGIES if n not in waits]
 )
 chosen = cols[3].multiselect("Strategies", list(STRATEGIES), key="sw_strategies")
 st.session_state[KEPT] = list(chosen)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
@@ -61,7 +61,6 @@ _SMALL_GAP: Final = 250_000
 _EXACT, _LOOSE = 2, 1
 """Pair weights for the ordering chain: an exact pair wins over a loose one."""
 T = TypeVar("T")
-_MISSING: Final = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +207,9 @@ def by_identity(fn: Callable[[Message], T]) -> Callable[[Message], T]:
 
     def once(message: Message) -> T:
         key = id(message)
-        found = memo.get(key, _MISSING)
-        if found is _MISSING:
-            found = memo[key] = fn(message)
-        return cast("T", found)
+        if key not in memo:
+            memo[key] = fn(message)
+        return memo[key]
 
     return once
 

@@ -85,6 +85,6 @@ def sdk_missing(providers: Sequence[str]) -> str | None:
     its module: protobuf alone makes a ``google`` namespace that google-genai's absence hides behind.
     """
     gone = dict.fromkeys(sdk.binding(p).sdk for p in providers if sdk.sdk_version(p) is None)
-    clients = dict.fromkeys(m for p in providers for m in sdk.binding(p).needs if m == "httpx2")
+    clients = dict.fromkeys(m for p in providers for m in sdk.binding(p).needs[1:])  # [0]: the SDK's own
     gone.update(dict.fromkeys(extras.missing("sdk", list(clients))))
     return extras.message("Checking with the official SDKs", "sdk", list(gone)) if gone else None
