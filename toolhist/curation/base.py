@@ -14,12 +14,46 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
 from toolhist._trusted import construct, replace
 from toolhist.model import Block, Message, Session
+
+M = TypeVar("M", bound=BaseModel)
+_setattr = object.__setattr__
+
+
+def maker(cls: type[M], *names: str) -> Callable[..., M]:
+    """``construct(cls, **dict(zip(names, values)))`` as a function of the values, for one set of names.
+
+    The passes that make one object per call of a long history (a `Position`, a ``rewrite_id``
+    `Change`) always pass the same names: the layout `construct` works out on every call (defaults,
+    fields set, private attributes) is worked out here once, from an object it made. The objects
+    are the same as `construct`'s. Every field with a default factory must be among ``names`` (its
+    value would otherwise be the one object made here, shared).
+    """
+    fields = cls.__pydantic_fields__
+    unnamed = [n for n, f in fields.items() if f.default_factory is not None and n not in names]
+    if unnamed:
+        raise KeyError(f"{cls.__name__}: {', '.join(unnamed)} must be given (a default factory)")
+    made = construct(cls, **dict.fromkeys(names))
+    state, fields_set, private = made.__dict__, made.__pydantic_fields_set__, made.__pydantic_private__
+    new = cls.__new__
+
+    def make(*values: Any) -> M:
+        obj = new(cls)
+        values_of = state.copy()
+        values_of.update(zip(names, values))
+        _setattr(obj, "__dict__", values_of)
+        _setattr(obj, "__pydantic_fields_set__", fields_set)
+        _setattr(obj, "__pydantic_extra__", None)
+        _setattr(obj, "__pydantic_private__", None if private is None else private.copy())
+        return obj
+
+    return make
+
 
 Action = Literal[
     "split", "synthesize", "close", "move", "drop", "dedupe", "conflict", "rewrite_id", "rename", "insert",
@@ -185,11 +219,15 @@ BOOK_KEEP = 4
 """Positions remembered per Change (providers that reorder turns put a subject elsewhere)."""
 
 
+_AT_MESSAGE = maker(Position, "message")
+_AT_BLOCK = maker(Position, "message", "block")
+
+
 def position(at: tuple[int, int | None]) -> Position:
     """The Position of a ``(message, block)`` pair, built as ``Position(message=…[, block=…])`` would be."""
     if at[1] is None:
-        return construct(Position, message=at[0])
-    return construct(Position, message=at[0], block=at[1])
+        return _AT_MESSAGE(at[0])
+    return _AT_BLOCK(at[0], at[1])
 
 
 @dataclass
@@ -209,6 +247,21 @@ class Trace:
     """When a list, every `derive` is appended to it as ``(new, old)`` (`toolhist.curation.shared`)."""
     located: list[Book] = field(default_factory=list)
     """Books of located Changes that outlive this run (`toolhist.curation.shared`)."""
+    _kinds: tuple[tuple[Message, ...], frozenset[type]] | None = None
+
+    def kinds(self, messages: tuple[Message, ...]) -> frozenset[type]:
+        """The block types ``messages`` hold, remembered for the tuple last asked about.
+
+        A pass that acts only on some kinds of block (reasoning) returns at once when there are
+        none: a pass that changes nothing hands the next one the same tuple, so one look serves
+        every such pass until something changes.
+        """
+        known = self._kinds
+        if known is not None and known[0] is messages:
+            return known[1]
+        found = frozenset({type(block) for message in messages for block in message.blocks})
+        self._kinds = (messages, found)
+        return found
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> Trace:
@@ -241,10 +294,13 @@ class Trace:
         found = self._origin.get(id(obj))
         if found is None:
             return None
-        m, b = (found.message, found.block) if isinstance(found, Position) else found
-        if b is None or m >= len(self.input) or b >= len(self.input[m].blocks):
+        m, b = found if type(found) is tuple else (found.message, found.block)  # type: ignore[union-attr]
+        if b is None:
             return None
-        return self.input[m].blocks[b]
+        try:  # positions are never negative: an index past the end is the only miss
+            return self.input[m].blocks[b]
+        except IndexError:
+            return None
 
     def derive(self, new: object, old: object) -> None:
         """Record that ``new`` is a rewritten ``old`` (same thing, new object)."""

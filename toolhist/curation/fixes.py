@@ -24,7 +24,6 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from toolhist._trusted import replace
 from toolhist.curation.base import Change
 from toolhist.providers.base import Violation
 
@@ -99,8 +98,30 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
                 )
             )
             error = any(v.severity == "error" for v in found_hits)
-        (errors if error else warnings).append(replace(change, fixes=rules))
+        (errors if error else warnings).append(_with_fixes(change, rules))
     return (*errors, *warnings, *rest)
+
+
+_setattr = object.__setattr__
+_FIXES = frozenset({"fixes"})
+
+
+def _with_fixes(change: Change, rules: tuple[str, ...]) -> Change:
+    """``replace(change, fixes=rules)`` (`toolhist._trusted.replace`) for a Change: one per repair.
+
+    A Change has no extra values and its one private attribute (the subject) always has a value,
+    so the copy is the dict of values with ``fixes`` set, the fields set with ``fixes``, and the
+    private dict copied.
+    """
+    new = Change.__new__(Change)
+    values = change.__dict__.copy()
+    values["fixes"] = rules
+    _setattr(new, "__dict__", values)
+    _setattr(new, "__pydantic_extra__", None)
+    _setattr(new, "__pydantic_fields_set__", change.__pydantic_fields_set__ | _FIXES)
+    private = change.__pydantic_private__
+    _setattr(new, "__pydantic_private__", None if private is None else private.copy())
+    return new
 
 
 def _severity(hits: list[Violation], rule: str) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from toolhist._trusted import replace
-from toolhist.curation.base import Change, Pass, Trace, position
+from toolhist.curation.base import Change, Pass, Trace, maker, position
 from toolhist.ids import canonical_id, is_canonical
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
 from toolhist.providers.edge_ids import DUPLICATE_RULE, PAIRS_BY_TURN, REUSED_RULE, id_problem
@@ -116,17 +116,23 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
         turns: list[list[ToolCallBlock]] = []  # each message's calls, in order
         same = True  # so far every tool block goes out with the id it has, which is the history's (or it had none)
         for message in messages:
-            calls: list[ToolCallBlock] = []
+            calls: list[ToolCallBlock] | None = None
             for block in message.blocks:
                 if type(block) is ToolCallBlock:
-                    calls.append(block)
+                    if calls is None:
+                        calls = [block]
+                    else:
+                        calls.append(block)
                 elif type(block) is ToolResponseBlock:
-                    first_result.setdefault(block.call_id, block)
+                    call_id = block.call_id
+                    if call_id not in first_result:
+                        first_result[call_id] = block
                     source = input_block(block)
                     own = source.call_id if type(source) is ToolResponseBlock else None
                     own_of[id(block)] = own
-                    same = same and (own is None or own == block.call_id)
-            if calls:
+                    if own is not None and own != call_id:
+                        same = False
+            if calls is not None:
                 turns.append(calls)
         for calls in turns:
             turn: set[str] = set()
@@ -226,17 +232,15 @@ def _change(
         detail["rule"] = decided.rule
     before = trace.origin(block)
     if at is None:
-        return Change.trusted(
-            pass_=PASS, action="rewrite_id", reason=reason, call_id=old, before=before, detail=detail
-        ).with_subject(block)
-    # A block an id rewrite leaves in its place: the one (frozen) Position serves for both.
-    same = before is not None and before.message == at[0] and before.block == at[1]
-    return Change.trusted(
-        pass_=PASS,
-        action="rewrite_id",
-        reason=reason,
-        call_id=old,
-        before=before,
-        detail=detail,
-        after=before if same else position(at),
-    ).with_subject(block)
+        made = _REWRITE(PASS, "rewrite_id", reason, old, before, detail)
+    else:
+        # A block an id rewrite leaves in its place: the one (frozen) Position serves for both.
+        same = before is not None and before.message == at[0] and before.block == at[1]
+        made = _REWRITE_AT(PASS, "rewrite_id", reason, old, before, detail, before if same else position(at))
+    return made.with_subject(block)
+
+
+_REWRITE = maker(Change, "pass_", "action", "reason", "call_id", "before", "detail")
+"""``Change.trusted(pass_=…, action=…, reason=…, call_id=…, before=…, detail=…)``, one per rewritten id."""
+_REWRITE_AT = maker(Change, "pass_", "action", "reason", "call_id", "before", "detail", "after")
+"""The same with ``after`` (a block this pass made, located as it is made)."""
