@@ -19,6 +19,8 @@ from typing import Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
 from toolhist._trusted import construct, replace
+from toolhist.curation.facts import KEEP as FACTS_KEPT
+from toolhist.curation.facts import Facts, facts_of, remembered
 from toolhist.model import Block, Message, Session
 
 M = TypeVar("M", bound=BaseModel)
@@ -247,20 +249,22 @@ class Trace:
     """When a list, every `derive` is appended to it as ``(new, old)`` (`toolhist.curation.shared`)."""
     located: list[Book] = field(default_factory=list)
     """Books of located Changes that outlive this run (`toolhist.curation.shared`)."""
-    _kinds: tuple[tuple[Message, ...], frozenset[type]] | None = None
+    memo: list[tuple[tuple[Message, ...], Facts]] = field(default_factory=list)
+    """`Facts` of the message tuples the passes were given (`run_passes` shares a session's list)."""
 
-    def kinds(self, messages: tuple[Message, ...]) -> frozenset[type]:
-        """The block types ``messages`` hold, remembered for the tuple last asked about.
+    def facts(self, messages: tuple[Message, ...]) -> Facts:
+        """What ``messages`` holds (`toolhist.curation.facts`), looked at once per tuple.
 
-        A pass that acts only on some kinds of block (reasoning) returns at once when there are
-        none: a pass that changes nothing hands the next one the same tuple, so one look serves
-        every such pass until something changes.
+        A pass that can have nothing to do on such a history returns ``messages`` at once; a pass
+        that changes nothing hands the next the same tuple, so one look serves them all.
         """
-        known = self._kinds
-        if known is not None and known[0] is messages:
-            return known[1]
-        found = frozenset({type(block) for message in messages for block in message.blocks})
-        self._kinds = (messages, found)
+        memo = self.memo
+        for seen, found in memo:
+            if seen is messages:
+                return found
+        found = facts_of(messages)
+        memo.insert(0, (messages, found))
+        del memo[FACTS_KEPT:]
         return found
 
     @classmethod
@@ -410,8 +414,9 @@ def run_passes(
     """
     from toolhist.curation.conform import conform_to_sdk  # conform builds on this module
 
-    messages = (*session.messages, *tail)
+    messages = (*session.messages, *tail) if tail else session.messages
     trace = Trace.of(messages)
+    trace.memo = remembered(session)
     changes: list[Change] = []
     for step in (conform_to_sdk(provider), *passes) if conform else passes:
         messages, made = step(messages, trace)

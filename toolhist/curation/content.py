@@ -49,6 +49,10 @@ verbatim) as an empty turn (``oai.null_content``, ``ant.empty_content``, ``gem.p
 the Mistral and Bedrock renderers leave such a turn out, the Responses one sends the items."""
 
 
+_MAY_GO_EMPTY = frozenset({ThinkingBlock, OpaqueBlock})
+"""Blocks `_fill` may drop, or whose message it may drop, whatever their text."""
+
+
 def _foreign_item(block: Block, provider: str) -> bool:
     return isinstance(block, OpaqueBlock) and block.source_format != provider
 
@@ -62,6 +66,9 @@ def fill_empty_content(provider: str, source_format: str | None = None, model: o
     taken = final_taken(provider, model)
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        facts = trace.facts(messages)
+        if not (facts.blank_text or facts.empty_message or facts.kinds & _MAY_GO_EMPTY):
+            return messages, []  # no blank text, no reasoning or foreign item, no empty message
         return _fill(messages, trace, provider, verbatim=source_format == provider, final_ok=taken)
 
     return run
@@ -176,4 +183,6 @@ def _fill(
             new = replace(message, blocks=tuple(blocks))
             trace.derive(new, message)
             out.append(new)
+    if not changes:  # nothing dropped: the same messages, as the same tuple (later passes see it unchanged)
+        return messages, changes
     return tuple(out), changes

@@ -52,6 +52,8 @@ def sanitize_tool_names(provider: str, renamed: dict[str, str], *, declared: boo
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
         if provider == "gemini" and not declared:
             return messages, []
+        if all(safe_name(name, provider) == name for name in trace.facts(messages).names):
+            return messages, []  # every name as the provider takes it
         out: list[Message] = []
         changes: list[Change] = []
         safe: dict[str, str] = {}  # names repeat across a history: check each once

@@ -79,6 +79,8 @@ def split_tool_calls(provider: str) -> Pass:
     """The pass for ``provider``: a tool message's trailing text stays put unless ``provider`` needs it split."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if not trace.facts(messages).misplaced:  # every block in a speaker that carries it
+            return messages, []
         return _split(messages, trace, results_then_text=provider not in RESULTS_THEN_TEXT_SPLIT)
 
     return run
@@ -190,6 +192,8 @@ def split_tool_text(provider: str) -> Pass:
     hold = provider not in ("bedrock", "gemini")
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if not trace.facts(messages).mixed_tool:  # tool messages of results only: no text to move
+            return messages, []
         out: list[Message] = []
         changes: list[Change] = []
         held: list[Block] = []
