@@ -81,6 +81,7 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
     errors: list[Change] = []
     warnings: list[Change] = []
     rest: list[Change] = []
+    ordered: dict[int, tuple[tuple[str, ...], bool]] = {}  # id of a list of hits (all alive) → its rules
     for change, named in zip(changes, hits, strict=True):
         found_hits = named or _located(change, left, left_at)
         if not found_hits:
@@ -90,6 +91,8 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
             (only,) = found_hits
             rules: tuple[str, ...] = (only.rule,)
             error = only.severity == "error"
+        elif (known := ordered.get(id(found_hits))) is not None:  # a call's result shares its list
+            rules, error = known
         else:
             rules = tuple(
                 sorted(
@@ -98,6 +101,7 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
                 )
             )
             error = any(v.severity == "error" for v in found_hits)
+            ordered[id(found_hits)] = rules, error
         (errors if error else warnings).append(_with_fixes(change, rules))
     return (*errors, *warnings, *rest)
 
