@@ -201,8 +201,17 @@ def _candidates(hit: re.Match[bytes]) -> list[int]:
 
 def redact_text(text: str, counts: Counter[str] | None = None) -> tuple[str, Counter[str]]:
     """``text`` with secrets replaced, and how many of each kind were replaced."""
-    counts = Counter() if counts is None else counts
     raw = text.encode("utf-8", "surrogatepass")
+    redacted, counts = redact_utf8(raw, counts)
+    return (text if redacted is raw else redacted.decode("utf-8", "surrogatepass")), counts
+
+
+def redact_utf8(raw: bytes, counts: Counter[str] | None = None) -> tuple[bytes, Counter[str]]:
+    """`redact_text` on UTF-8 bytes: ``raw`` itself when nothing was replaced.
+
+    A file redacted in pieces (`toolhist.redact_file`) goes through here without a decode.
+    """
+    counts = Counter() if counts is None else counts
     lowered = raw.lower()  # ASCII-only lowering: same length, same offsets as ``raw``
     pieces: list[bytes] = []
     last = 0
@@ -223,9 +232,9 @@ def redact_text(text: str, counts: Counter[str] | None = None) -> tuple[str, Cou
         pieces += [raw[last:start], f"[REDACTED:{kind.name}]".encode()]
         last = pos = end
     if not pieces:
-        return text, counts
+        return raw, counts
     pieces.append(raw[last:])
-    return b"".join(pieces).decode("utf-8", "surrogatepass"), counts
+    return b"".join(pieces), counts
 
 
 def _match_at(raw: bytes, at: int, last: int, candidates: list[int]) -> tuple[Kind, int, int] | None:
