@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolhist.redact import redact_text
+from toolhist.redact import KINDS, redact_text
 from toolhist.redact_file import CHUNK, PEM_REACH, redact_stream, safe_cut
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -93,7 +94,9 @@ def test_a_key_split_over_lines_in_pretty_printed_json_is_redacted() -> None:
     data = data.replace(b'"api_key": ', b'"api_key":\n      ')
     out = streamed(data, 16)
     assert out == whole(data)
-    assert out is not None and TOKEN.encode() not in out and b"[REDACTED:credential]" in out
+    assert out is not None
+    assert TOKEN.encode() not in out
+    assert b"[REDACTED:credential]" in out
 
 
 def test_no_cut_within_reach_of_a_private_key_header() -> None:
@@ -150,3 +153,27 @@ def test_bytes_that_are_not_utf8_are_found_in_any_piece() -> None:
     data = b'{"a": 1},\n' * 1000 + b"\xff\xfe" + b'{"a": 1},\n' * 10
     assert streamed(data, 64) is None
     assert streamed(data, CHUNK) is None
+
+
+def test_the_cut_rule_was_reasoned_for_these_patterns() -> None:
+    """`safe_cut` holds by what each kind's pattern can match across a newline (its docstring): a
+    kind added or a pattern changed must be checked against that reasoning, then recorded here."""
+    patterns = hashlib.sha256(b"\0".join(kind.pattern for kind in KINDS)).hexdigest()
+    assert [kind.name for kind in KINDS] == [
+        "anthropic-key",
+        "openai-key",
+        "google-key",
+        "aws-access-key",
+        "github-token",
+        "huggingface-token",
+        "slack-token",
+        "jwt",
+        "private-key",
+        "url-password",
+        "aws-secret-key",
+        "password",
+        "basic-auth",
+        "bearer-token",
+        "credential",
+    ]
+    assert patterns == "04bbd98c0c34957e5dadb73b50fd9240f75ae3b03567cd01a8d27661e530ae75"

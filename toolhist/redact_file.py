@@ -1,19 +1,19 @@
-"""Redact a file piece by piece, with exactly the result of `toolhist.redact.redact_text` on all of it.
+r"""Redact a file piece by piece, with exactly the result of `toolhist.redact.redact_text` on all of it.
 
 The app's "Redact secrets" switch on a file opened by path (a 1 GB Claude Code log) must not hold
 the file, nor its redacted text, in memory: the file is redacted into a private copy in pieces of
 about `CHUNK` bytes, and the copy is read by reference as the file itself would be.
 
 Pieces are cut only where `redact_text` gives the same result on the two sides as on the whole
-(`safe_cut`). Each kind's pattern reads past a line end only through what can match ``\\n``: the
+(`safe_cut`). Each kind's pattern reads past a line end only through what can match ``\n``: the
 blanks around a ``name: value`` separator (``password``, ``credential``, ``aws-secret-key``), the
 blanks after ``Basic`` and ``Bearer``, and a ``private-key`` block (``[^<]{0,20000}?`` up to its END
 line, or its run of base64 and blanks). A cut is made right after a newline whose line ends (before
 its trailing blanks) in ``{ } [ ] ,``: none of those can stand before such blanks (a name, a quote,
 ``:``/``=``, ``Basic``/``Bearer``) nor inside a key's base64 run, and no ``-----BEGIN`` is within
 `PEM_REACH` bytes before the cut, so no lazy block scan can cross it. Every attempt to match
-starting before the cut then ends before it, having never looked at it (a lookahead or ``\\b`` at
-the cut would need the newline consumed first); the byte before the cut is a newline, so ``\\b`` and
+starting before the cut then ends before it, having never looked at it (a lookahead or ``\b`` at
+the cut would need the newline consumed first); the byte before the cut is a newline, so ``\b`` and
 the lookbehind of `toolhist.redact` see the same at the start of the next piece as in the whole.
 No fragment where a secret can start holds a newline, so none straddles the cut.
 
@@ -66,12 +66,14 @@ def safe_cut(buf: bytes | bytearray, lo: int = 0) -> int | None:
             return cut
 
 
-def redact_stream(source: BinaryIO, target: BinaryIO, chunk: int = CHUNK) -> bool:
+def redact_stream(source: BinaryIO, target: BinaryIO, chunk: int | None = None) -> bool:
     """Write ``source``'s UTF-8 text to ``target`` with secrets replaced; False if it is not UTF-8.
 
     The same bytes as ``redact_text(text)`` on the whole text encoded, holding about ``chunk``
-    bytes at a time (more only where no line end is a safe cut: all of it for such a file).
+    bytes (`CHUNK` unless given) at a time; more only where no line end is a safe cut (all of a
+    file that has none).
     """
+    chunk = chunk or CHUNK
     buf = bytearray()
     searched = 0  # newlines before this offset are no safe cut (they stay none once a piece is cut)
     while True:
