@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from toolhist import redact
 from toolhist.redact import KINDS, redact_text
 from toolhist.redact_file import CHUNK, PEM_REACH, redact_stream, safe_cut
 
@@ -30,6 +31,22 @@ def streamed(data: bytes, chunk: int) -> bytes | None:
     return target.getvalue() if redact_stream(io.BytesIO(data), target, chunk) else None
 
 
+def one_scan(raw: bytes) -> bytes:
+    """`redact_utf8` as it was: one search of the grouped `_FRAGMENTS` (13 times slower than now)."""
+    lowered, pieces, last, pos = raw.lower(), [], 0, 0
+    while (hit := redact._FRAGMENTS.search(lowered, pos)) is not None:
+        at = hit.start()
+        pos = at + 1
+        if at < last:
+            continue
+        found = redact._match_at(raw, at, last, redact._candidates(hit))
+        if found is not None:
+            kind, start, end = found
+            pieces += [raw[last:start], f"[REDACTED:{kind.name}]".encode()]
+            last = pos = end
+    return b"".join([*pieces, raw[last:]])
+
+
 def corpus_files() -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*") if p.is_file())
 
@@ -43,6 +60,8 @@ def test_every_corpus_file_redacts_as_the_whole_text(path: Path) -> None:
         expected = None  # not text: no copy is made (the session read is redacted instead)
     for chunk in (1, 64, 4096, CHUNK):
         assert streamed(data, chunk) == expected, chunk
+    if expected is not None:
+        assert one_scan(data) == expected
 
 
 PIECES = st.sampled_from(
@@ -86,7 +105,7 @@ PIECES = st.sampled_from(
 @example(["},\n", "Authorization: Bearer\n", "},\n", f"{TOKEN}\n"], 1)
 def test_secrets_at_the_edges_of_pieces_are_redacted_as_in_the_whole(pieces: list[str], chunk: int) -> None:
     data = "".join(pieces).encode("utf-8")
-    assert streamed(data, chunk) == whole(data)
+    assert streamed(data, chunk) == whole(data) == one_scan(data)
 
 
 def test_a_key_split_over_lines_in_pretty_printed_json_is_redacted() -> None:
