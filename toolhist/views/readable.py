@@ -28,11 +28,6 @@ MADE = "(none in the log)"
 """What an id toolhist made for a call the log gave none reads as."""
 
 
-def role(message: Message) -> str:
-    """``user``, ``assistant``, ``tool``…: the role the log wrote, else toolhist's speaker."""
-    return message.metadata.source_role or message.speaker
-
-
 def shown_id(raw: str | None, ident: str) -> str:
     """A call id as the log wrote it; one toolhist made (``hist_tool_…``) is `MADE`."""
     if raw:

@@ -15,7 +15,7 @@ from toolhist.extras import message, missing
 from toolhist.model import Session
 from toolhist.providers import Violation
 from toolhist.views.markup import md_literal
-from toolhist.views.readable import parts, raw_json, role
+from toolhist.views.readable import parts, raw_json
 
 PAGES = {
     "home": "home.py",
@@ -34,6 +34,9 @@ PAGES = {
 
 SHORT_ID_LIST = 8
 """More call ids than this are a table (one id a row, searchable), not a line."""
+TALL_LINES = 24
+"""A block of more lines than this shows in a box of `TALL_HEIGHT` pixels that scrolls."""
+TALL_HEIGHT = 420
 FULL_WIDTH = ".stMainBlockContainer { padding-left: 1.5rem; padding-right: 1.5rem; max-width: none; }"
 """Streamlit's wide layout still keeps 5rem either side of the page; pages that compare columns take it."""
 
@@ -83,7 +86,7 @@ def show_message(session: Session, index: int, found: Sequence[Violation], *, lo
     locations = session.source.locations
     at = locations[index] if located and index < len(locations) else None
     where = "" if at is None else f"line {at.line} of the file" if at.line else at.json_path
-    st.text(f"Message {index} · {role(message)}" + (f" · {where}" if where else ""))
+    st.text(f"Message {index} · {message.speaker}" + (f" · {where}" if where else ""))  # Payloads' words
     mine = [v for v in found if v.message_index == index]
     if mine:
         st.markdown(f"**{len(mine)} violation{'s' if len(mine) != 1 else ''}**")
@@ -99,8 +102,9 @@ def show_message(session: Session, index: int, found: Sequence[Violation], *, lo
         st.caption("No violation on this message for the providers chosen.")
     for heading, text in parts(message):  # as a person reads it: no field names of the model
         st.markdown(f"**{md_literal(heading)}**")
-        if text:
-            st.code(text, language=None, wrap_lines=True)
+        if text:  # a long text (an agent's instructions) scrolls in its box instead of filling the page
+            tall = text.count("\n") > TALL_LINES or len(text) > TALL_LINES * 80
+            st.code(text, language=None, wrap_lines=True, height=TALL_HEIGHT if tall else "content")
     with st.expander("Raw JSON (as toolhist reads this message)"):
         st.code(raw_json(message), language="json", wrap_lines=True)
 
