@@ -43,9 +43,10 @@ FULL_WIDTH = ".stMainBlockContainer { padding-left: 1.5rem; padding-right: 1.5re
 
 LINK_CSS = (
     "[data-testid='stPageLink-NavLink'] { border: 1px solid rgba(11, 87, 208, 0.45); border-radius: 0.5rem; "
-    "padding: 0.2rem 0.7rem; width: fit-content; } "
+    "padding: 0.15rem 0.45rem; width: fit-content; max-width: 100%; box-sizing: border-box; } "
     "[data-testid='stPageLink-NavLink']:hover { background-color: rgba(11, 87, 208, 0.08); } "
-    "[data-testid='stPageLink-NavLink'] p { color: #0b57d0; text-decoration: underline; }"
+    "[data-testid='stPageLink-NavLink'] p { color: #0b57d0; text-decoration: underline; white-space: normal; "
+    "overflow-wrap: break-word; }"
 )
 """Streamlit draws ``st.page_link`` as plain text (a new user did not see the links between pages):
 outlined, blue and underlined, a link between pages looks like one."""
