@@ -41,7 +41,7 @@ from toolhist.views.summary import (
     verdict_row,
     verdict_rows,
 )
-from toolhist.views.widgets import PAGES, sentence, show_ids
+from toolhist.views.widgets import PAGES, sentence, show_ids, style_links
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
@@ -349,6 +349,7 @@ def main() -> None:
     """The page."""
     st.set_page_config(page_title="toolhist", layout="wide")  # no icon: an icon favicon loads from a CDN
     st.title("toolhist")
+    style_links()  # links between pages look like links
     st.caption(
         "Inspect an LLM tool-call history: which provider would answer HTTP 400, where, and with which words."
     )
