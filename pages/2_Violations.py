@@ -14,7 +14,7 @@ from toolhist.views import state
 from toolhist.views.rules import rules_frame
 from toolhist.views.sent import as_sent
 from toolhist.views.violations import rule_counts, violations_frame
-from toolhist.views.widgets import PAGES
+from toolhist.views.widgets import PAGES, style_links
 
 ALL = "all providers"
 PAGE_ROWS = 500  # violations per table page
@@ -33,6 +33,7 @@ def tables(
 
 st.set_page_config(page_title="toolhist · Violations", layout="wide")
 st.title("Violations")
+style_links()  # links between pages look like links
 opened = state.open_session(())  # checked below: only the providers shown
 as_sent(
     "A body in the provider's own format is checked exactly as it was sent; every other provider sees "

@@ -18,12 +18,14 @@ from toolhist.views import state
 from toolhist.views.diffs import (
     STATUS_COLORS,
     changes_frame,
+    compared_view,
     focus_row,
     id_map_frame,
     not_run_yet,
     pending_closed,
     pending_sentence,
     per_pass,
+    why_changes,
 )
 from toolhist.views.markup import md_literal
 from toolhist.views.on_request import BUTTON, deferred, starts_library, waiting
@@ -89,6 +91,10 @@ cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["
 cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
 cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
 st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
+pending = pending_closed(curation.changes) if judgement_of(session) == "next-request" else 0
+why = why_changes(curation.changes, provider, sum(v.severity == "error" for v in before), pending)
+if why is not None:  # "accepts" beside a count of changes: say what each change is for
+    st.info(why)
 
 st.subheader("Before and after")
 only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(frame) > 200)
@@ -142,7 +148,6 @@ if curation.changes:
         st.caption(
             f"{fixing:,} change(s) repair a violation of the history as given (column fixes): listed first."
         )
-    pending = pending_closed(curation.changes) if judgement_of(session) == "next-request" else 0
     if pending:
         st.caption(pending_sentence(pending))
     st.dataframe(changes_frame(curation.changes), hide_index=True, key="cu_changes")
@@ -204,7 +209,7 @@ progress.empty()
 by_name |= {name: not_run_yet({name: waiting(name)}) for name in later}
 compared = pd.concat([by_name[name] for name in STRATEGIES], ignore_index=True)
 st.dataframe(
-    compared,
+    compared_view(compared),  # a strategy that did not run reads "not run", its status says why
     hide_index=True,
     key="cu_compare",
     height=35 * (len(compared) + 1) + 3,  # every strategy in view, none behind a scroll bar

@@ -17,10 +17,11 @@ from toolhist.views import state
 from toolhist.views.bundles import captured
 from toolhist.views.markup import md_literal
 from toolhist.views.sent import as_sent, default_provider
-from toolhist.views.widgets import PAGES, show_message
+from toolhist.views.widgets import PAGES, show_message, style_links
 
 st.set_page_config(page_title="toolhist · Explain a 400", layout="wide")
 st.title("Explain a 400")
+style_links()  # links between pages look like links
 opened = state.open_session(())  # the examples below use the verdicts computed already
 session = opened.session
 as_sent()
@@ -60,18 +61,34 @@ for name in dict.fromkeys([first, *known]):
         label = f"{v.provider} · {v.rule}"
         if v.severity == "error" and not any(k.startswith(label + " ·") for k in examples):
             examples[f"{label} · message {v.message_index}"] = v.error_text
-if examples:
-    example = st.selectbox(
-        "Or start from an error this session would get", ["(paste your own)", *examples], key="ex_example"
-    )
-    if example != "(paste your own)" and st.session_state.get("ex_example_used") != example:
+
+
+def use_example(examples: dict[str, str]) -> None:
+    """The example picked fills the box (a callback: it runs before the box is drawn again)."""
+    example = st.session_state.get("ex_example")
+    if example in examples:
         st.session_state["ex_text"] = examples[example]
-        st.session_state["ex_example_used"] = example
+
+
 text = st.text_area(
-    "The error text, as your client printed it (wrappers from LiteLLM, OpenRouter, Vertex, boto… are peeled)",
+    "Paste the error text, as your client printed it (wrappers from LiteLLM, OpenRouter, Vertex, boto… are "
+    "peeled)",
     key="ex_text",
     height=160,
 )
+run = st.columns([1, 9], vertical_alignment="center")
+run[0].button("Explain", key="ex_go", type="primary")  # a click leaves the box: what it holds is read
+run[1].caption("Press Ctrl+Enter (⌘+Enter on a Mac) in the box, or the Explain button, to explain it.")
+if examples:
+    st.selectbox(
+        "Or start from an error this session would get",
+        list(examples),
+        index=None,
+        placeholder="Choose an error",
+        key="ex_example",
+        on_change=use_example,
+        args=(examples,),
+    )
 if not text.strip():
     st.info("Paste an HTTP 400 body or the exception your client raised.")
     st.stop()

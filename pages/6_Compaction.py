@@ -1,4 +1,6 @@
-"""Compaction: RFC 026 tiers, tokens before and after per tier, and what each summary replaced.
+"""Compaction: the four tiers of tool-history compaction, tokens before and after, what summaries replaced.
+
+The tiers are RFC 026's (seed 004); the page says what they are in words, not by an internal name.
 
 Layout and state only: `toolhist.compaction.compact` compacts, `toolhist.views.compaction` makes
 the tables. Session content is shown only through escaping elements (tables, ``st.code``,
@@ -50,8 +52,9 @@ opened = state.open_session(())  # no provider's verdict is shown here
 session = opened.session
 as_sent("Tokens before count it; tokens after count its compaction.")
 st.caption(
-    "RFC 026 tool-history compaction: the system prompt and original request (tier 1), the last N tool "
-    "call/result pairs (tier 3) and the current turn (tier 4) stay verbatim; older pairs (tier 2) are "
+    "Compaction shortens an agent's tool history in four tiers: the system prompt and original request "
+    "(tier 1), the last N tool call/result pairs (tier 3) and the current turn (tier 4) stay verbatim; "
+    "older pairs (tier 2) are "
     "replaced by summaries that keep paths, line ranges, commands, exit codes and every error in full."
 )
 

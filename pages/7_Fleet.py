@@ -21,7 +21,7 @@ from toolhist.views import state
 from toolhist.views.fleet import Fleet, from_result, open_scan, rejected_figure, rules_figure, trend_figure
 from toolhist.views.markup import md_literal
 from toolhist.views.paths import scannable
-from toolhist.views.widgets import PAGES, needs_extra
+from toolhist.views.widgets import PAGES, needs_extra, style_links
 
 MODES = ("Open a scan result", "Scan a folder")
 
@@ -48,6 +48,7 @@ def scanned_folder(path: str, stamp: float) -> Fleet:
 
 st.set_page_config(page_title="toolhist · Fleet", layout="wide")
 st.title("Fleet")
+style_links()  # links between pages look like links
 st.caption(
     "Every session of a platform against every provider: the share each provider would reject, the rules "
     "behind it and their trend over the sessions' dates. Scan millions with `toolhist scan DIR|s3://… "

@@ -91,8 +91,8 @@ def compared(at: AppTest) -> pd.DataFrame:
 
 
 def changes(table: pd.DataFrame) -> dict[str, int | None]:
-    """Strategy → its changes, None where it did not run (never zero)."""
-    return {str(k): None if pd.isna(v) else int(v) for k, v in table["changes"].to_dict().items()}
+    """Strategy → its changes, None where it did not run (the page says "not run", never zero)."""
+    return {str(k): None if v == "not run" else int(v) for k, v in table["changes"].to_dict().items()}
 
 
 def test_curation_runs_the_libraries_on_its_button() -> None:

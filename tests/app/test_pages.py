@@ -201,9 +201,9 @@ def test_curation_counts_are_the_library_s(sample: str, strategy: str) -> None:
     ran = [name for name in STRATEGIES if name not in later]
     library = compare(session, "anthropic", ran)
     # A strategy that did not run (its library not installed, or not yet) has no counts, never zeros.
-    counts = [None if pd.isna(n) else int(n) for n in compared["changes"]]
+    counts = [None if n == "not run" else int(n) for n in compared["changes"]]
     assert counts == [library[name].changes if name in library else None for name in STRATEGIES]
-    errors = [None if pd.isna(n) else int(n) for n in compared["errors left"]]
+    errors = [None if n == "not run" else int(n) for n in compared["errors left"]]
     assert errors == [
         sum(library[name].errors.values()) if name in library and library[name].status == "ran" else None
         for name in STRATEGIES

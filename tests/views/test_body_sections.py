@@ -39,16 +39,24 @@ def test_every_entry_shows_once_and_marks_as_the_whole_body(path: Path, provider
         assert entry in shown
     found = validate(session, provider)
     fmt = provider_for(provider).path_format
-    whole = lines_frame(payload.body, fmt, found)
-    marks = flagged(found)
+    # a violation inside a message marks the lines the whole body marks for it (its value's lines) ...
+    whole_paths = {fmt((cut.list_key, e)): e for e in range(len(entries))} | {cut.list_key: -1}
+    inside = [v for v in found if v.path not in whole_paths]
+    whole = lines_frame(payload.body, fmt, inside)
     expected = Counter(
         (p, r) for p, r in zip(whole["path"], whole["rules"], strict=True) if r and p.startswith(cut.list_key)
     )
     got: Counter[tuple[str, str]] = Counter()
     for entry in shown:
-        lines = value_lines(entries[entry], (cut.list_key, entry), fmt, marks)
+        lines = value_lines(entries[entry], (cut.list_key, entry), fmt, flagged(inside))
         got.update((p, r) for p, r in zip(lines["path"], lines["rules"], strict=True) if r)
     assert got == expected
+    # ... and one about a whole message marks its first line only, the rest of the message unmarked
+    for v in found:
+        entry = whole_paths.get(v.path, -1)
+        if entry >= 0:
+            lines = value_lines(entries[entry], (cut.list_key, entry), fmt, flagged([v]))
+            assert list(lines["rules"]) == [v.rule] + [""] * (len(lines) - 1)
 
 
 def test_a_merged_message_says_where_it_went() -> None:

@@ -51,7 +51,7 @@ RECENT_CALLS_TO_KEEP: Final = 6
 """RFC 026 ``recentCallsToKeep`` default (Kilo's setting: 6, min 1, max 50)."""
 TRUNCATION_THRESHOLD: Final = 10_000
 """RFC 026 ``truncationThreshold`` default, in tokens of tool calls and results."""
-SUMMARY_REASON: Final = "toolhist compaction: summary of earlier tool calls (RFC 026 tier 2)"
+SUMMARY_REASON: Final = "toolhist compaction: one line per earlier tool call, in place of its text (tier 2)"
 
 
 class _Frozen(BaseModel):

@@ -108,9 +108,11 @@ def value_lines(
 ) -> pd.DataFrame:
     """``value`` (found at ``prefix`` in the body) as numbered JSON lines, each with its rules.
 
-    A line is marked with the rules whose path is its own or encloses it, down to ``prefix`` itself
-    (an entry-level violation marks every line of the entry). Columns as `lines_frame`'s
-    (`toolhist.views.payloads`).
+    A line is marked with the rules whose path is its own or encloses it inside ``prefix`` (a call's
+    violation marks the call's lines); a violation whose path is ``prefix`` itself (a whole message)
+    marks its first line only, so the rest of the message, which nothing points at, stays unmarked (a
+    new user read a message marked from top to bottom as every line being at fault). Columns as
+    `lines_frame`'s (`toolhist.views.payloads`).
     """
     spelled: dict[PathT, str] = {}
 
@@ -125,8 +127,10 @@ def value_lines(
         full = (*prefix, *path)
         rules: list[str] = []
         if marks:
-            for k in range(len(full), max(len(prefix), 1) - 1, -1):
+            for k in range(len(full), len(prefix), -1):  # paths inside the value: their lines
                 rules += marks.get(spell(full[:k]), [])
+            if n == 1 and prefix:  # the value itself: where it opens
+                rules += marks.get(spell(prefix), [])
         rows.append({"line": n, "text": text, "path": spell(full), "rules": ", ".join(dict.fromkeys(rules))})
     return pd.DataFrame.from_records(rows, columns=LINE_COLUMNS)
 

@@ -218,3 +218,58 @@ def pending_sentence(n: int) -> str:
         "the agent sends their results, while the history as given has no results for them, which is "
         f"what {n:,} close change(s) repair."
     )
+
+
+COUNTS = ("changes", "messages", "errors left", "warnings left")
+"""The counts of `compare_strategies`, empty (never zero) for a strategy that did not run."""
+
+
+NOT_RUN = "not run"
+"""A count of a strategy that did not run, as a page shows it."""
+
+
+def compared_view(frame: pd.DataFrame) -> pd.DataFrame:
+    """`compare_strategies` rows as a page shows them: a count of a strategy that did not run reads `NOT_RUN`.
+
+    Streamlit draws an empty count as "None", which reads as an answer; the ``status`` column beside
+    it says why the strategy did not run and how to run it. The counts become text (``"3"``,
+    ``"not run"``): a column of numbers cannot hold the words.
+    """
+    shown = frame.copy()
+    for column in COUNTS:
+        shown[column] = [NOT_RUN if pd.isna(n) else str(int(n)) for n in frame[column]]
+    return shown
+
+
+def why_changes(changes: Sequence[Change], provider: str, errors_before: int, pending: int) -> str | None:
+    """Why a strategy changes a history that ``provider`` accepts as sent, in words; None when it does not.
+
+    The headline says "accepts" and "Errors before 0" beside a count of changes: without this sentence
+    the page contradicts itself. Each group of changes is named by what it is for: closing the calls the
+    log leaves pending (judged as the next request, the agent sends their results; the history as given
+    has none), repairing a warning, or a pass's own reason (what the format cannot carry, ids…).
+    """
+    if errors_before or not changes:
+        return None
+    parts: list[str] = []
+    if pending:
+        parts.append(
+            f"{pending:,} close the tool call(s) the log ends on, still waiting for their results: the "
+            f"verdict as sent judges the next request, where the agent sends those results, but the history "
+            f"as given has none, and a request to {provider} cannot end on an unanswered call"
+        )
+    rest = [
+        c for c in changes if not (c.fixes and c.action == "close" and c.detail.get("state") == "pending")
+    ]
+    groups: dict[str, list[Change]] = {}
+    for c in rest:
+        groups.setdefault(c.pass_, []).append(c)
+    for name, group in groups.items():
+        warned = sorted({rule for c in group for rule in c.fixes})
+        why = f"repair warning(s) {', '.join(warned)}" if warned else group[0].reason
+        parts.append(f"{len(group):,} by {name}: {why}")
+    return (
+        f"Why {len(changes):,} change(s) when {provider} accepts the history as sent: "
+        + "; ".join(parts)
+        + "."
+    )

@@ -43,7 +43,7 @@ from toolhist.machine import AGENTS, places
 from toolhist.providers import PROVIDERS
 from toolhist.views.failure import alert
 from toolhist.views.machine import label
-from toolhist.views.widgets import PAGES
+from toolhist.views.widgets import PAGES, style_links
 
 KINDS: Final = {"text": "text", "tool": "tool name", "call_id": "call id", "rule": "rule"}
 """What the box holds (`toolhist.index.Query`'s field) and its label."""
@@ -199,6 +199,7 @@ def _results(results: Results, asked: Asked) -> None:
     hit = hits[int(at)]
     params = {"path": str(hit.row.path)} | ({} if hit.msg is None else {"msg": str(hit.msg)})
     to = "" if hit.msg is None else f" at message {hit.msg}"
+    style_links()
     links = st.columns(2)
     links[0].page_link(
         PAGES["conversation"], label=f"Conversation{to}", icon=":material/forum:", query_params=params

@@ -6,7 +6,6 @@ a tool result holding ``<script>`` or Markdown shows as text and runs nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import pandas as pd
@@ -15,6 +14,8 @@ import streamlit as st
 from toolhist.extras import message, missing
 from toolhist.model import Session
 from toolhist.providers import Violation
+from toolhist.views.markup import md_literal
+from toolhist.views.readable import parts, raw_json
 
 PAGES = {
     "home": "home.py",
@@ -33,8 +34,27 @@ PAGES = {
 
 SHORT_ID_LIST = 8
 """More call ids than this are a table (one id a row, searchable), not a line."""
+TALL_LINES = 24
+"""A block of more lines than this shows in a box of `TALL_HEIGHT` pixels that scrolls."""
+TALL_HEIGHT = 420
 FULL_WIDTH = ".stMainBlockContainer { padding-left: 1.5rem; padding-right: 1.5rem; max-width: none; }"
 """Streamlit's wide layout still keeps 5rem either side of the page; pages that compare columns take it."""
+
+
+LINK_CSS = (
+    "[data-testid='stPageLink-NavLink'] { border: 1px solid rgba(11, 87, 208, 0.45); border-radius: 0.5rem; "
+    "padding: 0.15rem 0.45rem; width: fit-content; max-width: 100%; box-sizing: border-box; } "
+    "[data-testid='stPageLink-NavLink']:hover { background-color: rgba(11, 87, 208, 0.08); } "
+    "[data-testid='stPageLink-NavLink'] p { color: #0b57d0; text-decoration: underline; white-space: normal; "
+    "overflow-wrap: break-word; }"
+)
+"""Streamlit draws ``st.page_link`` as plain text (a new user did not see the links between pages):
+outlined, blue and underlined, a link between pages looks like one."""
+
+
+def style_links() -> None:
+    """Draw this page's ``st.page_link`` links as links (`LINK_CSS`): a style-only ``st.html``, no element."""
+    st.html(f"<style>{LINK_CSS}</style>")
 
 
 def use_full_width(css: str = "") -> None:
@@ -58,24 +78,16 @@ def needs_extra(what: str, extra: str, modules: Sequence[str] | None = None) -> 
     return bool(gone)
 
 
-def block_title(index: int, block: object) -> str:
-    """``block 1 · tool_call read_file (call_8f…)``: what a block is, in one line."""
-    kind = getattr(block, "type", type(block).__name__)
-    name = getattr(block, "name", None) or getattr(block, "tool_name", None) or ""
-    ident = getattr(block, "id", None) or getattr(block, "call_id", None) or ""
-    extra = " ".join(x for x in (name, f"({ident})" if ident else "") if x)
-    return f"block {index} · {kind}" + (f" {extra}" if extra else "")
-
-
 def show_message(session: Session, index: int, found: Sequence[Violation], *, located: bool = True) -> None:
-    """Message ``index``: where it came from, each block as JSON, each violation with the provider's words.
+    """Message ``index`` as a person reads it (`toolhist.views.readable`), its violations, its JSON.
 
     ``located=False`` for a curated session, whose source locations no longer line up with its messages.
     """
     message = session.messages[index]
     locations = session.source.locations
-    where = locations[index].json_path if located and index < len(locations) else ""
-    st.text(f"Message {index} · {message.speaker}" + (f" · {where}" if where else ""))
+    at = locations[index] if located and index < len(locations) else None
+    where = "" if at is None else f"line {at.line} of the file" if at.line else at.json_path
+    st.text(f"Message {index} · {message.speaker}" + (f" · {where}" if where else ""))  # Payloads' words
     mine = [v for v in found if v.message_index == index]
     if mine:
         st.markdown(f"**{len(mine)} violation{'s' if len(mine) != 1 else ''}**")
@@ -89,17 +101,13 @@ def show_message(session: Session, index: int, found: Sequence[Violation], *, lo
             st.text(v.fix)
     else:
         st.caption("No violation on this message for the providers chosen.")
-    for b, block in enumerate(message.blocks):
-        st.text(block_title(b, block))
-        st.code(
-            json.dumps(block.model_dump(mode="json", exclude_defaults=True), indent=2, ensure_ascii=False),
-            language="json",
-            wrap_lines=True,
-        )
-    meta = message.metadata.model_dump(mode="json", exclude_defaults=True)
-    if meta:
-        st.text("metadata")
-        st.code(json.dumps(meta, indent=2, ensure_ascii=False), language="json", wrap_lines=True)
+    for heading, text in parts(message):  # as a person reads it: no field names of the model
+        st.markdown(f"**{md_literal(heading)}**")
+        if text:  # a long text (an agent's instructions) scrolls in its box instead of filling the page
+            tall = text.count("\n") > TALL_LINES or len(text) > TALL_LINES * 80
+            st.code(text, language=None, wrap_lines=True, height=TALL_HEIGHT if tall else "content")
+    with st.expander("Raw JSON (as toolhist reads this message)"):
+        st.code(raw_json(message), language="json", wrap_lines=True)
 
 
 def sentence(text: str) -> str:
