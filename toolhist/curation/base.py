@@ -47,7 +47,7 @@ def maker(cls: type[M], *names: str) -> Callable[..., M]:
     def make(*values: Any) -> M:
         obj = new(cls)
         values_of = state.copy()
-        values_of.update(zip(names, values))
+        values_of.update(zip(names, values, strict=True))
         _setattr(obj, "__dict__", values_of)
         _setattr(obj, "__pydantic_fields_set__", fields_set)
         _setattr(obj, "__pydantic_extra__", None)

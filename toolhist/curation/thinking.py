@@ -93,7 +93,9 @@ def drop_foreign_thinking(provider: str, source_format: str | None) -> Pass:
     """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        if ThinkingBlock not in trace.facts(messages).kinds:  # nothing it drops or moves; no turn of only reasoning
+        if (
+            ThinkingBlock not in trace.facts(messages).kinds
+        ):  # nothing it drops or moves; no turn of only reasoning
             return messages, []
         out: list[Message] = []
         changes: list[Change] = []
