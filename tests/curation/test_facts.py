@@ -39,12 +39,14 @@ def _agree(session: Session) -> None:
     for results_then_text in (True, False):
         out, changes = _split(messages, Trace.of(messages), results_then_text=results_then_text)
         if not facts.misplaced:
-            assert changes == [] and list(out) == list(messages)
+            assert changes == []
+            assert list(out) == list(messages)
     if not (facts.blank_text or facts.empty_message or facts.kinds & _MAY_GO_EMPTY):
         for provider in PROVIDERS:
             for verbatim in (True, False):
                 out, changes = _fill(messages, Trace.of(messages), provider, verbatim=verbatim, final_ok=True)
-                assert changes == [] and out is messages
+                assert changes == []
+                assert out is messages
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -69,16 +71,22 @@ def test_facts_name_what_the_history_holds() -> None:
     facts = facts_of(clean)
     assert facts.kinds == {TextBlock, ToolCallBlock, ToolResponseBlock}
     assert facts.names == {"read file"}
-    assert not (facts.blank_text or facts.empty_message or facts.misplaced or facts.mixed_tool)
+    assert not facts.blank_text
+    assert not facts.empty_message
+    assert not facts.misplaced
+    assert not facts.mixed_tool
 
     text_in_tool = (*clean[:2], Message(speaker="tool", blocks=(result, TextBlock(text="env"))))
-    assert facts_of(text_in_tool).mixed_tool and facts_of(text_in_tool).misplaced
+    assert facts_of(text_in_tool).mixed_tool
+    assert facts_of(text_in_tool).misplaced
     result_in_ai = (clean[0], Message(speaker="ai", blocks=(call, result)))
-    assert facts_of(result_in_ai).misplaced and not facts_of(result_in_ai).mixed_tool
+    assert facts_of(result_in_ai).misplaced
+    assert not facts_of(result_in_ai).mixed_tool
     call_in_human = (Message(speaker="human", blocks=(call,)),)
     assert facts_of(call_in_human).misplaced
     blank = (Message(speaker="ai", blocks=(TextBlock(text="  "), ThinkingBlock(text="hm"))),)
-    assert facts_of(blank).blank_text and ThinkingBlock in facts_of(blank).kinds
+    assert facts_of(blank).blank_text
+    assert ThinkingBlock in facts_of(blank).kinds
     assert facts_of((Message(speaker="ai", blocks=()),)).empty_message
 
 
@@ -87,4 +95,4 @@ def test_facts_are_looked_at_once_per_tuple() -> None:
     trace = Trace.of(session.messages)
     first = trace.facts(session.messages)
     assert trace.facts(session.messages) is first
-    assert trace.facts(tuple(list(session.messages))) is not first  # another tuple: looked at anew
+    assert trace.facts(tuple(iter(session.messages))) is not first  # another tuple: looked at anew
