@@ -117,25 +117,31 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
     previous: set[str] = set()  # tool_use ids of the assistant messages right before this user run
     last_role: Any = None
     for i, message in enumerate(messages):
-        role = _role(message)
+        if not isinstance(message, dict):  # no role, no blocks
+            continue
+        role = message.get("role")
+        blocks = _blocks(message)  # once per message (this walk sees every message)
         if role == "assistant":
-            uses = set(_uses(message))
+            uses = {_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"}
             previous = previous | uses if last_role == "assistant" else uses
             seen -= uses  # a reused id (ant.reused_tool_use_id) may be answered again after its new use
         if role in ("user", "assistant"):
             last_role = role
-        for j, block in _blocks(message):
+        for j, block in blocks:
             kind = block.get("type")
+            if kind == "tool_use" or kind == "text":  # the common kinds: none of the cases below
+                continue
             if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))
             elif kind == "tool_result" and role == "user":
                 rid = _text_id(block.get("tool_use_id"))
-                values = {"index": i, "block": j, "id": rid}
                 if rid in seen:
+                    values = {"index": i, "block": j, "id": rid}
                     yield Finding("ant.dup_tool_result", _path(i, j), values, (rid,))
                     continue
                 seen.add(rid)
                 if rid not in previous:
+                    values = {"index": i, "block": j, "id": rid}
                     yield Finding("ant.result_orphan", _path(i, j), values, (rid,))
             elif isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
                 rid = _text_id(block.get("tool_use_id"))
