@@ -129,7 +129,7 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
             last_role = role
         for j, block in blocks:
             kind = block.get("type")
-            if kind == "tool_use" or kind == "text":  # the common kinds: none of the cases below
+            if kind in {"tool_use", "text"}:  # the common kinds: none of the cases below
                 continue
             if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))

@@ -386,7 +386,9 @@ def violations(
     out: list[Violation] = []
     append = out.append
     rules = {r.id: r for r in provider.rules}
-    makers: dict[str, tuple[Callable[..., Violation], str] | None] = {}  # per rule; None: its model condition fails
+    makers: dict[
+        str, tuple[Callable[..., Violation], str] | None
+    ] = {}  # per rule; None: its model condition fails
     fmt = provider.path_format
     source_map = source_map or {}
     tuples = source_map.tuples() if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
@@ -394,7 +396,9 @@ def violations(
         try:
             made = makers[finding.rule]
         except KeyError:  # the first finding of a rule: its model condition reads the body, once
-            rule = rules.get(finding.rule) or provider.rule(finding.rule)  # the latter raises on an unknown slug
+            rule = rules.get(finding.rule) or provider.rule(
+                finding.rule
+            )  # the latter raises on an unknown slug
             made = makers[finding.rule] = (
                 (
                     maker(  # the rule-level fields set once; one shared fields set (issue 26)

@@ -182,15 +182,16 @@ class _Renderer:
         same = self.same
         source_extra = message.metadata.extra
         extra = {k: v for k, v in source_extra.items() if not k.startswith("_")} if same else {}
-        if source_extra and source_extra.get("prefix") is True:  # Mistral's continuation flag, set by curation
+        if (
+            source_extra and source_extra.get("prefix") is True
+        ):  # Mistral's continuation flag, set by curation
             extra["prefix"] = True
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         responses: list[tuple[int, ToolResponseBlock]] = []
         thinking: ThinkingBlock | None = None
         thinking_at = 0
-        bi = 0
-        for block in message.blocks:  # no enumerate: a counter is cheaper in this hottest loop
+        for bi, block in enumerate(message.blocks):
             if isinstance(block, (TextBlock, MediaBlock)):  # a tuple tests faster than a union
                 pending.append((bi, block))
             elif isinstance(block, ToolCallBlock):
@@ -208,23 +209,11 @@ class _Renderer:
                 self.omitted.append(
                     f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.fmt}"
                 )
-            bi += 1
         speaker = message.speaker
         messages = self.messages
         entries = self.map.entries
         if speaker == "tool":
-            for bi, block in responses:
-                tool_msg: dict[str, JsonValue] = {"role": "tool"}
-                if block.provider_data.get("_tool_call_id") != "absent":
-                    tool_msg["tool_call_id"] = block.call_id
-                tool_msg["content"] = result_content(block)
-                if same and len(responses) == 1:
-                    tool_msg.update(extra)
-                    if message.metadata.source_role == "function":
-                        tool_msg["role"] = "function"
-                        tool_msg.pop("tool_call_id", None)
-                messages.append(tool_msg)
-                entries["messages", len(messages) - 1] = (mi, bi)  # the message, then its block: one entry
+            self.results(mi, message, responses, extra)
             if calls:
                 # A tool message holding calls (seed 000 failure mode A): the calls go out as the
                 # assistant turn they are, right after the results, as naive clients send them.
@@ -238,7 +227,9 @@ class _Renderer:
                 entries["messages", len(messages) - 1, "reasoning_content"] = (mi, thinking_at)
             return
         source_role = message.metadata.source_role
-        role = source_role if same and source_role in ("system", "developer", "user") else SPEAKER_ROLE[speaker]
+        role = (
+            source_role if same and source_role in ("system", "developer", "user") else SPEAKER_ROLE[speaker]
+        )
         out: dict[str, JsonValue] = {"role": role}
         messages.append(out)
         entries["messages", len(messages) - 1] = (mi, None)
@@ -247,6 +238,30 @@ class _Renderer:
             out["content"] = value
         if extra:
             out.update(extra)
+
+    def results(
+        self,
+        mi: int,
+        message: Message,
+        responses: list[tuple[int, ToolResponseBlock]],
+        extra: dict[str, JsonValue],
+    ) -> None:
+        """A tool message's results, one chat ``tool`` message each."""
+        same = self.same
+        messages = self.messages
+        entries = self.map.entries
+        for bi, block in responses:
+            tool_msg: dict[str, JsonValue] = {"role": "tool"}
+            if block.provider_data.get("_tool_call_id") != "absent":
+                tool_msg["tool_call_id"] = block.call_id
+            tool_msg["content"] = result_content(block)
+            if same and len(responses) == 1:
+                tool_msg.update(extra)
+                if message.metadata.source_role == "function":
+                    tool_msg["role"] = "function"
+                    tool_msg.pop("tool_call_id", None)
+            messages.append(tool_msg)
+            entries["messages", len(messages) - 1] = (mi, bi)  # the message, then its block: one entry
 
     def assistant(
         self,
@@ -277,10 +292,8 @@ class _Renderer:
         if regular or (same and message.metadata.extra.get("tool_calls") == []):
             freeform = same and self.fmt == CHAT_FORMAT
             out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
-            k = 0
-            for bi, _ in regular:
+            for k, (bi, _) in enumerate(regular):
                 entries["messages", at, "tool_calls", k] = (mi, bi)
-                k += 1
         if legacy:
             fn = chat_tool_call(legacy[0], legacy[0].id, same=same)["function"]
             out["function_call"] = fn
