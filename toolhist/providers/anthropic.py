@@ -76,7 +76,9 @@ def _only_tool_uses(message: Any) -> bool:
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
     for i, message in enumerate(messages):
-        if _role(message) != "assistant":
+        if (
+            not isinstance(message, dict) or message.get("role") != "assistant"
+        ):  # _role, inline: every message
             continue
         uses = _uses(message)
         if not uses:
@@ -86,7 +88,7 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
         while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(messages[k]):
             k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
         while k < len(messages) and _role(messages[k]) == "user":
-            run.extend((k, j, b) for j, b in _blocks(messages[k]))
+            run.extend([(k, j, b) for j, b in _blocks(messages[k])])
             k += 1
         answered: set[str] = set()
         leading: set[str] = set()
