@@ -133,12 +133,13 @@ def maker(cls: type[M], /, **fixed: Any) -> Callable[..., M]:
     rest = every - len(fixed)
     fields_set = set(defaults)
 
+    new_model = cls.__new__
+
     def make(**values: Any) -> M:
-        state = base.copy()
-        state.update(values)
+        state = {**base, **values}  # base's field order, the given values in their places
         if len(values) != rest or len(state) != every:
             return construct(cls, **fixed, **values)
-        new = cls.__new__(cls)
+        new = new_model(cls)
         _setattr(new, "__dict__", state)
         _setattr(new, "__pydantic_fields_set__", fields_set)
         _setattr(new, "__pydantic_extra__", None)
