@@ -94,7 +94,11 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     for i, role in enumerate(roles):
         if role == "assistant":
             uses = summaries[i][0]
-            dups = list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
+            dups = (
+                list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
+                if len(set(uses)) < len(uses)  # the walk only where there is a repeat
+                else []
+            )
             if dups:
                 yield Finding(
                     "brk.dup_ids",
@@ -109,7 +113,9 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                 if not summaries[k][2]:
                     break  # results after a user text are not "at the start of the next turn"
                 k += 1
-            missing = list(dict.fromkeys(u for u in uses if u not in answered))
+            missing = [u for u in uses if u not in answered]
+            if missing:
+                missing = list(dict.fromkeys(missing))
             if missing:
                 path: PathT = ("messages", i + 1, "content") if i + 1 < len(messages) else ("messages", i)
                 yield Finding(
