@@ -175,8 +175,13 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
                 flagged = True
                 values = {"index": i, "ids": ", ".join(after_use)}
                 yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
-            if kind in ("text", "thinking"):
+            if kind == "thinking" or (kind == "text" and _blank(block.get("text"))):  # else nothing to find
                 yield from _check_text(i, j, block, blocks)
+
+
+def _blank(text: Any) -> bool:
+    """A string of nothing but whitespace: the only text `_check_text` can find something in."""
+    return isinstance(text, str) and not text.strip()
 
 
 def _substantive(block: dict[str, Any]) -> bool:
