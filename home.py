@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 import toolhist
-from toolhist.check import CheckResult
+from toolhist.check import CheckResult, is_as_sent
 from toolhist.errors import ToolhistError
 from toolhist.judgement import describe
 from toolhist.model import Session
@@ -33,7 +33,14 @@ from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.share import share
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
-from toolhist.views.summary import messages_table, summary_rows, unsent_table, verdict_rows
+from toolhist.views.summary import (
+    messages_table,
+    pending_row,
+    summary_rows,
+    unsent_table,
+    verdict_row,
+    verdict_rows,
+)
 from toolhist.views.widgets import PAGES, sentence, show_ids
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
@@ -236,6 +243,37 @@ def verdict_tables(
     )
 
 
+def verdicts_as_they_come(opened: state.Opened) -> None:
+    """Each provider's verdict row as soon as it is computed; the provider it ran on (or is for) first.
+
+    At 100,000 messages the seven verdicts take seconds each on a small machine; the user came for
+    one of them (usually the provider the session ran on), so the table is on screen from the start,
+    each row filled in when its provider is checked, and replaced by the full table (with the
+    violation matrix) when all are. A rerun with every verdict cached draws nothing here.
+    """
+    key, session = opened.key, opened.session
+    pending = [p for p in PROVIDERS if not state.verdict_ready(key, p)]
+    if not pending:
+        return
+    ran = ran_on_of(key, session)
+    own = [p for p in pending if is_as_sent(session, p)]  # a request body: the provider it was written for
+    first = ran.provider if ran is not None and ran.provider in pending else own[0] if own else None
+    if first is not None:
+        pending.remove(first)
+        pending.insert(0, first)
+    rows = {p: verdict_row(p, opened.found(p), is_as_sent(session, p)) for p in PROVIDERS if p not in pending}
+    slot = st.empty()
+    try:
+        for done, provider in enumerate(pending):
+            step = f"checking ({done + 1} of {len(pending)})…"
+            table = [rows.get(p) or pending_row(p, step if p == provider else "waiting") for p in PROVIDERS]
+            slot.dataframe(pd.DataFrame(table).fillna("").astype(str), hide_index=True)  # blank, not None
+            rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
+    finally:
+        slot.empty()
+    state.settle()
+
+
 def show(opened: state.Opened) -> None:
     """Summary, provider verdicts and the message table.
 
@@ -255,7 +293,7 @@ def show(opened: state.Opened) -> None:
 
     st.subheader("Would a provider accept it?")
     as_sent()
-    state.checked(opened, PROVIDERS)
+    verdicts_as_they_come(opened)
     result = opened.result
     st.text(sentence(describe(result.judged, result.appended)))  # literal: pending call ids are user data
     ran = ran_on_of(key, session)

@@ -30,7 +30,7 @@ a secret (`is_reference`): ``DEBUG_API_KEY: process.env.DEBUG_API_KEY``, ``api_k
 A secret-detection library was considered: detect-secrets (Yelp, 1.5.0, last release 2024-05) scans
 a file line by line with a plugin per kind and reports which line holds a secret, for an audit; it
 neither gives the spans to replace nor scans a 1 GB export in one pass. Here one linear scan of
-the ASCII-lowered text finds where a secret can start (`_FRAGMENTS`) and only there are the full
+the ASCII-lowered text finds where a secret can start (`_STARTS`) and only there are the full
 patterns tried, anchored. No replacement contains a quote or a backslash, and a match never ends
 inside an escape, so redacting JSON text keeps it valid JSON.
 """
@@ -186,7 +186,12 @@ KINDS: tuple[Kind, ...] = (
 
 _COMPILED = tuple((kind, re.compile(kind.pattern)) for kind in KINDS)
 _FRAGMENTS = re.compile("|".join(f"(?P<f{i}>{kind.fragment})" for i, kind in enumerate(KINDS)).encode())
-"""Where a secret can start, searched in the ASCII-lower-cased bytes (one linear scan)."""
+"""Which kinds can start at a place `_STARTS` found (named groups: each kind's fragment)."""
+_STARTS = re.compile("|".join(kind.fragment for kind in KINDS).encode())
+"""Where a secret can start, searched in the ASCII-lower-cased bytes (one linear scan).
+
+The same places `_FRAGMENTS` matches at, found 13 times as fast without its groups (2.7 MB/s with
+them on a generated Claude Code log, 34 MB/s without), so the groups are matched only there."""
 _LOOKBEHIND = 4
 """A match may start this many bytes before its fragment (an escaped quote, the ``x-`` of ``x-api-key``)."""
 _SHAPES = tuple((kind.name, rx) for kind, rx in _COMPILED[:9])
@@ -201,20 +206,31 @@ def _candidates(hit: re.Match[bytes]) -> list[int]:
 
 def redact_text(text: str, counts: Counter[str] | None = None) -> tuple[str, Counter[str]]:
     """``text`` with secrets replaced, and how many of each kind were replaced."""
-    counts = Counter() if counts is None else counts
     raw = text.encode("utf-8", "surrogatepass")
+    redacted, counts = redact_utf8(raw, counts)
+    return (text if redacted is raw else redacted.decode("utf-8", "surrogatepass")), counts
+
+
+def redact_utf8(raw: bytes, counts: Counter[str] | None = None) -> tuple[bytes, Counter[str]]:
+    """`redact_text` on UTF-8 bytes: ``raw`` itself when nothing was replaced.
+
+    A file redacted in pieces (`toolhist.redact_file`) goes through here without a decode.
+    """
+    counts = Counter() if counts is None else counts
     lowered = raw.lower()  # ASCII-only lowering: same length, same offsets as ``raw``
     pieces: list[bytes] = []
     last = 0
     pos = 0
     while True:
-        hit = _FRAGMENTS.search(lowered, pos)
-        if hit is None:
+        place = _STARTS.search(lowered, pos)
+        if place is None:
             break
-        at = hit.start()
+        at = place.start()
         pos = at + 1
         if at < last:
             continue
+        hit = _FRAGMENTS.match(lowered, at)
+        assert hit is not None, "the same alternatives match where `_STARTS` found one"
         found = _match_at(raw, at, last, _candidates(hit))
         if found is None:
             continue
@@ -223,9 +239,9 @@ def redact_text(text: str, counts: Counter[str] | None = None) -> tuple[str, Cou
         pieces += [raw[last:start], f"[REDACTED:{kind.name}]".encode()]
         last = pos = end
     if not pieces:
-        return text, counts
+        return raw, counts
     pieces.append(raw[last:])
-    return b"".join(pieces).decode("utf-8", "surrogatepass"), counts
+    return b"".join(pieces), counts
 
 
 def _match_at(raw: bytes, at: int, last: int, candidates: list[int]) -> tuple[Kind, int, int] | None:

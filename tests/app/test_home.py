@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from toolhist.providers import PROVIDERS
+
 APP = str(Path(__file__).parent.parent.parent / "app.py")
 SAMPLES = sorted(
     p.name for pattern in ("*.json", "*.jsonl") for p in (Path(APP).parent / "sample_logs").glob(pattern)
@@ -180,3 +182,41 @@ def test_unsent_and_skipped_records_are_shown(tmp_path: Path) -> None:
     assert unsent[["before message", "kind", "line", "source"]].to_dict(orient="records") == [
         {"before message": 0, "kind": "ghost_snapshot", "line": 2, "source": "payload"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("sample", "first"),
+    [
+        ("anthropic_request.json", "anthropic"),  # a request body: the provider it was written for
+        ("gemini_cli_session.jsonl", "gemini"),  # an agent log: the provider its metadata names
+        ("bedrock_converse.json", "bedrock"),
+    ],
+)
+def test_the_provider_it_ran_on_is_checked_first(
+    monkeypatch: pytest.MonkeyPatch, sample: str, first: str
+) -> None:
+    """Home fills its verdict table as each provider is checked: the one the session ran on first.
+
+    The real `toolhist.check.verdict` runs; the wrapper only records the order it is called in.
+    """
+    import streamlit as st
+
+    from toolhist.views import state
+
+    order: list[str] = []
+    from toolhist.check import verdict as real
+
+    def recorded(document: object, session: object, provider: str, *args: object) -> object:
+        order.append(provider)
+        return real(document, session, provider, *args)  # type: ignore[arg-type]
+
+    at = start().run()
+    st.cache_resource.clear()  # verdicts computed by another test would not be computed again
+    monkeypatch.setattr(state, "verdict", recorded)
+    at.selectbox(key="sample").set_value(sample).run()
+    assert not at.exception
+    assert order[0] == first
+    assert sorted(order) == sorted(PROVIDERS)
+    table = at.dataframe[0].value
+    assert list(table["provider"]) == list(PROVIDERS)  # the final table in the usual order, every row filled
+    assert not table["verdict"].str.contains("checking|waiting").any()

@@ -75,9 +75,10 @@ class Input:
     session: str | None = None
     """The session to read when ``data`` is an agent's store of many (None: its newest)."""
     redacted: Literal["bytes", "session"] | None = None
-    """None: as the user gave it. ``bytes``: ``data`` is the text with its secrets replaced (the
-    "Redact secrets" switch). ``session``: ``data`` is not text (an agent's SQLite store), so the
-    session read from it is redacted instead."""
+    """None: as the user gave it. ``bytes``: the content is the text with its secrets replaced (the
+    "Redact secrets" switch): ``data``, or for a file opened by path a private redacted copy that
+    ``file`` names (`toolhist.views.copies`). ``session``: the content is not text (an agent's
+    SQLite store, an archive), so the session read from it is redacted instead."""
     file: Stamp | None = None
     """The file on this machine read by reference (``data`` is None), as last seen."""
 

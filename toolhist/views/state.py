@@ -45,10 +45,10 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
 from toolhist.readers import load_document
 from toolhist.redact import redact_session, redact_text
-from toolhist.views import failure
+from toolhist.views import copies, failure
 from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
 from toolhist.views.failure import alert
-from toolhist.views.inputs import Input, by_reference
+from toolhist.views.inputs import Input, Stamp, by_reference
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember
@@ -131,7 +131,10 @@ def _load(
     record(f"{digest}:{fmt or ''}", _load, digest, fmt, name, None, session, redact)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
     # full passes over the growing parse took 63 s of Home's 229 s under AppTest
-    document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
+    if isinstance(_data, Path) and copies.is_copy(_data):  # a file redacted into a copy (`_redacted`)
+        document, read_session = paused(copies.load_copy)(_data, fmt, name, session)
+    else:
+        document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
     return document, redact_session(read_session)[0] if redact else read_session
 
 
@@ -140,13 +143,26 @@ def _redacted(digest: str, _source: Input) -> Input:
     """``_source`` with its secrets replaced (`toolhist.redact`), once per content digest.
 
     Text is redacted as bytes, so every page, the document and a Claude Code sidechain read from
-    them show the same redacted text; bytes that are not text (an agent's SQLite store) are kept,
-    and the session read from them is redacted (`_load`).
+    them show the same redacted text; bytes that are not text (an agent's SQLite store, an
+    archive) are kept, and the session read from them is redacted (`_load`).
+
+    A file opened by path stays read by reference: its redacted text goes to a private copy, written
+    piece by piece (`toolhist.views.copies`), which is read in its place; neither is held in memory.
+    The copy goes when the session leaves the recent ones (`keep_recent`), and this entry with it.
     """
     if _source.file is not None and stores.is_store(str(_source.file.path)):
         return replace(_source, redacted="session")  # still read by reference: the session read is redacted
+    if _source.file is not None and not _source.file.path.is_dir():
+        copy = copies.redacted_copy(_source.file.path)
+        if copy is None:  # not text: still read by reference, and the session read is redacted
+            return replace(_source, redacted="session")
+        made = replace(_source, file=Stamp.of(copy), redacted="bytes")
+        key = f"{made.digest}:{made.fmt or ''}"  # `read` opens it under this key
+        record(key, copies, str(copy))
+        record(key, _redacted, digest, None)
+        return made
+    data = _source.content()  # bytes held anyway, or a conversation folder gathered into one document
     try:
-        data = _source.content()  # a file read by reference is read whole: redaction rewrites its text
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return replace(_source, data=data, file=None, redacted="session")

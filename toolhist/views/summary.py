@@ -6,6 +6,7 @@ shown in Jupyter. Every cell is plain text or a number: whatever shows them esca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from toolhist.check import CheckResult
@@ -18,6 +19,7 @@ from toolhist.model import (
     ToolCallBlock,
     ToolResponseBlock,
 )
+from toolhist.providers.base import Violation
 from toolhist.summary import Summary
 
 PREVIEW = 120
@@ -103,24 +105,34 @@ def unsent_table(session: Session) -> list[Row]:
     ]
 
 
+def verdict_row(provider: str, found: Sequence[Violation], as_sent: bool) -> Row:
+    """One provider's row: errors, warnings, the rules broken, whether the body was checked as sent."""
+    errors = sum(v.severity == "error" for v in found)
+    return {
+        "provider": provider,
+        "verdict": "rejects (HTTP 400)" if errors else ("accepts, with warnings" if found else "accepts"),
+        "errors": errors,
+        "warnings": len(found) - errors,
+        "rules": ", ".join(sorted({v.rule for v in found})),
+        "checked": "body as sent" if as_sent else "rendered by toolhist",
+    }
+
+
+def pending_row(provider: str, step: str) -> Row:
+    """The row of a provider whose verdict is not computed yet (Home fills the table as they come)."""
+    return {
+        "provider": provider,
+        "verdict": step,
+        "errors": None,
+        "warnings": None,
+        "rules": "",
+        "checked": "",
+    }
+
+
 def verdict_rows(result: CheckResult) -> list[Row]:
-    """One row per provider: errors, warnings, the rules broken, whether the body was checked as sent."""
-    rows: list[Row] = []
-    for provider, found in result.results.items():
-        errors = sum(v.severity == "error" for v in found)
-        rows.append(
-            {
-                "provider": provider,
-                "verdict": "rejects (HTTP 400)"
-                if errors
-                else ("accepts, with warnings" if found else "accepts"),
-                "errors": errors,
-                "warnings": len(found) - errors,
-                "rules": ", ".join(sorted({v.rule for v in found})),
-                "checked": "body as sent" if provider in result.as_sent else "rendered by toolhist",
-            }
-        )
-    return rows
+    """One row per provider (`verdict_row`), in the result's order."""
+    return [verdict_row(p, found, p in result.as_sent) for p, found in result.results.items()]
 
 
 def violation_rows(result: CheckResult) -> list[Row]:
