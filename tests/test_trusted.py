@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from toolhist._trusted import construct, replace
+from toolhist._trusted import construct, maker, replace
 from toolhist.curation.base import Change, Position
 from toolhist.model import Message, MessageMetadata, TextBlock, ToolCallBlock, ToolResponseBlock
 
@@ -78,6 +78,31 @@ def test_construct_defaults_are_fresh() -> None:
 def test_construct_refuses_missing_and_unknown_fields(values: dict[str, Any]) -> None:
     with pytest.raises(KeyError, match=r"reason|bogus"):
         construct(Change, **values)
+
+
+@pytest.mark.parametrize(
+    ("cls", "fixed", "values"),
+    [
+        (Position, {"message": 3}, {"block": 1}),
+        (Position, {"message": 3}, {}),  # not every other field given: `construct` makes it
+        (Position, {}, {"message": 4, "block": None}),
+        (ToolResponseBlock, {"call_id": "c", "result": "ok"},
+         {k: v for k, v in RESULT.__dict__.items() if k not in ("call_id", "result")}),
+    ],
+)  # fmt: skip
+def test_maker_is_the_validating_constructor(
+    cls: type[BaseModel], fixed: dict[str, Any], values: dict[str, Any]
+) -> None:
+    make = maker(cls, **fixed)
+    assert state(make(**values)) == state(cls(**fixed, **values))
+    assert state(make(**values)) == state(construct(cls, **fixed, **values))
+
+
+def test_maker_refuses_unknown_fields() -> None:
+    with pytest.raises(KeyError, match="bogus"):
+        maker(Position, bogus=1)
+    with pytest.raises(KeyError, match="bogus"):
+        maker(Position, message=1)(block=None, bogus=1)
 
 
 def _provider_finding(call_ids: Any) -> Any:

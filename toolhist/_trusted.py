@@ -15,6 +15,7 @@ toolhist's own code, never for user input.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -111,3 +112,38 @@ def construct(cls: type[M], /, **values: Any) -> M:
     _setattr(new, "__pydantic_extra__", None)
     _setattr(new, "__pydantic_private__", None if private is None else private.copy())
     return new
+
+
+def maker(cls: type[M], /, **fixed: Any) -> Callable[..., M]:
+    """A `construct` for many models of ``cls`` that share ``fixed`` values, given every other field by name.
+
+    Building one `Violation` per finding (116,000 Mistral id warnings at 100,000 messages) spent
+    most of its time setting up the same rule-level fields; the callable copies a state prepared
+    once (field order, fixed values) and sets only what differs. The model is the one
+    ``construct(cls, **fixed, **values)`` makes (every field counts as set; one shared fields set).
+    A call that does not give exactly the other fields goes through `construct`, which names what
+    is wrong.
+    """
+    defaults, _factories, _required, private, _sets = _layout(cls)
+    base = defaults.copy()
+    base.update(fixed)
+    if len(base) != len(defaults):
+        raise KeyError(f"{cls.__name__}: unknown fields {', '.join(sorted(set(fixed) - set(defaults)))}")
+    every = len(defaults)
+    rest = every - len(fixed)
+    fields_set = set(defaults)
+
+    new_model = cls.__new__
+
+    def make(**values: Any) -> M:
+        state = {**base, **values}  # base's field order, the given values in their places
+        if len(values) != rest or len(state) != every:
+            return construct(cls, **fixed, **values)
+        new = new_model(cls)
+        _setattr(new, "__dict__", state)
+        _setattr(new, "__pydantic_fields_set__", fields_set)
+        _setattr(new, "__pydantic_extra__", None)
+        _setattr(new, "__pydantic_private__", None if private is None else private.copy())
+        return new
+
+    return make

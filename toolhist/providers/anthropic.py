@@ -76,7 +76,9 @@ def _only_tool_uses(message: Any) -> bool:
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
     for i, message in enumerate(messages):
-        if _role(message) != "assistant":
+        if (
+            not isinstance(message, dict) or message.get("role") != "assistant"
+        ):  # _role, inline: every message
             continue
         uses = _uses(message)
         if not uses:
@@ -86,7 +88,7 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
         while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(messages[k]):
             k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
         while k < len(messages) and _role(messages[k]) == "user":
-            run.extend((k, j, b) for j, b in _blocks(messages[k]))
+            run.extend([(k, j, b) for j, b in _blocks(messages[k])])
             k += 1
         answered: set[str] = set()
         leading: set[str] = set()
@@ -117,25 +119,31 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
     previous: set[str] = set()  # tool_use ids of the assistant messages right before this user run
     last_role: Any = None
     for i, message in enumerate(messages):
-        role = _role(message)
+        if not isinstance(message, dict):  # no role, no blocks
+            continue
+        role = message.get("role")
+        blocks = _blocks(message)  # once per message (this walk sees every message)
         if role == "assistant":
-            uses = set(_uses(message))
+            uses = {_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"}
             previous = previous | uses if last_role == "assistant" else uses
             seen -= uses  # a reused id (ant.reused_tool_use_id) may be answered again after its new use
         if role in ("user", "assistant"):
             last_role = role
-        for j, block in _blocks(message):
+        for j, block in blocks:
             kind = block.get("type")
+            if kind in {"tool_use", "text"}:  # the common kinds: none of the cases below
+                continue
             if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))
             elif kind == "tool_result" and role == "user":
                 rid = _text_id(block.get("tool_use_id"))
-                values = {"index": i, "block": j, "id": rid}
                 if rid in seen:
+                    values = {"index": i, "block": j, "id": rid}
                     yield Finding("ant.dup_tool_result", _path(i, j), values, (rid,))
                     continue
                 seen.add(rid)
                 if rid not in previous:
+                    values = {"index": i, "block": j, "id": rid}
                     yield Finding("ant.result_orphan", _path(i, j), values, (rid,))
             elif isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
                 rid = _text_id(block.get("tool_use_id"))
@@ -167,8 +175,13 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
                 flagged = True
                 values = {"index": i, "ids": ", ".join(after_use)}
                 yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
-            if kind in ("text", "thinking"):
+            if kind == "thinking" or (kind == "text" and _blank(block.get("text"))):  # else nothing to find
                 yield from _check_text(i, j, block, blocks)
+
+
+def _blank(text: Any) -> bool:
+    """A string of nothing but whitespace: the only text `_check_text` can find something in."""
+    return isinstance(text, str) and not text.strip()
 
 
 def _substantive(block: dict[str, Any]) -> bool:

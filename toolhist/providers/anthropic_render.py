@@ -144,7 +144,7 @@ def signature_note(provider_data: dict[str, JsonValue], mi: int, bi: int, fmt: s
 
 def plain_text(part: dict[str, JsonValue]) -> bool:
     """A text block with nothing but its text."""
-    return set(part) == {"type", "text"} and part["type"] == "text"
+    return len(part) == 2 and part.get("type") == "text" and "text" in part  # keys exactly type and text
 
 
 class _Renderer(BlockRenderer):
@@ -189,18 +189,21 @@ class _Renderer(BlockRenderer):
         k = len(self.messages)
         out: dict[str, JsonValue] = {"role": role}
         self.messages.append(out)
-        self.map.add(("messages", k), mi)
+        entries = self.map.entries
+        entries["messages", k] = (mi, None)
         parts: list[dict[str, JsonValue]] = []
         for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
                 parts.append(part)
-                self.map.add(("messages", k, "content", len(parts) - 1), mi, bi)
+                entries["messages", k, "content", len(parts) - 1] = (mi, bi)
         form = message.metadata.extra.get("_content_form") if self.same else None
         if len(parts) == 1 and plain_text(parts[0]) and (form == "string" or not self.same):
             out["content"] = parts[0]["text"]
         else:
-            out["content"] = list[JsonValue](parts)
+            # Not list[JsonValue](parts): calling a generic alias raises and catches an error each time.
+            content: list[JsonValue] = list(parts)
+            out["content"] = content
         if self.same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 
 from toolhist._gc import paused
-from toolhist._trusted import construct
+from toolhist._trusted import construct, maker
 from toolhist.model import Session, ToolCallBlock
 
 Severity = Literal["error", "warning"]
@@ -384,29 +384,56 @@ def violations(
 ) -> list[Violation]:
     """Run a provider's checks on a body and turn findings into located Violations."""
     out: list[Violation] = []
+    append = out.append
     rules = {r.id: r for r in provider.rules}
-    applies: dict[str, bool] = {}  # per rule: its model condition reads the body, the same for every finding
+    makers: dict[
+        str, tuple[Callable[..., Violation], str] | None
+    ] = {}  # per rule; None: its model condition fails
+    fmt = provider.path_format
+    source_map = source_map or {}
+    tuples = source_map.tuples() if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
     for finding in provider.check(body):
-        rule = rules.get(finding.rule) or provider.rule(finding.rule)  # the latter raises on an unknown slug
-        fits = applies.get(rule.id)
-        if fits is None:
-            fits = applies[rule.id] = rule.applies_to(body)
-        if not fits:
+        try:
+            made = makers[finding.rule]
+        except KeyError:  # the first finding of a rule: its model condition reads the body, once
+            rule = rules.get(finding.rule) or provider.rule(
+                finding.rule
+            )  # the latter raises on an unknown slug
+            made = makers[finding.rule] = (
+                (
+                    maker(  # the rule-level fields set once; one shared fields set (issue 26)
+                        Violation,
+                        provider=provider.name,
+                        rule=rule.id,
+                        severity=rule.severity,
+                        source=rule.source,
+                        fix=rule.fix,
+                    ),
+                    rule.template,
+                )
+                if rule.applies_to(body)
+                else None
+            )
+        if made is None:
             continue
-        message_index, block_index = _locate(finding.path, provider.path_format, source_map or {})
-        out.append(
-            construct(  # every value is typed already; one shared fields set, not one per violation (issue 26)
-                Violation,
-                provider=provider.name,
-                rule=rule.id,
-                severity=rule.severity,
-                path=provider.path_format(finding.path),
+        make, template = made
+        path = finding.path
+        if tuples is not None:
+            hit = None
+            for n in range(len(path), 0, -1):
+                hit = tuples.get(path[:n])
+                if hit is not None:
+                    break
+            message_index, block_index = hit or (None, None)
+        else:
+            message_index, block_index = _locate(path, fmt, source_map)
+        append(
+            make(
+                path=fmt(path),
                 message_index=message_index,
                 block_index=block_index,
                 call_ids=tuple(finding.call_ids),
-                error_text=rule.template.format(**finding.values),
-                source=rule.source,
-                fix=rule.fix,
+                error_text=template.format(**finding.values),
             )
         )
     return out

@@ -83,7 +83,7 @@ def _summary(message: Any) -> tuple[list[str], list[str], bool, bool]:
         if isinstance(result, dict):
             results.append(_id(result))
         only_results = only_results and "toolResult" in block
-        talk = talk or any(k in block for k in CONVERSATION_KEYS)
+        talk = talk or not block.keys().isdisjoint(CONVERSATION_KEYS)
     return uses, results, only_results, talk
 
 
@@ -94,7 +94,11 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
     for i, role in enumerate(roles):
         if role == "assistant":
             uses = summaries[i][0]
-            dups = list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
+            dups = (
+                list(dict.fromkeys(u for n, u in enumerate(uses) if u in uses[:n]))
+                if len(set(uses)) < len(uses)  # the walk only where there is a repeat
+                else []
+            )
             if dups:
                 yield Finding(
                     "brk.dup_ids",
@@ -109,7 +113,9 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                 if not summaries[k][2]:
                     break  # results after a user text are not "at the start of the next turn"
                 k += 1
-            missing = list(dict.fromkeys(u for u in uses if u not in answered))
+            missing = [u for u in uses if u not in answered]
+            if missing:
+                missing = list(dict.fromkeys(missing))
             if missing:
                 path: PathT = ("messages", i + 1, "content") if i + 1 < len(messages) else ("messages", i)
                 yield Finding(
@@ -132,13 +138,23 @@ def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
 
 
 def check_blocks(messages: list[Any]) -> Iterator[Finding]:
-    """Per-block rules: ids, blank text, empty error results, reasoning without text."""
+    """Per-block rules: ids, blank text, empty error results, reasoning without text.
+
+    The walk over every block of the body, written out (no helper call per block and key).
+    """
     for i, message in enumerate(messages):
-        for j, block in _blocks(message):
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for j, block in enumerate(content):
+            if not isinstance(block, dict):
+                continue
             for kind in ("toolUse", "toolResult"):
-                inner = _inner(block, kind)
-                constraint = _constraint(inner.get("toolUseId")) if inner is not None else None
-                if inner is not None and constraint is not None:
+                inner = block.get(kind)
+                if not isinstance(inner, dict):
+                    continue
+                constraint = field_constraint(inner.get("toolUseId"), ID_PATTERN)
+                if constraint is not None:
                     call_id = _id(inner)
                     values = {"id": call_id, "index": i, "block": j, "kind": kind, "constraint": constraint}
                     yield Finding(
@@ -147,17 +163,17 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
             text = block.get("text")
             if isinstance(text, str) and not text.strip():
                 yield Finding("brk.blank_text", ("messages", i, "content", j), {"index": i, "block": j})
-            result = _inner(block, "toolResult")
-            if result is not None and result.get("status") == "error" and not result.get("content"):
+            result = block.get("toolResult")
+            if isinstance(result, dict) and result.get("status") == "error" and not result.get("content"):
                 yield Finding(
                     "brk.nonempty",
                     ("messages", i, "content", j, "toolResult"),
                     {"index": i, "block": j},
                     (_id(result),),
                 )
-            reasoning = _inner(block, "reasoningContent")
-            reasoning_text = _inner(reasoning, "reasoningText") if reasoning is not None else None
-            if reasoning_text is not None and reasoning_text.get("text") is None:
+            reasoning = block.get("reasoningContent")
+            reasoning_text = reasoning.get("reasoningText") if isinstance(reasoning, dict) else None
+            if isinstance(reasoning_text, dict) and reasoning_text.get("text") is None:
                 path = ("messages", i, "content", j, "reasoningContent", "reasoningText", "text")
                 yield Finding("brk.reasoning_null", path, {"index": i, "block": j})
 

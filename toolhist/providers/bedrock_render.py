@@ -152,10 +152,11 @@ class _Renderer(BlockRenderer):
             self.messages.append(out)
             self.map.add(("messages", k), mi)
         content: list[JsonValue] = out["content"]
+        entries = self.map.entries
         for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
-                self.map.add(("messages", k, "content", len(content)), mi, bi)
+                entries["messages", k, "content", len(content)] = (mi, bi)
                 content.append(part)
         if self.same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})

@@ -57,8 +57,12 @@ class BlockRenderer:
     def message(self, mi: int, message: Message) -> None:
         """One non-system message as one message of the API (two for calls outside the assistant)."""
         pairs = list(enumerate(message.blocks))
-        calls = [(bi, b) for bi, b in pairs if isinstance(b, ToolCallBlock)]
-        if not self.same and message.speaker != "ai" and calls:
+        calls = (
+            [(bi, b) for bi, b in pairs if isinstance(b, ToolCallBlock)]
+            if not self.same and message.speaker != "ai"
+            else None
+        )
+        if calls:
             # Calls in a tool/user message (seed 000 failure mode A): sent as the assistant turn
             # they are, right after the rest, so the broken order shows.
             rest = [(bi, b) for bi, b in pairs if not isinstance(b, ToolCallBlock)]
@@ -77,7 +81,15 @@ class BlockRenderer:
 
         Each one left out is said in the notes, as the Responses and Gemini renderers say theirs.
         """
-        if not self.same and any(not isinstance(b, TextBlock) or b.text for _, b in pairs):
+        if self.same:
+            return pairs
+        empty = other = False  # one loop, no generator: this runs once per message
+        for _, b in pairs:
+            if isinstance(b, TextBlock) and not b.text:
+                empty = True
+            else:
+                other = True
+        if empty and other:
             kept = []
             for bi, b in pairs:
                 if isinstance(b, TextBlock) and not b.text:

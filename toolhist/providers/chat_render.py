@@ -53,7 +53,15 @@ def chat_tool_call(
     (Codex's ``custom_tool_call``), it goes as a function call with ``{"input": text}``
     (`toolhist.providers.base.freeform_note`).
     """
-    data = dict(call.provider_data) if same else {}
+    if not same or not call.provider_data:  # most calls: nothing of the source's to carry
+        plain: dict[str, JsonValue] = {}
+        if call.raw_id is not None or call.id:
+            plain["id"] = call_id
+        plain["type"] = "function"
+        raw = call.raw_arguments
+        plain["function"] = {"name": call.name, "arguments": raw if raw is not None else arguments_text(call)}
+        return plain
+    data = dict(call.provider_data)
     form = data.pop("_arguments_form", None)
     data.pop("_legacy", None)
     fn_extra = data.pop("function", {})
@@ -123,26 +131,30 @@ class _Renderer:
         return ("messages", len(self.messages) - 1, *parts)
 
     def content(self, blocks: list[tuple[int, Block]], message: Message, mi: int) -> JsonValue:
-        """Text and media blocks as ``content`` (string when that is how the source had it)."""
-        form = message.metadata.extra.get("_content_form") if self.same else None
+        """Text and media blocks as ``content`` (string when that is how the source had it).
+
+        Called once per message with text (three providers render through here): the map entries
+        are written straight into the dict, not through `SourceMap.add`.
+        """
+        same = self.same
+        form = message.metadata.extra.get("_content_form") if same else None
         parts: list[JsonValue] = []
+        entries = self.map.entries
+        at = len(self.messages) - 1
         for bi, block in blocks:
             if isinstance(block, TextBlock):
-                if block.provider_data.get("type") == "refusal":
+                data = block.provider_data
+                if not data:
+                    parts.append({"type": "text", "text": block.text})
+                elif data.get("type") == "refusal":
                     parts.append({"type": "refusal", "refusal": block.text})
-                elif self.same or not block.provider_data:
-                    parts.append(
-                        {
-                            "type": "text",
-                            "text": block.text,
-                            **{k: v for k, v in block.provider_data.items() if self.same},
-                        }
-                    )
+                elif same:
+                    parts.append({"type": "text", "text": block.text, **data})
                 else:
                     parts.append({"type": "text", "text": block.text})
             elif isinstance(block, MediaBlock):
                 parts.append(media_part(block))
-            self.map.add(self.path("content", len(parts) - 1), mi, bi)
+            entries["messages", at, "content", len(parts) - 1] = (mi, bi)
         if form == "parts":
             return parts
         if form in ("null", "absent") and not parts:
@@ -158,17 +170,21 @@ class _Renderer:
 
     def emit(self, msg: dict[str, JsonValue], mi: int) -> None:
         self.messages.append(msg)
-        self.map.add(("messages", len(self.messages) - 1), mi, None)
+        self.map.entries["messages", len(self.messages) - 1] = (mi, None)
 
     def run(self) -> list[dict[str, JsonValue]]:
-        for mi, message in enumerate(self.session.messages):
-            self.message(mi, message)
+        message = self.message
+        for mi, each in enumerate(self.session.messages):
+            message(mi, each)
         return self.messages
 
     def message(self, mi: int, message: Message) -> None:
+        same = self.same
         source_extra = message.metadata.extra
-        extra = {k: v for k, v in source_extra.items() if not k.startswith("_")} if self.same else {}
-        if source_extra.get("prefix") is True:  # Mistral's continuation flag, set by curation
+        extra = {k: v for k, v in source_extra.items() if not k.startswith("_")} if same else {}
+        if (
+            source_extra and source_extra.get("prefix") is True
+        ):  # Mistral's continuation flag, set by curation
             extra["prefix"] = True
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
@@ -193,19 +209,11 @@ class _Renderer:
                 self.omitted.append(
                     f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.fmt}"
                 )
-        if message.speaker == "tool":
-            for bi, block in responses:
-                tool_msg: dict[str, JsonValue] = {"role": "tool"}
-                if block.provider_data.get("_tool_call_id") != "absent":
-                    tool_msg["tool_call_id"] = block.call_id
-                tool_msg["content"] = result_content(block)
-                if self.same and len(responses) == 1:
-                    tool_msg.update(extra)
-                    if message.metadata.source_role == "function":
-                        tool_msg["role"] = "function"
-                        tool_msg.pop("tool_call_id", None)
-                self.emit(tool_msg, mi)
-                self.map.add(self.path(), mi, bi)
+        speaker = message.speaker
+        messages = self.messages
+        entries = self.map.entries
+        if speaker == "tool":
+            self.results(mi, message, responses, extra)
             if calls:
                 # A tool message holding calls (seed 000 failure mode A): the calls go out as the
                 # assistant turn they are, right after the results, as naive clients send them.
@@ -213,22 +221,47 @@ class _Renderer:
             if pending:
                 self.emit({"role": "user", "content": self.content(pending, message, mi)}, mi)
             return
-        if message.speaker == "ai" or calls:
+        if speaker == "ai" or calls:
             self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
             if thinking is not None:
-                self.map.add(self.path("reasoning_content"), mi, thinking_at)
+                entries["messages", len(messages) - 1, "reasoning_content"] = (mi, thinking_at)
             return
+        source_role = message.metadata.source_role
         role = (
-            message.metadata.source_role
-            if self.same and message.metadata.source_role in ("system", "developer", "user")
-            else SPEAKER_ROLE[message.speaker]
+            source_role if same and source_role in ("system", "developer", "user") else SPEAKER_ROLE[speaker]
         )
         out: dict[str, JsonValue] = {"role": role}
-        self.emit(out, mi)
-        value = self.content(pending, message, mi)
-        if not (self.same and message.metadata.extra.get("_content_form") == "absent"):
+        messages.append(out)
+        entries["messages", len(messages) - 1] = (mi, None)
+        value = self.content(pending, message, mi) if pending or same else None
+        if not (same and source_extra.get("_content_form") == "absent"):
             out["content"] = value
-        out.update(extra)
+        if extra:
+            out.update(extra)
+
+    def results(
+        self,
+        mi: int,
+        message: Message,
+        responses: list[tuple[int, ToolResponseBlock]],
+        extra: dict[str, JsonValue],
+    ) -> None:
+        """A tool message's results, one chat ``tool`` message each."""
+        same = self.same
+        messages = self.messages
+        entries = self.map.entries
+        for bi, block in responses:
+            tool_msg: dict[str, JsonValue] = {"role": "tool"}
+            if block.provider_data.get("_tool_call_id") != "absent":
+                tool_msg["tool_call_id"] = block.call_id
+            tool_msg["content"] = result_content(block)
+            if same and len(responses) == 1:
+                tool_msg.update(extra)
+                if message.metadata.source_role == "function":
+                    tool_msg["role"] = "function"
+                    tool_msg.pop("tool_call_id", None)
+            messages.append(tool_msg)
+            entries["messages", len(messages) - 1] = (mi, bi)  # the message, then its block: one entry
 
     def assistant(
         self,
@@ -240,27 +273,34 @@ class _Renderer:
         extra: dict[str, JsonValue],
         message: Message,
     ) -> None:
+        same = self.same
         out: dict[str, JsonValue] = {"role": "assistant"}
-        self.emit(out, mi)
-        form = message.metadata.extra.get("_content_form") if self.same else None
-        value = self.content(pending, message, mi)
+        messages = self.messages
+        messages.append(out)
+        at = len(messages) - 1
+        entries = self.map.entries
+        entries["messages", at] = (mi, None)
+        form = message.metadata.extra.get("_content_form") if same else None
+        value = self.content(pending, message, mi) if pending or same else None
         if form != "absent":
             out["content"] = value
-        legacy = [c for _, c in calls if c.provider_data.get("_legacy")]
-        regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")]
-        if regular or (self.same and message.metadata.extra.get("tool_calls") == []):
-            freeform = self.same and self.fmt == CHAT_FORMAT
-            out["tool_calls"] = [
-                chat_tool_call(c, c.id, same=self.same, freeform=freeform) for _, c in regular
-            ]
+        if calls:
+            legacy = [c for _, c in calls if c.provider_data.get("_legacy")]
+            regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")] if legacy else calls
+        else:
+            legacy, regular = [], calls
+        if regular or (same and message.metadata.extra.get("tool_calls") == []):
+            freeform = same and self.fmt == CHAT_FORMAT
+            out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
             for k, (bi, _) in enumerate(regular):
-                self.map.add(self.path("tool_calls", k), mi, bi)
+                entries["messages", at, "tool_calls", k] = (mi, bi)
         if legacy:
-            fn = chat_tool_call(legacy[0], legacy[0].id, same=self.same)["function"]
+            fn = chat_tool_call(legacy[0], legacy[0].id, same=same)["function"]
             out["function_call"] = fn
         if thinking is not None:
             out["reasoning_content"] = thinking.text
-        out.update({k: v for k, v in extra.items() if k != "tool_calls"})
+        if extra:
+            out.update({k: v for k, v in extra.items() if k != "tool_calls"})
 
 
 def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:

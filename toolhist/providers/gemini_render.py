@@ -106,16 +106,19 @@ class _Renderer:
 
     def part(self, mi: int, bi: int, block: Block, *, drop_blank: bool) -> dict[str, JsonValue] | None:
         """One block as a part, or None when Gemini cannot carry it (said in ``omitted``)."""
-        where = f"message {mi} block {bi}"
         if isinstance(block, TextBlock):
             if drop_blank and block.text == "":
-                self.omitted.append(f"{where}: empty text not sent (Gemini rejects a part with no data)")
+                self.omitted.append(
+                    f"message {mi} block {bi}: empty text not sent (Gemini rejects a part with no data)"
+                )
                 return None
-            return {"text": block.text, **(self._data(block.provider_data) if self.same else {})}
+            if self.same and block.provider_data:
+                return {"text": block.text, **self._data(block.provider_data)}
+            return {"text": block.text}
         if isinstance(block, ThinkingBlock):
             if block.source_provider != NAME:
                 self.omitted.append(
-                    f"{where}: thinking from {block.source_provider or 'another format'} has no place in Gemini"
+                    f"message {mi} block {bi}: thinking from {block.source_provider or 'another format'} has no place in Gemini"
                 )
                 return None
             out: dict[str, JsonValue] = {"text": block.text, "thought": True}
@@ -131,7 +134,9 @@ class _Renderer:
             return dict(block.provider_data) if self.same and block.provider_data else _media(block)
         if block.source_format == NAME:
             return dict(block.data)
-        self.omitted.append(f"{where}: {block.source_format} block kept verbatim cannot be sent to Gemini")
+        self.omitted.append(
+            f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to Gemini"
+        )
         return None
 
     def _data(self, data: dict[str, JsonValue]) -> dict[str, JsonValue]:
@@ -186,7 +191,14 @@ class _Renderer:
     def content(self, mi: int, message: Message, role: str | None) -> None:
         """One canonical message as one content (consecutive result-only messages share one)."""
         extra = message.metadata.extra if self.same else {}
-        results_only = bool(message.blocks) and all(isinstance(b, ToolResponseBlock) for b in message.blocks)
+        blocks = message.blocks
+        results_only = bool(blocks)  # every block a result (loops, not generators: once per message)
+        has_other = False  # a block other than empty text
+        for b in blocks:
+            if not isinstance(b, ToolResponseBlock):
+                results_only = False
+            if not (isinstance(b, TextBlock) and b.text == ""):
+                has_other = True
         previous = self.contents[-1] if self.contents and self.results_turn else None
         parts: list[JsonValue] = []
         if (
@@ -209,15 +221,18 @@ class _Renderer:
             self.contents.append(out)
             self.map.add(("contents", index), mi)
         self.results_turn = results_only
-        has_other = any(not (isinstance(b, TextBlock) and b.text == "") for b in message.blocks)
-        for bi, block in enumerate(message.blocks):
-            part = self.part(mi, bi, block, drop_blank=not self.same and has_other)
+        drop_blank = not self.same and has_other
+        entries = self.map.entries
+        part_of = self.part
+        for bi, block in enumerate(blocks):
+            part = part_of(mi, bi, block, drop_blank=drop_blank)
             if part is not None:
                 parts.append(part)
-                self.map.add(("contents", index, "parts", len(parts) - 1), mi, bi)
-        if not (extra.get("_parts") == "absent" and not parts):
+                entries["contents", index, "parts", len(parts) - 1] = (mi, bi)
+        if not (extra and extra.get("_parts") == "absent" and not parts):
             out["parts"] = parts
-        out.update({key: v for key, v in extra.items() if not key.startswith("_")})
+        if extra:
+            out.update({key: v for key, v in extra.items() if not key.startswith("_")})
 
     def system_message(self, mi: int, message: Message, *, leading: bool) -> None:
         """A system message: the source's own field, ``systemInstruction`` parts, or a user turn."""

@@ -247,9 +247,7 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     yield from _check_structure(messages, body.get("continue_final_message") is True)
     yield from _check_order(messages)
     yield from _check_pairing(messages)
-    for i, m in enumerate(messages):
-        if isinstance(m, dict):
-            yield from _check_message(i, m)
+    yield from _check_messages(messages)
     yield from _check_tools(body.get("tools"))
 
 
@@ -337,33 +335,44 @@ def _count(expected: list[str], observed: set[str], owner: int) -> Iterator[Find
         yield Finding("mis.count", ("messages", owner, "tool_calls"), call_ids=ids)
 
 
-def _check_message(i: int, m: dict[str, Any]) -> Iterator[Finding]:
-    """Per-message content rules: ids, names, and (V3) content beside tool_calls."""
-    role = m.get("role")
-    if role == "tool":
-        name = m.get("name")
-        if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
-            yield Finding("mis.name_format", ("messages", i, "name"), {"name": name})
-        call_id = m.get("tool_call_id")
-        if call_id is None:
-            yield Finding("mis.id_missing", ("messages", i, "tool_call_id"))
-        elif isinstance(call_id, str) and not MISTRAL_ID.fullmatch(call_id):
-            yield Finding("mis.id_format", ("messages", i, "tool_call_id"), {"id": call_id}, (call_id,))
-    if role != "assistant":
-        return
-    calls = m.get("tool_calls")
-    if bool(m.get("content")) == bool(calls):
-        yield Finding("mis.content_xor_calls", ("messages", i))
-    for k, c in enumerate(calls if isinstance(calls, list) else []):
-        if not isinstance(c, dict):
+def _check_messages(messages: list[Any]) -> Iterator[Finding]:
+    """Per-message content rules: ids, names, and (V3) content beside tool_calls.
+
+    One generator over every message, not one per message: this walk yields most of the findings
+    of a long history whose ids came from another provider (116,000 at 100,000 messages).
+    """
+    id_ok = MISTRAL_ID.fullmatch
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
             continue
-        call_id = _call_id(c)
-        if call_id == "null":
-            yield Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id"))
-        elif not MISTRAL_ID.fullmatch(call_id):
-            yield Finding(
-                "mis.id_format", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
-            )
+        role = m.get("role")
+        if role == "tool":
+            name = m.get("name")
+            if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+                yield Finding("mis.name_format", ("messages", i, "name"), {"name": name})
+            call_id = m.get("tool_call_id")
+            if call_id is None:
+                yield Finding("mis.id_missing", ("messages", i, "tool_call_id"))
+            elif isinstance(call_id, str) and not id_ok(call_id):
+                yield Finding("mis.id_format", ("messages", i, "tool_call_id"), {"id": call_id}, (call_id,))
+            continue
+        if role != "assistant":
+            continue
+        calls = m.get("tool_calls")
+        if bool(m.get("content")) == bool(calls):
+            yield Finding("mis.content_xor_calls", ("messages", i))
+        if not isinstance(calls, list):
+            continue
+        for k, c in enumerate(calls):
+            if not isinstance(c, dict):
+                continue
+            call_id = _call_id(c)
+            if call_id == "null":
+                yield Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id"))
+            elif not id_ok(call_id):
+                yield Finding(
+                    "mis.id_format", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
+                )
 
 
 def _check_tools(tools: Any) -> Iterator[Finding]:

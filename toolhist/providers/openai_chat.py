@@ -253,15 +253,16 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
             else:
                 answered[call_id] = i
             continue
-        missing = _missing(open_ids, answered)
-        if missing:
-            yield Finding(
-                "oai.call_unanswered",
-                ("messages", owner, "role"),
-                {"ids": ", ".join(missing)},
-                tuple(missing),
-            )
-        open_ids, answered = None, {}
+        if open_ids is not None:  # (when None, nothing was answered either)
+            missing = _missing(open_ids, answered)
+            if missing:
+                yield Finding(
+                    "oai.call_unanswered",
+                    ("messages", owner, "role"),
+                    {"ids": ", ".join(missing)},
+                    tuple(missing),
+                )
+            open_ids, answered = None, {}
         calls = m.get("tool_calls")
         if role == "assistant" and isinstance(calls, list) and calls:
             open_ids = [str(c.get("id")) for c in calls if isinstance(c, dict)]
@@ -285,7 +286,7 @@ def check_shapes(messages: list[Any], *, id_max: int | None = 40) -> Iterator[Fi
         calls = m.get("tool_calls")
         if calls == []:
             yield Finding("oai.empty_tool_calls", ("messages", i, "tool_calls"), {"index": i})
-        for k, c in enumerate(calls if isinstance(calls, list) else []):
+        for k, c in enumerate(calls) if isinstance(calls, list) else ():
             if not isinstance(c, dict):
                 continue
             fn = c.get("function")
@@ -306,11 +307,10 @@ def check_shapes(messages: list[Any], *, id_max: int | None = 40) -> Iterator[Fi
                 )
         # OpenAI's reference: an assistant message's content is "Required unless tool_calls or
         # function_call is specified"; the legacy function_call message with null content is accepted.
-        legacy_call = isinstance(m.get("function_call"), dict)
         if (
             "content" in m
             and m["content"] is None
-            and not (m.get("role") == "assistant" and (calls or legacy_call))
+            and not (m.get("role") == "assistant" and (calls or isinstance(m.get("function_call"), dict)))
         ):
             yield Finding("oai.null_content", ("messages", i, "content"))
 

@@ -260,16 +260,19 @@ def check_pairing(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
 
 def check_adjacency(items: list[Any]) -> Iterator[Finding]:
     """Each run of calls must be followed directly by its outputs (DeepSeek)."""
+    # ``item.get("type") == "function_call"`` is ``_kind(item) == "function_call"``, inline: every item.
     i = 0
-    while i < len(items):
-        if not (isinstance(items[i], dict) and _kind(items[i]) == "function_call"):
+    n = len(items)
+    while i < n:
+        item = items[i]
+        if not (isinstance(item, dict) and item.get("type") == "function_call"):
             i += 1
             continue
         end = i
-        while end < len(items) and isinstance(items[end], dict) and _kind(items[end]) == "function_call":
+        while end < n and isinstance(items[end], dict) and items[end].get("type") == "function_call":
             end += 1
         stop = end
-        while stop < len(items) and isinstance(items[stop], dict) and _kind(items[stop]).endswith("_output"):
+        while stop < n and isinstance(items[stop], dict) and _kind(items[stop]).endswith("_output"):
             stop += 1
         answered = {items[k].get("call_id") for k in range(end, stop)}
         for k in range(i, end):

@@ -20,7 +20,7 @@ mode (the Responses default) would reject schemas written for other APIs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from pydantic import JsonValue
 
@@ -153,7 +153,7 @@ class _Renderer:
         )
 
     def emit(self, item: dict[str, JsonValue], mi: int, bi: int) -> None:
-        self.map.add(("input", len(self.items)), mi, bi)
+        self.map.entries["input", len(self.items)] = (mi, bi)
         self.items.append(item)
 
     def call(self, mi: int, bi: int, block: ToolCallBlock) -> None:
@@ -204,7 +204,7 @@ class _Renderer:
         else:
             keys, run = [], 0
             for bi, block in enumerate(message.blocks):
-                content = isinstance(block, TextBlock | MediaBlock) or (
+                content = isinstance(block, (TextBlock, MediaBlock)) or (
                     isinstance(block, OpaqueBlock) and block.source_format == NAME and not _is_item(block)
                 )
                 starts = (
@@ -230,7 +230,11 @@ class _Renderer:
         if not message.blocks:
             self.message_item(mi, [], ROLE[message.speaker], {}, None)
             return
-        for group in self.groups(mi, message):
+        blocks = message.blocks
+        grouped: Iterable[Group] = (
+            ([(0, blocks[0])],) if len(blocks) == 1 else self.groups(mi, message)
+        )  # one block: one group
+        for group in grouped:
             bi, first = group[0]
             if isinstance(first, ToolCallBlock):
                 self.call(mi, bi, first)
@@ -260,9 +264,10 @@ class _Renderer:
                     dict(fields) if isinstance(fields, dict) else {},
                     head.get("_content_form"),
                 )
-            for bi, extra in group[1:]:
-                if isinstance(extra, ToolCallBlock | ToolResponseBlock | ThinkingBlock):
-                    self.turn_block(mi, bi, extra)
+            if len(group) > 1:
+                for bi, extra in group[1:]:
+                    if isinstance(extra, (ToolCallBlock, ToolResponseBlock, ThinkingBlock)):
+                        self.turn_block(mi, bi, extra)
 
     @staticmethod
     def _texts(group: Group) -> bool:
