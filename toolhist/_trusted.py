@@ -147,3 +147,36 @@ def maker(cls: type[M], /, **fixed: Any) -> Callable[..., M]:
         return new
 
     return make
+
+
+def named_maker(cls: type[M], *names: str) -> Callable[..., M]:
+    """``construct(cls, **dict(zip(names, values)))`` as a function of the values, for one set of names.
+
+    Unlike `maker` (every field counted as set, for Violations), the fields set are exactly the ones
+    `construct` would set, which ``exclude_unset`` dumps of a `Change` depend on.
+
+    The passes that make one object per call of a long history (a `Position`, a ``rewrite_id``
+    `Change`) always pass the same names: the layout `construct` works out on every call (defaults,
+    fields set, private attributes) is worked out here once, from an object it made. The objects
+    are the same as `construct`'s. Every field with a default factory must be among ``names`` (its
+    value would otherwise be the one object made here, shared).
+    """
+    fields = cls.__pydantic_fields__
+    unnamed = [n for n, f in fields.items() if f.default_factory is not None and n not in names]
+    if unnamed:
+        raise KeyError(f"{cls.__name__}: {', '.join(unnamed)} must be given (a default factory)")
+    made = construct(cls, **dict.fromkeys(names))
+    state, fields_set, private = made.__dict__, made.__pydantic_fields_set__, made.__pydantic_private__
+    new = cls.__new__
+
+    def make(*values: Any) -> M:
+        obj = new(cls)
+        values_of = state.copy()
+        values_of.update(zip(names, values, strict=True))
+        _setattr(obj, "__dict__", values_of)
+        _setattr(obj, "__pydantic_fields_set__", fields_set)
+        _setattr(obj, "__pydantic_extra__", None)
+        _setattr(obj, "__pydantic_private__", None if private is None else private.copy())
+        return obj
+
+    return make

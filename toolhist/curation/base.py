@@ -14,48 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
-from toolhist._trusted import construct, replace
+from toolhist._trusted import construct, named_maker, replace
 from toolhist.curation.facts import KEEP as FACTS_KEPT
 from toolhist.curation.facts import Facts, facts_of, remembered
 from toolhist.model import Block, Message, Session
-
-M = TypeVar("M", bound=BaseModel)
-_setattr = object.__setattr__
-
-
-def maker(cls: type[M], *names: str) -> Callable[..., M]:
-    """``construct(cls, **dict(zip(names, values)))`` as a function of the values, for one set of names.
-
-    The passes that make one object per call of a long history (a `Position`, a ``rewrite_id``
-    `Change`) always pass the same names: the layout `construct` works out on every call (defaults,
-    fields set, private attributes) is worked out here once, from an object it made. The objects
-    are the same as `construct`'s. Every field with a default factory must be among ``names`` (its
-    value would otherwise be the one object made here, shared).
-    """
-    fields = cls.__pydantic_fields__
-    unnamed = [n for n, f in fields.items() if f.default_factory is not None and n not in names]
-    if unnamed:
-        raise KeyError(f"{cls.__name__}: {', '.join(unnamed)} must be given (a default factory)")
-    made = construct(cls, **dict.fromkeys(names))
-    state, fields_set, private = made.__dict__, made.__pydantic_fields_set__, made.__pydantic_private__
-    new = cls.__new__
-
-    def make(*values: Any) -> M:
-        obj = new(cls)
-        values_of = state.copy()
-        values_of.update(zip(names, values, strict=True))
-        _setattr(obj, "__dict__", values_of)
-        _setattr(obj, "__pydantic_fields_set__", fields_set)
-        _setattr(obj, "__pydantic_extra__", None)
-        _setattr(obj, "__pydantic_private__", None if private is None else private.copy())
-        return obj
-
-    return make
-
 
 Action = Literal[
     "split", "synthesize", "close", "move", "drop", "dedupe", "conflict", "rewrite_id", "rename", "insert",
@@ -221,8 +187,8 @@ BOOK_KEEP = 4
 """Positions remembered per Change (providers that reorder turns put a subject elsewhere)."""
 
 
-_AT_MESSAGE = maker(Position, "message")
-_AT_BLOCK = maker(Position, "message", "block")
+_AT_MESSAGE = named_maker(Position, "message")
+_AT_BLOCK = named_maker(Position, "message", "block")
 
 
 def position(at: tuple[int, int | None]) -> Position:

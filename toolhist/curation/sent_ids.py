@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from toolhist._trusted import replace
-from toolhist.curation.base import Change, Pass, Trace, maker, position
+from toolhist._trusted import named_maker, replace
+from toolhist.curation.base import Change, Pass, Trace, position
 from toolhist.ids import canonical_id, is_canonical
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
 from toolhist.providers.edge_ids import DUPLICATE_RULE, PAIRS_BY_TURN, REUSED_RULE, id_problem
@@ -240,7 +240,7 @@ def _change(
     return made.with_subject(block)
 
 
-_REWRITE = maker(Change, "pass_", "action", "reason", "call_id", "before", "detail")
+_REWRITE = named_maker(Change, "pass_", "action", "reason", "call_id", "before", "detail")
 """``Change.trusted(pass_=…, action=…, reason=…, call_id=…, before=…, detail=…)``, one per rewritten id."""
-_REWRITE_AT = maker(Change, "pass_", "action", "reason", "call_id", "before", "detail", "after")
+_REWRITE_AT = named_maker(Change, "pass_", "action", "reason", "call_id", "before", "detail", "after")
 """The same with ``after`` (a block this pass made, located as it is made)."""
