@@ -35,11 +35,11 @@ from toolhist.views.share import share
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
 from toolhist.views.summary import (
     messages_table,
-    pending_row,
     summary_rows,
     unsent_table,
     verdict_row,
     verdict_rows,
+    verdicts_so_far,
 )
 from toolhist.views.widgets import PAGES, sentence, show_ids, style_links
 
@@ -266,8 +266,7 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     try:
         for done, provider in enumerate(pending):
             step = f"checking ({done + 1} of {len(pending)})…"
-            table = [rows.get(p) or pending_row(p, step if p == provider else "waiting") for p in PROVIDERS]
-            slot.dataframe(pd.DataFrame(table).fillna("").astype(str), hide_index=True)  # blank, not None
+            slot.dataframe(pd.DataFrame(verdicts_so_far(PROVIDERS, rows, provider, step)), hide_index=True)
             rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
     finally:
         slot.empty()

@@ -130,6 +130,19 @@ def pending_row(provider: str, step: str) -> Row:
     }
 
 
+def verdicts_so_far(
+    providers: Sequence[str], done: dict[str, Row], current: str, step: str
+) -> list[dict[str, str]]:
+    """Home's verdict table while the providers are checked: a row per provider, as text.
+
+    ``done`` holds the rows computed so far (`verdict_row`); ``current`` is being checked (its verdict
+    reads ``step``), the others are "waiting". Every cell is text, a pending count blank: a column
+    of counts with gaps would otherwise show ``None``, or ``2838.0`` once pandas makes it float.
+    """
+    rows = [done.get(p) or pending_row(p, step if p == current else "waiting") for p in providers]
+    return [{k: "" if v is None else str(v) for k, v in row.items()} for row in rows]
+
+
 def verdict_rows(result: CheckResult) -> list[Row]:
     """One row per provider (`verdict_row`), in the result's order."""
     return [verdict_row(p, found, p in result.as_sent) for p, found in result.results.items()]
