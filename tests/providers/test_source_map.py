@@ -8,13 +8,16 @@ that read as one string, and locating a finding by tuple must give what the stri
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from builders import ai, call, human, result, tool
+from builders import session as build
 from history_gen import broken_sessions
 from hypothesis import HealthCheck, given, settings
 
 import toolhist
-from toolhist.model import Session
+from toolhist.model import Session, TextBlock
 from toolhist.providers import PROVIDERS, provider_for, render
 from toolhist.providers.base import PathMap, _locate
 
@@ -79,3 +82,54 @@ def test_validating_writes_no_path_strings() -> None:
     found = violations(provider_for("mistral"), payload.body, smap)
     assert any(v.message_index is not None for v in found)
     assert smap._strings is None
+
+
+def _resolves(body: object, path: tuple[object, ...]) -> bool:
+    """Whether ``path`` names a value of ``body``; a content string stands for its one part (index 0)."""
+    node: Any = body
+    for n, part in enumerate(path):
+        if isinstance(part, int):
+            if isinstance(node, str) and part == 0 and n == len(path) - 1:
+                return True  # one text part sent as a plain string: its part 0 is the string
+            if not isinstance(node, list) or not 0 <= part < len(node):
+                return False
+        elif not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _every_path_is_in_the_body(session: Session) -> None:
+    for provider in PROVIDERS:
+        payload = render(session, provider)
+        smap = payload.source_map
+        assert isinstance(smap, PathMap)
+        missing = [path for path in smap._paths if not _resolves(payload.body, path)]
+        assert not missing, (provider, missing[:3])
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_every_recorded_path_is_in_the_body(sample: Path) -> None:
+    """A recorded path names a value the body holds (a chat tool message's text parts once pointed at
+    the message before the one they are in)."""
+    _every_path_is_in_the_body(toolhist.load(str(sample)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_sessions())
+def test_every_recorded_path_is_in_generated_bodies(session: Session) -> None:
+    _every_path_is_in_the_body(session)
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "mistral", "kimi"])
+def test_a_tool_messages_text_is_mapped_under_the_message_it_is_sent_in(provider: str) -> None:
+    """Chat formats send a tool message's text as a user message after its results (`chat_render`)."""
+    history = build(human("hi"), ai(call("c1")), tool(result("c1"), TextBlock(text="note")))
+    payload = render(history, provider)
+    messages: Any = payload.body["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "user"]
+    smap = payload.source_map
+    assert isinstance(smap, PathMap)
+    assert smap._paths[("messages", 3)] == (2, None)
+    assert smap._paths[("messages", 3, "content", 0)] == (2, 1)  # the text block, in the message it is in
+    assert ("messages", 2, "content", 0) not in smap._paths  # not under the tool result before it

@@ -218,8 +218,10 @@ class _Renderer:
                 # A tool message holding calls (seed 000 failure mode A): the calls go out as the
                 # assistant turn they are, right after the results, as naive clients send them.
                 self.assistant(mi, pending=[], calls=calls, thinking=None, extra={}, message=message)
-            if pending:
-                self.emit({"role": "user", "content": self.content(pending, message, mi)}, mi)
+            if pending:  # appended first: `content` maps its parts under the message it is in
+                text: dict[str, JsonValue] = {"role": "user"}
+                self.emit(text, mi)
+                text["content"] = self.content(pending, message, mi)
             return
         if speaker == "ai" or calls:
             self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
