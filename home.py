@@ -262,13 +262,18 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
         pending.remove(first)
         pending.insert(0, first)
     rows = {p: verdict_row(p, opened.found(p), is_as_sent(session, p)) for p in PROVIDERS if p not in pending}
-    slot = st.empty()
+    read = f"{len(session.messages):,} messages read ({session.source.format})"
+    bar, slot = st.empty(), st.empty()
     try:
         for done, provider in enumerate(pending):
-            step = f"checking ({done + 1} of {len(pending)})…"
-            slot.dataframe(pd.DataFrame(verdicts_so_far(PROVIDERS, rows, provider, step)), hide_index=True)
+            count = f"({done + 1} of {len(pending)})"
+            # progress text is Markdown: the provider names and counts only, no user-derived text
+            bar.progress(done / len(pending), text=f"{read}; checking {provider} {count}…")
+            table = verdicts_so_far(PROVIDERS, rows, provider, f"checking {count}…")
+            slot.dataframe(pd.DataFrame(table), hide_index=True)
             rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
     finally:
+        bar.empty()
         slot.empty()
     state.settle()
 
