@@ -124,14 +124,17 @@ def maker(cls: type[M], /, **fixed: Any) -> Callable[..., M]:
     A call that does not give exactly the other fields goes through `construct`, which names what
     is wrong.
     """
-    defaults, _factories, _required, private, _sets = _layout(cls)
+    defaults, _factories, _required, private, sets = _layout(cls)
     base = defaults.copy()
     base.update(fixed)
     if len(base) != len(defaults):
         raise KeyError(f"{cls.__name__}: unknown fields {', '.join(sorted(set(fixed) - set(defaults)))}")
     every = len(defaults)
     rest = every - len(fixed)
-    fields_set = set(defaults)
+    every_name = tuple(defaults)  # one fields set for every model any maker of ``cls`` makes
+    fields_set = sets.get(every_name)
+    if fields_set is None:
+        fields_set = sets[every_name] = set(every_name)
 
     new_model = cls.__new__
 
