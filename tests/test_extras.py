@@ -340,6 +340,7 @@ REQUIREMENT_OF = {
     "plotly": "plotly",
     "pyarrow": "pyarrow",
     "markdown_it": "markdown-it-py",
+    "tiktoken": "tiktoken",  # Compaction counts with it where installed (toolhist.encodings)
     "distributed": "dask",  # dask[distributed]
     "fsspec": "fsspec",
     "openai": "openai",

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from toolhist.errors import ToolhistError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "app": ("streamlit", "pandas", "plotly", "pyarrow", "markdown_it"),
+    "app": ("streamlit", "pandas", "plotly", "pyarrow", "markdown_it", "tiktoken"),
     "notebook": ("pandas", "plotly", "markdown_it"),
     "fleet": ("distributed", "fsspec", "pandas", "pyarrow"),
     "sdk": ("openai", "anthropic", "google.genai", "mistralai", "botocore", "httpx2"),
