@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 from toolhist._trusted import construct, named_maker, replace
 from toolhist.curation.facts import KEEP as FACTS_KEPT
 from toolhist.curation.facts import Facts, facts_of, remembered
+from toolhist.curation.per_session import keep_first
 from toolhist.model import Block, Message, Session
 
 Action = Literal[
@@ -229,8 +230,7 @@ class Trace:
             if seen is messages:
                 return found
         found = facts_of(messages)
-        memo.insert(0, (messages, found))
-        del memo[FACTS_KEPT:]
+        keep_first(memo, (messages, found), FACTS_KEPT)
         return found
 
     @classmethod

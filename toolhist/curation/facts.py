@@ -18,9 +18,9 @@ keeps its results.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
+from toolhist.curation.per_session import entries_for
 from toolhist.model import Message, Session, TextBlock, ToolCallBlock, ToolResponseBlock
 
 KEEP = 8
@@ -80,15 +80,6 @@ def facts_of(messages: tuple[Message, ...]) -> Facts:
 _MEMO: dict[int, list[tuple[tuple[Message, ...], Facts]]] = {}
 
 
-def _forget(key: int) -> None:
-    _MEMO.pop(key, None)
-
-
 def remembered(session: Session) -> list[tuple[tuple[Message, ...], Facts]]:
     """The facts remembered for ``session`` (a list `Trace.facts` reads and adds to)."""
-    key = id(session)
-    found = _MEMO.get(key)
-    if found is None:
-        found = _MEMO[key] = []
-        weakref.finalize(session, _forget, key)
-    return found
+    return entries_for(_MEMO, id(session), session)

@@ -12,9 +12,9 @@ and dropped with the session (a ``weakref.finalize``).
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
+from toolhist.curation.per_session import entries_for, keep_first
 from toolhist.model import Message, Session
 from toolhist.providers.base import Violation
 
@@ -32,16 +32,11 @@ class _Entry:
 _ENTRIES: dict[int, list[_Entry]] = {}
 
 
-def _forget(key: int) -> None:
-    _ENTRIES.pop(key, None)
-
-
 def as_given(session: Session, provider: str, tail: tuple[Message, ...] = ()) -> tuple[Violation, ...]:
     """The violations of ``session`` + ``tail`` sent to ``provider`` as they are (strategy ``none``)."""
     from toolhist.providers import checked  # providers build on the curation registry
 
-    key = id(session)
-    entries = _ENTRIES.get(key, [])
+    entries = entries_for(_ENTRIES, id(session), session)
     for entry in entries:
         if (
             entry.provider == provider
@@ -51,7 +46,5 @@ def as_given(session: Session, provider: str, tail: tuple[Message, ...] = ()) ->
             return entry.found
     joined = session.model_copy(update={"messages": (*session.messages, *tail)}) if tail else session
     found = tuple(checked(joined, provider))
-    if key not in _ENTRIES:
-        weakref.finalize(session, _forget, key)
-    _ENTRIES[key] = [_Entry(provider, tail, found), *entries[: KEEP - 1]]
+    keep_first(entries, _Entry(provider, tail, found), KEEP)
     return found

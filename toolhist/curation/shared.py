@@ -18,11 +18,11 @@ Entries live as long as their session (dropped by a ``weakref.finalize``), a few
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolhist.curation.base import Book, Change, Pass, Trace
+from toolhist.curation.per_session import entries_for, keep_first
 from toolhist.model import Message, Session
 
 KEEP = 4
@@ -48,10 +48,6 @@ class _Entry:
 _ENTRIES: dict[tuple[int, str], list[_Entry]] = {}
 
 
-def _forget(slot: tuple[int, str]) -> None:
-    _ENTRIES.pop(slot, None)
-
-
 def _same(a: Sequence[Message], b: Sequence[Message]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
@@ -65,7 +61,7 @@ def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:
     slot = (id(session), key)
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
-        entries = _ENTRIES.get(slot, [])
+        entries = entries_for(_ENTRIES, slot, session)
         for entry in entries:
             if _same(entry.input, messages) and _same(entry.start, trace.input):
                 for new, old in entry.derived:
@@ -84,11 +80,8 @@ def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:
             trace.log = outer
         if outer is not None:
             outer.extend(log)
-        if slot not in _ENTRIES:
-            weakref.finalize(session, _forget, slot)
         book: Book = {id(change): [] for change in changes}
-        entry = _Entry(trace.input, messages, output, tuple(changes), tuple(log), book)
-        _ENTRIES[slot] = [entry, *entries[: KEEP - 1]]
+        keep_first(entries, _Entry(trace.input, messages, output, tuple(changes), tuple(log), book), KEEP)
         trace.located.append(book)
         return output, changes
 
