@@ -1,7 +1,19 @@
 """Timeline: every tool call linked to its result(s), violations ringed, one message inspected.
 
-Layout and state only: the event frame and the figure come from `toolhist.views.timeline`.
-Deep link: ``?sample=…&provider=…&msg=…``.
+Layout and state only: the event frame and the figure come from `toolhist.views.timeline`, the
+picture from `toolhist.views.svg`. Deep link: ``?sample=…&provider=…&msg=…&chart=interactive``.
+
+The chart is, by default, a picture the server draws: an SVG of the window on show
+(`toolhist.views.svg.timeline_svg`, cached as `toolhist.views.derived.picture`), every session
+string escaped, shown with ``st.html`` (which DOMPurify-sanitises besides) and no script. Plotly's
+JavaScript is what made the page slow to show: loading and starting it took ~3 s of a first visit on
+a loaded 2-core box (the 10-message sample drew in ~4 s on a first visit and 0.7 s on a second,
+WebGL or SVG traces alike), against ~0.4 s of server work at 10,000 messages. The picture carries
+what the figure shows (a lane per tool, calls, results, links, violations ringed, the inspected
+message marked, a tooltip per mark); a message is picked in the event table or the Message box,
+and marks are not links (a link reloads the app, which reads the session again). Zoom and picking a
+point on the chart are one switch away ("Interactive chart", ``?chart=interactive``), remembered
+across reruns and pages (`toolhist.views.prefs.switch`).
 """
 
 from __future__ import annotations
@@ -75,8 +87,9 @@ cols[3].metric(
 cols[4].metric("Marked by violations", int(flagged["message"].nunique()))
 st.caption(
     "Circles are calls, squares results, diamonds messages with neither; grey lines link a call to its "
-    f"result(s); red rings mark violations for {', '.join(chosen) if chosen else 'no provider'}. "
-    "Click a point (or box-select one from the chart's tool bar, or pick a table row) to inspect its message."
+    f"result(s); red rings mark violations for {', '.join(chosen) if chosen else 'no provider'}; "
+    "a dashed line marks the inspected message. Hover a mark for its message; pick a table row or type "
+    "in the Message box to inspect it (with Interactive chart on: zoom, and click or box-select a point)."
 )
 
 
@@ -146,8 +159,18 @@ def chart() -> None:
             f"Messages {lo} to {hi - 1}; {outside} marked message(s) outside this window. "
             "Triangles at the edges: the other end of a link is outside this window (hover for its message)."
         )
-    if len(plotted):
-        selected = st.session_state.get("tl_msg")
+    interactive = state.switch(
+        "chart",
+        "interactive",
+        "Interactive chart",
+        key="tl_interactive",
+        help="Zoom, pan, and click or box-select a point to inspect its message (loads Plotly: slower).",
+    )
+    selected = st.session_state.get("tl_msg")
+    if len(plotted) and not interactive:  # the picture is cached as the figure is
+        drawn = window if window is not None else (0, count)
+        st.html(state.picture(opened.key, tuple(chosen), axis, selected, drawn, plotted))
+    elif len(plotted):
         st.plotly_chart(  # the figure is cached: a rerun that moves nothing does not build it again
             state.figure(opened.key, tuple(chosen), axis, selected, window, plotted),
             key="tl_chart",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,11 @@ def array(value: Any) -> list[Any]:
     if isinstance(value, dict) and "bdata" in value:
         return list(np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]))
     return list(value)
+
+
+def pictures(at: AppTest) -> list[str]:
+    """The Timeline's server-drawn charts (``st.html`` bodies holding the timeline SVG)."""
+    return [e.proto.body for e in at.get("html") if 'class="th-timeline"' in e.proto.body]
 
 
 def frame_with(at: AppTest, column: str) -> Any:
@@ -111,18 +117,44 @@ def test_timeline_counts_and_rings_every_violation(sample: str) -> None:
     located = {
         v.message_index for found in result.results.values() for v in found if v.message_index is not None
     }
+    assert not at.get("plotly_chart")  # the default chart is the server's picture: no Plotly to load
     if not len(table):  # no call, no result, no violation: nothing to draw
         assert not located
-        assert not at.get("plotly_chart")
+        assert not pictures(at)
         return
+    [svg] = pictures(at)
+    assert {int(m) for m in re.findall(r'<circle class="violation" data-message="(\d+)"', svg)} == located
+    assert svg.count('class="mark ') == len(table)
+    # the interactive chart, one switch away, rings the same messages
+    at.toggle(key="tl_interactive").set_value(True).run()
+    assert at.query_params["chart"] == "interactive"
+    assert not pictures(at)
     traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert {trace["type"] for trace in traces} == {"scattergl"}  # WebGL only: 10,000 messages stay fast
     ringed = next(t for t in traces if t["name"] == "violations")
     assert {int(x) for x in array(ringed["x"])} == located
 
 
-def test_timeline_selection_opens_the_message() -> None:
+def test_the_interactive_chart_is_remembered_across_pages() -> None:
     at = open_page("pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
+    assert at.toggle(key="tl_interactive").value is False
+    assert len(pictures(at)) == 1
+    at.toggle(key="tl_interactive").set_value(True).run()
+    at.switch_page("pages/2_Violations.py").run()
+    at.switch_page("pages/1_Timeline.py").run()
+    assert not at.exception
+    assert at.toggle(key="tl_interactive").value is True
+    assert len(at.get("plotly_chart")) == 1
+    at.toggle(key="tl_interactive").set_value(False).run()
+    assert "chart" not in at.query_params
+    assert len(pictures(at)) == 1
+    assert not at.get("plotly_chart")
+
+
+def test_timeline_selection_opens_the_message() -> None:
+    at = open_page(
+        "pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat", chart="interactive"
+    )
     assert "Message 9 · ai · messages[9]" in texts(at)  # the first message with a violation
     assert "openai-chat · oai.call_unanswered · error · messages[9].role" in texts(at)
     at.session_state["tl_chart"] = {
@@ -394,10 +426,14 @@ def test_a_long_history_is_charted_one_window_at_a_time(tmp_path: Path) -> None:
     assert not at.exception
     assert metrics(at)["Messages"] == str(len(messages))
     assert at.number_input(key="tl_window").value == 2  # the window holding the first violation
-    traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
-    xs = [x for t in traces if t.get("x") is not None for x in array(t["x"]) if x is not None]
-    assert min(xs) >= 2500
-    assert max(xs) < 5000
+    [svg] = pictures(at)
+    drawn = [int(m) for m in re.findall(r"<title>message (\d+) · ", svg)]
+    assert min(drawn) >= 2500
+    assert max(drawn) < 5000
+    assert 'data-message="4000"' in svg  # the unanswered call, ringed
     at.number_input(key="tl_window").set_value(1).run()
+    [svg] = pictures(at)
+    assert max(int(m) for m in re.findall(r"<title>message (\d+) · ", svg)) < 2500
+    at.toggle(key="tl_interactive").set_value(True).run()  # the interactive chart draws the same window
     traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert max(x for t in traces if t.get("x") is not None for x in array(t["x"]) if x is not None) < 2500

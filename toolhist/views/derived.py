@@ -23,6 +23,7 @@ from toolhist.providers import Payload, Violation, provider_for, render, render_
 from toolhist.providers.base import violations as violations_of
 from toolhist.views.diffs import aligned_frame, compare_strategies
 from toolhist.views.kept import built, record
+from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame, timeline_figure
 
 if TYPE_CHECKING:
@@ -83,6 +84,33 @@ def figure(
     """
     record(key, figure, key, providers, axis, selected, window, None)
     return timeline_figure(_plotted, axis=axis, selected=selected, window=window)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def picture(
+    key: str,
+    providers: tuple[str, ...],
+    axis: str,
+    selected: int | None,
+    window: tuple[int, int],
+    _plotted: pd.DataFrame,
+) -> str:
+    """`toolhist.views.svg.timeline_svg` of a window of `events` (the Timeline's default chart), cached.
+
+    Keyed as `figure` (``_plotted`` is ``events(key, providers)`` cut to ``window``), so moving the
+    table or a filter draws the same string again without building it.
+    """
+    record(key, picture, key, providers, axis, selected, window, None)
+    lo, hi = window
+    return timeline_svg(
+        _plotted,
+        messages=hi - lo,
+        max_events=None,
+        window=window,
+        selected=selected,
+        axis=axis,
+        title=f"messages {lo} to {hi - 1}: tool calls and results, violations ringed",
+    )
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

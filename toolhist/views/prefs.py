@@ -48,6 +48,26 @@ def pick(
     return chosen
 
 
+def switch(param: str, on: str, label: str, *, key: str, help: str | None = None) -> bool:
+    """A toggle that is on when ``?param=on`` (a link), else as it was last left on any page.
+
+    On, it writes ``?param=on`` to the URL; off, it removes the parameter (so the default keeps
+    links short). Only a new link overrides the widget; the state is remembered for the other pages
+    (Streamlit drops a widget's own state when its page is left).
+    """
+    prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})
+    wanted = st.query_params.get(param)
+    link = f"{key}__link"
+    if key not in st.session_state:
+        st.session_state[key] = (wanted if wanted is not None else prefs.get(param)) == on
+    elif wanted is not None and wanted != st.session_state.get(link):
+        st.session_state[key] = wanted == on
+    state = bool(st.toggle(label, key=key, help=help))
+    remember(param, on if state else None)
+    st.session_state[link] = on if state else None
+    return state
+
+
 def remember(param: str, value: str | None) -> None:
     """Write a choice to the URL (``None`` removes it) and remember it for the other pages."""
     prefs: dict[str, str] = st.session_state.setdefault(_PREFS, {})

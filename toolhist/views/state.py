@@ -46,12 +46,12 @@ from toolhist.providers import PROVIDERS, Violation
 from toolhist.readers import load_document
 from toolhist.redact import redact_session, redact_text
 from toolhist.views import copies, failure
-from toolhist.views.derived import aligned, compared, curated, events, figure, payload, violations
+from toolhist.views.derived import aligned, compared, curated, events, figure, payload, picture, violations
 from toolhist.views.failure import alert
 from toolhist.views.inputs import Input, Stamp, by_reference
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
-from toolhist.views.prefs import message_param, pick, remember
+from toolhist.views.prefs import message_param, pick, remember, switch
 from toolhist.views.summary import list_samples
 
 __all__ = [  # what pages use through ``state.``: the derived caches and deep-link choices live beside
@@ -70,10 +70,12 @@ __all__ = [  # what pages use through ``state.``: the derived caches and deep-li
     "path_input",
     "payload",
     "pick",
+    "picture",
     "read",
     "remember",
     "sample_input",
     "sample_names",
+    "switch",
     "violations",
 ]
 

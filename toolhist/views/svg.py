@@ -15,11 +15,13 @@ event with a violation, and the caption says how many were left out.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Final
 
 import pandas as pd
 
-from toolhist.views.timeline import MESSAGE_LANE, STATUS_COLORS, VIOLATION_COLOR, lanes
+from toolhist.views.timeline import MESSAGE_LANE, OUTSIDE_COLOR, STATUS_COLORS, VIOLATION_COLOR, lanes
 
 WIDTH: Final = 1100
 LANE: Final = 30
@@ -38,23 +40,51 @@ def _clip(text: str, n: int = 24) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EVENTS, title: str = "") -> str:
+def timeline_svg(
+    frame: pd.DataFrame,
+    *,
+    messages: int,
+    max_events: int | None = MAX_EVENTS,
+    title: str = "",
+    window: tuple[int, int] | None = None,
+    selected: int | None = None,
+    axis: str = "turn",
+) -> str:
     """The events of ``frame`` (over ``messages`` messages) as one ``<svg>`` element.
 
     The root carries ``data-events`` (events drawn) and ``data-violations`` (events ringed), so a
-    check can read what the picture holds without parsing it.
+    check can read what the picture holds without parsing it; every ring carries its message in
+    ``data-message``. ``max_events=None`` draws every event (the Timeline page, which already cuts
+    the frame to one window).
+
+    The Timeline page draws one ``window`` (messages ``[lo, hi)``; ``frame`` cut to it) and rings
+    the ``selected`` message with a dark line across the lanes. A link whose other end lies outside
+    the window stops at its edge, at a grey triangle whose tooltip names that message, as on the
+    interactive figure. ``axis="time"`` places events by timestamp (only when every event has one,
+    `toolhist.views.timeline.has_times`).
     """
-    if len(frame) > max_events:
+    if max_events is not None and len(frame) > max_events:
         shown = frame[(frame["event"] < max_events) | (frame["violations"] != "")]
     else:
         shown = frame
     left_out = len(frame) - len(shown)
     names = lanes(frame) or ["(no tool calls)"]
     height = TOP + LANE * len(names) + BOTTOM
-    span = max(messages - 1, 1)
+    lo, hi = window if window is not None else (0, max(messages, 1))
+    timed = axis == "time" and len(frame) > 0 and bool(frame["time"].notna().all())
+    at: dict[int, float] = (
+        dict(zip(frame["message"].tolist(), frame["time"].tolist(), strict=True)) if timed else {}
+    )
+    first, last = (min(at.values()), max(at.values())) if timed else (float(lo), float(max(hi - 1, lo)))
+    span = max(last - first, 1.0)
 
-    def x(message: float) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * (float(message) / span), 1)
+    def x(value: float) -> float:  # a message index, or a timestamp on the time axis
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * ((float(value) - first) / span), 1)
+
+    def xm(message: int) -> float:  # where a message sits; outside the window: at its edge
+        if timed:
+            return x(at.get(message, first if message < lo else last))
+        return x(min(max(message, lo), hi - 1))
 
     lane = {name: i for i, name in enumerate(names)}
 
@@ -82,25 +112,20 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
         )
     bottom = TOP + LANE * len(names)
     parts.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{WIDTH - RIGHT}" y2="{bottom}" stroke="#888"/>')
-    step = max(1, round(span / 10))
-    for tick in range(0, messages, step):
-        parts.append(
-            f'<line x1="{x(tick)}" y1="{bottom}" x2="{x(tick)}" y2="{bottom + 4}" stroke="#888"/>'
-            f'<text x="{x(tick)}" y="{bottom + 16}" text-anchor="middle" fill="#555">{tick}</text>'
-        )
+    parts.extend(_ticks(first, last, timed, x, bottom))
     middle = (LEFT + WIDTH) / 2
     parts.append(
-        f'<text x="{middle}" y="{height - 6}" text-anchor="middle" fill="#555">message (turn)</text>'
+        f'<text x="{middle}" y="{height - 6}" text-anchor="middle" fill="#555">'
+        f"{'time (UTC)' if timed else 'message (turn)'}</text>"
     )
-    # links: call -> result, in the result's lane
-    for message, partner, tool, status in zip(
-        shown["message"], shown["partner"], shown["tool"], shown["status"], strict=True
-    ):
-        if status in ("ok", "error", "duplicate") and not pd.isna(partner):
-            parts.append(
-                f'<line x1="{x(int(partner))}" y1="{y(tool)}" x2="{x(message)}" y2="{y(tool)}" '
-                'stroke="#787878" stroke-opacity="0.55" stroke-width="1.5"/>'
-            )
+    if selected is not None and lo <= selected < hi:
+        sx = xm(selected)
+        parts.append(
+            f'<line class="selected" data-message="{selected}" x1="{sx}" y1="{TOP - 4}" x2="{sx}" '
+            f'y2="{bottom}" stroke="#222" stroke-width="1.5" stroke-dasharray="4 3">'
+            f"<title>message {selected} (inspected)</title></line>"
+        )
+    parts.extend(_links(shown, lo, hi, xm, y))
     for message, kind, tool, status, call_id, bad in zip(
         shown["message"],
         shown["kind"],
@@ -110,7 +135,7 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
         shown["violations"],
         strict=True,
     ):
-        cx, cy = x(message), y(tool)
+        cx, cy = xm(message), y(tool)
         hover = f"message {message} · {kind} · {status} · {call_id}" + (f" · {bad}" if bad else "")
         tip = f"<title>{_e(hover)}</title>"
         color = STATUS_COLORS[status]
@@ -129,8 +154,8 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
         parts.append(mark)
         if bad:
             parts.append(
-                f'<circle class="violation" cx="{cx}" cy="{cy}" r="9" fill="none" stroke="{VIOLATION_COLOR}" '
-                f'stroke-width="2.5">{tip}</circle>'
+                f'<circle class="violation" data-message="{message}" cx="{cx}" cy="{cy}" r="9" fill="none" '
+                f'stroke="{VIOLATION_COLOR}" stroke-width="2.5">{tip}</circle>'
             )
     parts.append(_legend())
     if left_out:
@@ -140,6 +165,62 @@ def timeline_svg(frame: pd.DataFrame, *, messages: int, max_events: int = MAX_EV
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _ticks(first: float, last: float, timed: bool, x: Callable[[float], float], bottom: float) -> list[str]:
+    """About ten ticks under the lanes: message numbers, or UTC clock times on the time axis."""
+    span = max(last - first, 1.0)
+    step = max(1, round(span / 10))
+    parts: list[str] = []
+    tick = first
+    while tick <= last:
+        label = datetime.fromtimestamp(tick, tz=UTC).strftime("%H:%M:%S") if timed else str(int(tick))
+        parts.append(
+            f'<line x1="{x(tick)}" y1="{bottom}" x2="{x(tick)}" y2="{bottom + 4}" stroke="#888"/>'
+            f'<text x="{x(tick)}" y="{bottom + 16}" text-anchor="middle" fill="#555">{label}</text>'
+        )
+        tick += step
+    return parts
+
+
+def _links(
+    shown: pd.DataFrame,
+    lo: int,
+    hi: int,
+    xm: Callable[[int], float],
+    y: Callable[[str], float],
+) -> list[str]:
+    """Grey lines from each call to its results, in the result's lane; an end outside is a triangle.
+
+    A result links back to its call (``partner``); a call answered after the window (``partner``
+    at or past ``hi``) links forward to the window's edge. The triangle's tooltip names the message
+    of the other end.
+    """
+    parts: list[str] = []
+    for message, kind, partner, tool, status in zip(
+        shown["message"], shown["kind"], shown["partner"], shown["tool"], shown["status"], strict=True
+    ):
+        if pd.isna(partner):
+            continue
+        other = int(partner)
+        back = kind == "result" and status in ("ok", "error", "duplicate")
+        if not (back or (kind == "call" and other >= hi)):
+            continue
+        x1, x2, ly = xm(other), xm(int(message)), y(tool)
+        parts.append(
+            f'<line x1="{x1}" y1="{ly}" x2="{x2}" y2="{ly}" stroke="#787878" stroke-opacity="0.55" '
+            'stroke-width="1.5"/>'
+        )
+        if other < lo or other >= hi:
+            d = -6 if other < lo else 6
+            what = "its call" if other < lo else "its result"
+            parts.append(
+                f'<path class="outside" d="M{x1 + d} {ly}L{x1} {ly - 5}L{x1} {ly + 5}Z" '
+                f'fill="{OUTSIDE_COLOR}">'
+                f"<title>{what} is at message {other}, {'before' if other < lo else 'after'} this window"
+                "</title></path>"
+            )
+    return parts
 
 
 def _legend() -> str:
