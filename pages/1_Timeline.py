@@ -5,7 +5,8 @@ picture from `toolhist.views.svg`. Deep link: ``?sample=…&provider=…&msg=…
 
 The chart is, by default, a picture the server draws: an SVG of the window on show
 (`toolhist.views.svg.timeline_svg`, cached as `toolhist.views.derived.picture`), every session
-string escaped, shown with ``st.html`` (which DOMPurify-sanitises besides) and no script. Plotly's
+string escaped (line breaks too: it is one markdown HTML block), shown with ``st.markdown``
+(``st.html`` cannot: Streamlit's DOMPurify html profile strips every SVG element); no script. Plotly's
 JavaScript is what made the page slow to show: loading and starting it took ~3 s of a first visit on
 a loaded 2-core box (the 10-message sample drew in ~4 s on a first visit and 0.7 s on a second,
 WebGL or SVG traces alike), against ~0.4 s of server work at 10,000 messages. The picture carries
@@ -169,7 +170,9 @@ def chart() -> None:
     selected = st.session_state.get("tl_msg")
     if len(plotted) and not interactive:  # the picture is cached as the figure is
         drawn = window if window is not None else (0, count)
-        st.html(state.picture(opened.key, tuple(chosen), axis, selected, drawn, plotted))
+        st.markdown(
+            state.picture(opened.key, tuple(chosen), axis, selected, drawn, plotted), unsafe_allow_html=True
+        )
     elif len(plotted):
         st.plotly_chart(  # the figure is cached: a rerun that moves nothing does not build it again
             state.figure(opened.key, tuple(chosen), axis, selected, window, plotted),

@@ -52,7 +52,7 @@ def test_timeline_highlights_an_anthropic_violation(app_url: str, page: Page) ->
     sidebar_link(page, "Timeline")  # client-side navigation: the open session carries over
     expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible(timeout=WAIT)
     # narrow the highlight to Anthropic through the deep link, as a reviewer would
-    page.goto(f"{app_url}/Timeline?sample={ANTHROPIC_SAMPLE}&provider=anthropic")
+    page.goto(f"{app_url}/Timeline?sample={ANTHROPIC_SAMPLE}&provider=anthropic&chart=interactive")
     expect(page.get_by_text("anthropic · ant.result_missing · error").first).to_be_visible(timeout=WAIT)
     expected = check(SAMPLES / ANTHROPIC_SAMPLE).results["anthropic"][0]
     expect(page.get_by_text(expected.error_text).first).to_be_visible(timeout=WAIT)

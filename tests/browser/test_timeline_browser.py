@@ -1,6 +1,9 @@
-"""The Timeline in Chromium: a point clicked on the chart pages the event table to its message and selects its row.
+"""The Timeline in Chromium: a picture with no Plotly by default; a point clicked on the interactive chart
+pages the event table to its message and selects its row.
 
-A generated 6,000-message session (``benchmarks/generate.py``) gives a chart of 2,500 messages and a
+The default chart is the server's SVG of the window (no script, so no Plotly to load on a first
+visit): it rings every violation in the window and marks the inspected message, which the Message box
+moves. With "Interactive chart" on, a generated 6,000-message session (``benchmarks/generate.py``) gives a chart of 2,500 messages and a
 table of many 500-row pages, so the point clicked is on a page other than the one shown. The click is
 a real mouse click on the WebGL chart, zoomed first (as a user would) so that one marker is under
 the pointer; every expected figure comes from the library.
@@ -102,6 +105,9 @@ def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
     box = page.get_by_label(f"Page (of {-(-len(frame) // PAGE_ROWS)}, {PAGE_ROWS} rows each)")
     expect(box).to_have_value(str(shown_page), timeout=WAIT)
     expect(page.get_by_text(f"Message {inspected}: row ", exact=False)).to_be_visible(timeout=WAIT)
+    expect(page.locator("svg.th-timeline")).to_have_count(1, timeout=WAIT)  # the default chart
+    settled(page)
+    page.get_by_text("Interactive chart", exact=True).click()  # the switch a user turns on to pick points
     page.wait_for_function(
         "() => { const p = document.querySelector('.js-plotly-plot'); return p && p._fullData?.length > 0; }",
         timeout=WAIT,
@@ -137,4 +143,40 @@ def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
     code = page.locator('[data-testid="stCode"]')
     expect(code.first).to_contain_text(text.strip(), timeout=WAIT)  # code elements can mount after the run
     assert text.strip() in [c.strip() for c in code.all_inner_texts()]
+    assert page.outside_requests == []  # type: ignore[attr-defined]
+
+
+def test_the_default_chart_is_a_picture_with_no_plotly_and_follows_the_message_box(
+    app_url: str, page: Page, session_file: Path
+) -> None:
+    session = toolhist.load(session_file)
+    frame = events_frame(session, check(session_file, ["openai-chat"]).results["openai-chat"])
+    inspected = int(frame[frame["violations"] != ""]["message"].iloc[0])  # the page's first message
+    lo = inspected // CHART_WINDOW * CHART_WINDOW
+    window = frame[(frame["message"] >= lo) & (frame["message"] < lo + CHART_WINDOW)]
+    ringed = sorted({int(m) for m in window[window["violations"] != ""]["message"]})
+
+    page.goto(f"{app_url}/Timeline?path={session_file}&provider=openai-chat")
+    svg = page.locator("svg.th-timeline")
+    expect(svg).to_have_count(1, timeout=WAIT)
+    expect(svg.locator("line.selected")).to_have_attribute("data-message", str(inspected), timeout=WAIT)
+    settled(page)
+    found = svg.locator("circle.violation").evaluate_all("(rings) => rings.map(r => +r.dataset.message)")
+    assert sorted(set(found)) == ringed
+    assert svg.locator(".mark").count() == len(window)
+    assert page.locator(".js-plotly-plot").count() == 0
+    assert page.evaluate("typeof window.Plotly") == "undefined"  # no Plotly loaded at all
+    # another message, typed in the Message box: inspected, and marked on the picture
+    other = int(window[window["violations"] == ""]["message"].iloc[len(window) // 2])
+    box = page.get_by_label("Message", exact=True)
+    box.fill(str(other))
+    box.press("Enter")
+    where = session.source.locations[other].json_path
+    expect(
+        page.get_by_text(f"Message {other} · {session.messages[other].speaker} · {where}", exact=True)
+    ).to_be_visible(timeout=WAIT)
+    expect(svg.locator("line.selected")).to_have_attribute("data-message", str(other), timeout=WAIT)
+    title = svg.locator(".mark title").filter(has_text=f"message {other} · ").first
+    expect(title).to_have_count(1)
+    assert page.locator(".js-plotly-plot").count() == 0
     assert page.outside_requests == []  # type: ignore[attr-defined]

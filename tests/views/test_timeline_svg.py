@@ -21,9 +21,11 @@ from toolhist.views.timeline import events_frame
 
 SVG = "{http://www.w3.org/2000/svg}"
 DRAWING = {"svg", "title", "rect", "text", "line", "circle", "path"}
-# XML 1.0 cannot carry most control characters at all (an HTML parser, DOMPurify's, drops them);
-# every other character a session may hold is in play
-NAMES = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=30)
+# XML 1.0 cannot carry most control characters at all (an HTML parser drops them); every other
+# character a session may hold is in play, line breaks and tabs included
+NAMES = st.text(
+    st.characters(exclude_categories=("Cc", "Cs"), include_characters="\n\r\t"), min_size=1, max_size=30
+)
 
 
 def session_of(*messages: Message) -> Session:
@@ -72,6 +74,8 @@ def test_hostile_names_and_ids_stay_text(name: str, call_id: str) -> None:
     labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.find(f"{SVG}title") is not None]
     assert any(label.endswith(name if len(name) <= 24 else name[:23] + "…") for label in labels)
     assert "<script" not in svg
+    assert "\n" not in svg  # one line: the page's markdown HTML block cannot be ended by a name
+    assert "\r" not in svg
 
 
 def test_a_window_draws_its_messages_and_names_the_ends_outside() -> None:

@@ -86,6 +86,9 @@ def figure(
     return timeline_figure(_plotted, axis=axis, selected=selected, window=window)
 
 
+PICTURE_WIDTH = 720  # the Timeline's chart column is ~520 px at 1,400 px: text stays ~8 px or more
+
+
 @st.cache_resource(max_entries=8, show_spinner=False)
 def picture(
     key: str,
@@ -109,6 +112,7 @@ def picture(
         window=window,
         selected=selected,
         axis=axis,
+        width=PICTURE_WIDTH,
         title=f"messages {lo} to {hi - 1}: tool calls and results, violations ringed",
     )
 

@@ -32,8 +32,16 @@ BOTTOM: Final = 40
 MAX_EVENTS: Final = 3000
 
 
+_BREAKS: Final = str.maketrans({"\n": "&#10;", "\r": "&#13;"})
+
+
 def _e(text: object) -> str:
-    return html.escape(str(text))
+    """Session text as SVG/HTML text: markup escaped, and line breaks as references.
+
+    The picture is one line: the Timeline shows it as a markdown HTML block, which a blank line
+    would end (the rest would be read as markdown: links, images), so no session text may break it.
+    """
+    return html.escape(str(text)).translate(_BREAKS)
 
 
 def _clip(text: str, n: int = 24) -> str:
@@ -49,6 +57,7 @@ def timeline_svg(
     window: tuple[int, int] | None = None,
     selected: int | None = None,
     axis: str = "turn",
+    width: int = WIDTH,
 ) -> str:
     """The events of ``frame`` (over ``messages`` messages) as one ``<svg>`` element.
 
@@ -61,7 +70,8 @@ def timeline_svg(
     the ``selected`` message with a dark line across the lanes. A link whose other end lies outside
     the window stops at its edge, at a grey triangle whose tooltip names that message, as on the
     interactive figure. ``axis="time"`` places events by timestamp (only when every event has one,
-    `toolhist.views.timeline.has_times`).
+    `toolhist.views.timeline.has_times`). ``width`` is the drawing's own width (the text keeps its
+    size in it): the page draws narrower than a report, so that a column's scale leaves text readable.
     """
     if max_events is not None and len(frame) > max_events:
         shown = frame[(frame["event"] < max_events) | (frame["violations"] != "")]
@@ -79,7 +89,7 @@ def timeline_svg(
     span = max(last - first, 1.0)
 
     def x(value: float) -> float:  # a message index, or a timestamp on the time axis
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * ((float(value) - first) / span), 1)
+        return round(LEFT + (width - LEFT - RIGHT) * ((float(value) - first) / span), 1)
 
     def xm(message: int) -> float:  # where a message sits; outside the window: at its edge
         if timed:
@@ -92,18 +102,18 @@ def timeline_svg(
         return TOP + LANE * (len(names) - 1 - lane[tool]) + LANE / 2
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="th-timeline" viewBox="0 0 {WIDTH} {height}" '
-        f'width="100%" style="max-width:{WIDTH}px" role="img" data-events="{len(shown)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="th-timeline" viewBox="0 0 {width} {height}" '
+        f'width="100%" style="max-width:{width}px" role="img" data-events="{len(shown)}" '
         f'data-violations="{int((shown["violations"] != "").sum())}" font-family="system-ui, sans-serif" '
         f'font-size="11">',
         f"<title>{_e(title or 'timeline: tool calls and results')}</title>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     for name, i in lane.items():  # lanes: a light band every other one, the tool name on the left
         top = y(name) - LANE / 2
         if i % 2 == 0:
             parts.append(
-                f'<rect x="{LEFT}" y="{top}" width="{WIDTH - LEFT - RIGHT}" height="{LANE}" fill="#f4f6f8"/>'
+                f'<rect x="{LEFT}" y="{top}" width="{width - LEFT - RIGHT}" height="{LANE}" fill="#f4f6f8"/>'
             )
         label = name if name != MESSAGE_LANE else "(message)"
         parts.append(
@@ -111,9 +121,9 @@ def timeline_svg(
             f"<title>{_e(label)}</title>{_e(_clip(label))}</text>"
         )
     bottom = TOP + LANE * len(names)
-    parts.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{WIDTH - RIGHT}" y2="{bottom}" stroke="#888"/>')
+    parts.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{width - RIGHT}" y2="{bottom}" stroke="#888"/>')
     parts.extend(_ticks(first, last, timed, x, bottom))
-    middle = (LEFT + WIDTH) / 2
+    middle = (LEFT + width) / 2
     parts.append(
         f'<text x="{middle}" y="{height - 6}" text-anchor="middle" fill="#555">'
         f"{'time (UTC)' if timed else 'message (turn)'}</text>"
@@ -157,10 +167,10 @@ def timeline_svg(
                 f'<circle class="violation" data-message="{message}" cx="{cx}" cy="{cy}" r="9" fill="none" '
                 f'stroke="{VIOLATION_COLOR}" stroke-width="2.5">{tip}</circle>'
             )
-    parts.append(_legend())
+    parts.append(_legend(width))
     if left_out:
         parts.append(
-            f'<text x="{WIDTH - RIGHT}" y="22" text-anchor="end" fill="#a40000">'
+            f'<text x="{width - RIGHT}" y="22" text-anchor="end" fill="#a40000">'
             f"{left_out:,} events not drawn (first {max_events:,} and every violation shown)</text>"
         )
     parts.append("</svg>")
@@ -223,8 +233,8 @@ def _links(
     return parts
 
 
-def _legend() -> str:
-    """The marks' key, above the lanes (as the figure's legend)."""
+def _legend(width: int) -> str:
+    """The marks' key, above the lanes (as the figure's legend); from the left edge when it would not fit."""
     parts: list[str] = []
     legend = [
         ("circle", STATUS_COLORS["answered"], "call"),
@@ -235,7 +245,8 @@ def _legend() -> str:
         ("rect", STATUS_COLORS["duplicate"], "result: duplicate"),
         ("ring", VIOLATION_COLOR, "violation"),
     ]
-    lx: float = LEFT
+    need = sum(22 + 6.5 * len(label) for _, _, label in legend)
+    lx: float = LEFT if LEFT + need <= width - RIGHT else 8
     for shape, color, label in legend:
         if shape == "circle":
             parts.append(f'<circle cx="{lx + 5}" cy="18" r="5" fill="{color}"/>')
