@@ -8,7 +8,8 @@ every page from the sidebar as a user would, and the home page once more. For ea
 
 - ``seconds``: wall time from the action (the upload, the click on the page link) until the page's
   content is shown and the script run is over: home shows the message count (``home read``) and
-  then every provider's verdict (``home``); Timeline has drawn its chart and the inspected message;
+  then every provider's verdict (``home``); Timeline has drawn its chart (the SVG picture with a mark,
+  or on an older tree the Plotly figure with its traces) and the inspected message;
   Violations names the violation count; Curation shows its metrics and change log; Payloads shows
   each body's verdict; Explain (an empty box) asks for the error text; Compaction shows its token
   counts; Fleet (which shows nothing of the session) its heading; ``home again`` is the home page
@@ -84,7 +85,10 @@ def shown(page: Page, step: str, messages: int) -> None:
         "home": f"({count}) && {heads}.some(h => h.startsWith('Would a provider accept'))"
         " && document.querySelectorAll('[data-testid=\"stDataFrame\"]').length > 0"
         " && !document.querySelector('[data-testid=\"stProgress\"]')",
-        "Timeline": "document.querySelector('.js-plotly-plot')?._fullData?.length > 0"
+        # the chart: the server's picture (the default since the Timeline draws no Plotly unless asked),
+        # or a tree whose Timeline opens on the Plotly figure
+        "Timeline": "(document.querySelector('svg.th-timeline .mark') !== null"
+        " || document.querySelector('.js-plotly-plot')?._fullData?.length > 0)"
         f" && {texts}.some(t => t.startsWith('Message '))",
         "Violations": "Array.from(document.querySelectorAll('h2, h3'))"
         ".some(h => /^[0-9,]+ violations?$/.test(h.textContent))",
