@@ -87,7 +87,7 @@ def shown(page: Page, step: str, messages: int) -> None:
         " && !document.querySelector('[data-testid=\"stProgress\"]')",
         # the chart: the server's picture (the default since the Timeline draws no Plotly unless asked),
         # or a tree whose Timeline opens on the Plotly figure
-        "Timeline": "(document.querySelector('svg.th-timeline .mark') !== null"
+        "Timeline": "(+document.querySelector('svg.th-timeline')?.dataset.events > 0"
         " || document.querySelector('.js-plotly-plot')?._fullData?.length > 0)"
         f" && {texts}.some(t => t.startsWith('Message '))",
         "Violations": "Array.from(document.querySelectorAll('h2, h3'))"

@@ -53,8 +53,8 @@ def page(name: str, path: Path, **params: str) -> AppTest:
 
 def charted(at: AppTest) -> list[float]:
     """The message of every mark the timeline's picture draws (the default chart, an SVG)."""
-    [svg] = [e.proto.body for e in at.get("html") if 'class="th-timeline"' in e.proto.body]
-    return [float(m) for m in re.findall(r'class="mark [^"]*"[^>]*><title>message (\d+) · ', svg)]
+    [svg] = [m.value for m in at.markdown if 'class="th-timeline"' in m.value]
+    return [float(m) for ms in re.findall(r'data-messages="([^"]*)"', svg) for m in ms.split()]
 
 
 def test_the_chart_window_follows_a_row_picked_in_the_table(long_session: Path) -> None:

@@ -70,7 +70,7 @@ def test_a_session_link_opens_on_home_the_timeline_and_violations(
     metric = page.locator('[data-testid="stMetric"]').filter(has_text="Messages").first
     expect(metric).to_contain_text(str(messages), timeout=WAIT)
     page.wait_for_function(
-        "() => document.querySelector('svg.th-timeline .mark') !== null",  # the Timeline's picture
+        "() => +document.querySelector('svg.th-timeline')?.dataset.events > 0",  # the Timeline's picture
         timeout=WAIT,
     )
     assert "Traceback" not in page.content()

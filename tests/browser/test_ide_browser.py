@@ -56,7 +56,7 @@ def test_a_session_link_opens_on_the_timeline_and_violations(
         expect(page.get_by_text("This history has no tool calls or results")).to_be_visible(timeout=WAIT)
     else:
         page.wait_for_function(
-            "() => document.querySelector('svg.th-timeline .mark') !== null",  # the Timeline's picture
+            "() => +document.querySelector('svg.th-timeline')?.dataset.events > 0",  # the Timeline's picture
             timeout=WAIT,
         )
     assert "Traceback" not in page.content()

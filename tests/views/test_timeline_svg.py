@@ -100,7 +100,8 @@ def test_a_window_draws_its_messages_and_names_the_ends_outside() -> None:
     ]
     selected = [e for e in root.iter() if e.attrib.get("class") == "selected"]
     assert [e.attrib["data-message"] for e in selected] == ["4"]
-    xs = [float(e.attrib["x1"]) for e in root.iter(f"{SVG}line") if e.attrib.get("stroke") == "#787878"]
+    [links] = [e for e in root.iter(f"{SVG}path") if e.attrib.get("class") == "links"]
+    xs = [float(v) for v in re.findall(r"[MH](-?[\d.]+)", links.attrib["d"])]
     assert min(xs) >= 170  # the links stop at the window's edges
     assert max(xs) <= 1100 - 20
 
@@ -122,3 +123,23 @@ def test_the_time_axis_places_events_by_their_timestamps() -> None:
     assert xs[0] < xs[1] < xs[2]
     assert (xs[1] - xs[0]) * 50 < (xs[2] - xs[1]) * 1.5  # 1 s apart, then 99 s: by time, not by turn
     assert "time (UTC)" in "".join(root.itertext())
+
+
+def test_without_tooltips_each_kind_of_mark_is_one_path_listing_its_messages() -> None:
+    session = session_of(call("a", "grep"), result("a"), call("b", "grep"), call("c", "<read>"), result("c"))
+    frame = events_frame(session)
+    with_tips = parsed(timeline_svg(frame, messages=5, max_events=None))
+    root = parsed(timeline_svg(frame, messages=5, max_events=None, tooltips=False, selected=2))
+    groups = {
+        e.attrib["class"]: e.attrib["data-messages"]
+        for e in root.iter()
+        if "marks" in e.attrib.get("class", "")
+    }
+    assert groups == {
+        "marks call answered": "0 3",
+        "marks call unanswered": "2",
+        "marks result ok": "1 4",
+    }
+    assert not tips(root, "mark")
+    assert len(tips(with_tips, "mark")) == len(frame)
+    assert [e.attrib["data-message"] for e in root.iter() if e.attrib.get("class") == "selected"] == ["2"]

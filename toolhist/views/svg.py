@@ -1,7 +1,9 @@
-"""The timeline as a static SVG picture: the Timeline page's figure, for places that run no script.
+"""The timeline as a static SVG picture: the Timeline page's default chart, and places that run no script.
 
+The Timeline page shows it (one window of messages) unless the user turns on the interactive Plotly
+figure: it needs no JavaScript, so the page shows without loading Plotly (`pages/1_Timeline.py`).
 A shared report (CSP ``default-src 'none'``), a notebook rendered on GitHub, and the fallback under
-the interactive figure in Jupyter all show this. It draws `toolhist.views.timeline.events_frame`
+the interactive figure in Jupyter show it too. It draws `toolhist.views.timeline.events_frame`
 with the figure's conventions (`STATUS_COLORS`, `SYMBOLS`, lanes from `lanes`): one lane per tool,
 x the message index, a grey line from each call to its results, calls as circles, results as
 squares, messages with a violation but no call as diamonds, every event a violation points at ringed
@@ -32,6 +34,11 @@ BOTTOM: Final = 40
 MAX_EVENTS: Final = 3000
 
 
+_SHAPES: Final = {  # one mark as a sub-path at (x, y); l, t: a square's left and top
+    "call": "M{x} {y}m-5 0a5 5 0 1 0 10 0a5 5 0 1 0-10 0",
+    "result": "M{l} {t}h9v9h-9z",
+    "message": "M{x} {y}m0-6l6 6l-6 6l-6-6z",
+}
 _BREAKS: Final = str.maketrans({"\n": "&#10;", "\r": "&#13;"})
 
 
@@ -58,6 +65,7 @@ def timeline_svg(
     selected: int | None = None,
     axis: str = "turn",
     width: int = WIDTH,
+    tooltips: bool = True,
 ) -> str:
     """The events of ``frame`` (over ``messages`` messages) as one ``<svg>`` element.
 
@@ -72,6 +80,12 @@ def timeline_svg(
     interactive figure. ``axis="time"`` places events by timestamp (only when every event has one,
     `toolhist.views.timeline.has_times`). ``width`` is the drawing's own width (the text keeps its
     size in it): the page draws narrower than a report, so that a column's scale leaves text readable.
+
+    ``tooltips=False`` (the page) draws each kind of mark as one ``<path class="marks KIND STATUS">``
+    whose ``data-messages`` lists its marks' messages in order, and keeps a tooltip only on rings and
+    the inspected message: a window's 2,500 messages are then ~20 elements, not ~8,000, which the
+    browser's markdown renderer turns into a page in a fraction of the time. The table and the
+    Message box say the rest.
     """
     if max_events is not None and len(frame) > max_events:
         shown = frame[(frame["event"] < max_events) | (frame["violations"] != "")]
@@ -136,6 +150,27 @@ def timeline_svg(
             f"<title>message {selected} (inspected)</title></line>"
         )
     parts.extend(_links(shown, lo, hi, xm, y))
+    parts.extend(_marks(shown, xm, y, tooltips=tooltips))
+    parts.append(_legend(width))
+    if left_out:
+        parts.append(
+            f'<text x="{width - RIGHT}" y="22" text-anchor="end" fill="#a40000">'
+            f"{left_out:,} events not drawn (first {max_events:,} and every violation shown)</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _marks(
+    shown: pd.DataFrame, xm: Callable[[int], float], y: Callable[[str], float], *, tooltips: bool
+) -> list[str]:
+    """Calls (circles), results (squares), other messages (diamonds), then violation rings on top.
+
+    With ``tooltips``, one element per mark with its ``<title>``; without, one path per kind of mark.
+    """
+    out: list[str] = []
+    rings: list[str] = []
+    grouped: dict[str, tuple[list[str], list[str]]] = {}  # without tooltips: one path per kind of mark
     for message, kind, tool, status, call_id, bad in zip(
         shown["message"],
         shown["kind"],
@@ -148,6 +183,16 @@ def timeline_svg(
         cx, cy = xm(message), y(tool)
         hover = f"message {message} · {kind} · {status} · {call_id}" + (f" · {bad}" if bad else "")
         tip = f"<title>{_e(hover)}</title>"
+        if bad:
+            rings.append(
+                f'<circle class="violation" data-message="{message}" cx="{cx}" cy="{cy}" r="9" fill="none" '
+                f'stroke="{VIOLATION_COLOR}" stroke-width="2.5">{tip}</circle>'
+            )
+        if not tooltips:
+            shape, messages_of = grouped.setdefault(f"{kind} {status}", ([], []))
+            shape.append(_SHAPES[kind].format(x=cx, y=cy, l=round(cx - 4.5, 1), t=round(cy - 4.5, 1)))
+            messages_of.append(str(message))
+            continue
         color = STATUS_COLORS[status]
         if kind == "call":
             mark = f'<circle class="mark call" cx="{cx}" cy="{cy}" r="5" fill="{color}">{tip}</circle>'
@@ -161,20 +206,13 @@ def timeline_svg(
                 f'<path class="mark message" d="M{cx} {cy - 6}L{cx + 6} {cy}L{cx} {cy + 6}L{cx - 6} {cy}Z" '
                 f'fill="{color}">{tip}</path>'
             )
-        parts.append(mark)
-        if bad:
-            parts.append(
-                f'<circle class="violation" data-message="{message}" cx="{cx}" cy="{cy}" r="9" fill="none" '
-                f'stroke="{VIOLATION_COLOR}" stroke-width="2.5">{tip}</circle>'
-            )
-    parts.append(_legend(width))
-    if left_out:
-        parts.append(
-            f'<text x="{width - RIGHT}" y="22" text-anchor="end" fill="#a40000">'
-            f"{left_out:,} events not drawn (first {max_events:,} and every violation shown)</text>"
+        out.append(mark)
+    for name, (shape, messages_of) in grouped.items():
+        out.append(
+            f'<path class="marks {name}" data-messages="{" ".join(messages_of)}" d="{"".join(shape)}" '
+            f'fill="{STATUS_COLORS[name.split()[1]]}"/>'
         )
-    parts.append("</svg>")
-    return "".join(parts)
+    return [*out, *rings]
 
 
 def _ticks(first: float, last: float, timed: bool, x: Callable[[float], float], bottom: float) -> list[str]:
@@ -207,6 +245,7 @@ def _links(
     of the other end.
     """
     parts: list[str] = []
+    segments: list[str] = []
     for message, kind, partner, tool, status in zip(
         shown["message"], shown["kind"], shown["partner"], shown["tool"], shown["status"], strict=True
     ):
@@ -217,10 +256,7 @@ def _links(
         if not (back or (kind == "call" and other >= hi)):
             continue
         x1, x2, ly = xm(other), xm(int(message)), y(tool)
-        parts.append(
-            f'<line x1="{x1}" y1="{ly}" x2="{x2}" y2="{ly}" stroke="#787878" stroke-opacity="0.55" '
-            'stroke-width="1.5"/>'
-        )
+        segments.append(f"M{x1} {ly}H{x2}")
         if other < lo or other >= hi:
             d = -6 if other < lo else 6
             what = "its call" if other < lo else "its result"
@@ -230,6 +266,12 @@ def _links(
                 f"<title>{what} is at message {other}, {'before' if other < lo else 'after'} this window"
                 "</title></path>"
             )
+    if segments:  # one path for every link: a window's thousands of links are one element
+        parts.insert(
+            0,
+            f'<path class="links" d="{"".join(segments)}" stroke="#787878" stroke-opacity="0.55" '
+            'stroke-width="1.5" fill="none"/>',
+        )
     return parts
 
 
