@@ -10,9 +10,11 @@ string escaped (line breaks too: it is one markdown HTML block), shown with ``st
 JavaScript is what made the page slow to show: loading and starting it took ~3 s of a first visit on
 a loaded 2-core box (the 10-message sample drew in ~4 s on a first visit and 0.7 s on a second,
 WebGL or SVG traces alike), against ~0.4 s of server work at 10,000 messages. The picture carries
-what the figure shows (a lane per tool, calls, results, links, violations ringed, the inspected
-message marked, a tooltip per mark); a message is picked in the event table or the Message box,
-and marks are not links (a link reloads the app, which reads the session again). Zoom and picking a
+what the figure shows (a lane per tool, calls, results, links, violations ringed with their rule as
+a tooltip, the inspected message marked). Each kind of mark is one SVG path, so a 2,500-message
+window is ~100 elements and ~120 KB, not ~8,000 elements with a tooltip each (580 KB, which
+Streamlit's markdown renderer took ~3 s to mount). A message is picked in the event table or the
+Message box; marks are not links (a link reloads the app, which reads the session again). Zoom and picking a
 point on the chart are one switch away ("Interactive chart", ``?chart=interactive``), remembered
 across reruns and pages (`toolhist.views.prefs.switch`).
 """
@@ -89,8 +91,9 @@ cols[4].metric("Marked by violations", int(flagged["message"].nunique()))
 st.caption(
     "Circles are calls, squares results, diamonds messages with neither; grey lines link a call to its "
     f"result(s); red rings mark violations for {', '.join(chosen) if chosen else 'no provider'}; "
-    "a dashed line marks the inspected message. Hover a mark for its message; pick a table row or type "
-    "in the Message box to inspect it (with Interactive chart on: zoom, and click or box-select a point)."
+    "a dashed line marks the inspected message. Hover a ring for its violation; pick a table row or type "
+    "in the Message box to inspect a message (with Interactive chart on: hover any point, zoom, and click "
+    "or box-select a point)."
 )
 
 
@@ -160,6 +163,9 @@ def chart() -> None:
             f"Messages {lo} to {hi - 1}; {outside} marked message(s) outside this window. "
             "Triangles at the edges: the other end of a link is outside this window (hover for its message)."
         )
+    if not len(plotted):
+        st.info("This history has no tool calls or results, and no violation for the providers chosen.")
+        return
     interactive = state.switch(
         "chart",
         "interactive",
@@ -168,12 +174,12 @@ def chart() -> None:
         help="Zoom, pan, and click or box-select a point to inspect its message (loads Plotly: slower).",
     )
     selected = st.session_state.get("tl_msg")
-    if len(plotted) and not interactive:  # the picture is cached as the figure is
+    if not interactive:  # the picture is cached as the figure is
         drawn = window if window is not None else (0, count)
         st.markdown(
             state.picture(opened.key, tuple(chosen), axis, selected, drawn, plotted), unsafe_allow_html=True
         )
-    elif len(plotted):
+    else:
         st.plotly_chart(  # the figure is cached: a rerun that moves nothing does not build it again
             state.figure(opened.key, tuple(chosen), axis, selected, window, plotted),
             key="tl_chart",
@@ -181,8 +187,6 @@ def chart() -> None:
             selection_mode=("points", "box"),
             config={"displaylogo": False, "scrollZoom": True},
         )
-    else:
-        st.info("This history has no tool calls or results, and no violation for the providers chosen.")
 
 
 def table() -> None:
