@@ -9,7 +9,6 @@ the tables. Session content is shown only through escaping elements (tables, ``s
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from toolhist.compaction import (
@@ -24,26 +23,22 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
-from toolhist.views.kept import built
+from toolhist.views.kept import built, record
 from toolhist.views.sent import as_sent, ran_on_of
 
 PAGE_ROWS = 1000  # message rows per table page
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def compacted(
     key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _session: Session
 ) -> Compaction:
-    """`toolhist.compaction.compact`, cached per session key and settings."""
+    """`toolhist.compaction.compact`, cached per session key and settings, dropped with the session.
+
+    Few entries: at 100,000 messages each holds a compacted history (tens of MB).
+    """
+    record(key, compacted, key, provider, keep, threshold, rendering, None)
     return built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def message_frames(
-    key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _result: Compaction
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tokens per message before and after, cached like the compaction (a rerun rebuilt 2 x 100,000 rows)."""
-    return built(messages_frame)(_result), built(messages_frame)(_result, after=True)
 
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")
@@ -121,8 +116,7 @@ if result.notes:
     st.code("\n".join(result.notes), language=None, wrap_lines=True)
 
 st.subheader("Tokens per message")
-before, after = message_frames(opened.key, provider, keep, threshold, rendering, result)
-longest = max(len(before), len(after))
+longest = max(len(result.original.messages), len(result.session.messages))
 first = 0
 if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser (twice)
     pages = -(-longest // PAGE_ROWS)
@@ -131,6 +125,8 @@ if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to th
     st.caption(f"Rows {first:,} to {min(first + PAGE_ROWS, longest) - 1:,} of {longest:,}")
 left, right = st.columns(2)
 left.caption("Before")
-left.dataframe(before.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_before")
+# only the page shown is made: two frames of every message were 28 MB kept per setting at 100,000
+rows = range(first, first + PAGE_ROWS)
+left.dataframe(messages_frame(result, rows=rows), hide_index=True, key="co_messages_before")
 right.caption("After")
-right.dataframe(after.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_after")
+right.dataframe(messages_frame(result, after=True, rows=rows), hide_index=True, key="co_messages_after")

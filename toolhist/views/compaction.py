@@ -61,10 +61,12 @@ def replacements_frame(c: Compaction) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def messages_frame(c: Compaction, *, after: bool = False) -> pd.DataFrame:
+def messages_frame(c: Compaction, *, after: bool = False, rows: range | None = None) -> pd.DataFrame:
     """Tokens per message of the input (or of the compacted history), with its speaker and tier.
 
-    Built a column at a time (not a dict per row): at 100,000 messages the page builds two.
+    ``rows``: only those messages (a page of the table; past the end, fewer), numbered as in the
+    whole frame. Built a column at a time (not a dict per row): at 100,000 messages a whole frame
+    is 14 MB.
     """
     session = c.session if after else c.original
     tiers = c.message_tiers_after if after else c.message_tiers_before
@@ -77,13 +79,21 @@ def messages_frame(c: Compaction, *, after: bool = False) -> pd.DataFrame:
     columns = ["message", "speaker", "tier", "tokens"]
     if not tokens:  # as a frame of no rows is (every column of dtype object)
         return pd.DataFrame([], columns=columns)
+    shown = range(len(tokens))[rows.start : rows.stop] if rows is not None else range(len(tokens))
     names = {t: f"{t} · {TIER_NAMES[t]}" for t in set(tiers)}
-    return pd.DataFrame(
+    messages = session.messages
+    frame = pd.DataFrame(
         {
-            "message": range(len(tokens)),
-            "speaker": [m.speaker for m in session.messages],
-            "tier": [names[t] for t in tiers],
-            "tokens": list(tokens),
+            "message": shown,
+            "speaker": [messages[i].speaker for i in shown],
+            "tier": [names[tiers[i]] for i in shown],
+            "tokens": [tokens[i] for i in shown],
         },
         columns=columns,
+    )
+    # a page past the end: no rows, but the columns' types as on every other page
+    return (
+        frame
+        if shown
+        else frame.astype({"message": "int64", "speaker": "str", "tier": "str", "tokens": "int64"})
     )
