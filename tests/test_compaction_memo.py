@@ -12,9 +12,9 @@ from builders import session as build
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolhist.compaction import compact
-from toolhist.model import Session
+from toolhist.compaction import Rendering, compact
 from toolhist.compaction.categories import _EXIT_TEXT, exit_code
+from toolhist.model import Session
 from toolhist.tokens import _texts, count_message, counter_for, session_counter
 from toolhist.views.compaction import messages_frame
 
@@ -33,7 +33,8 @@ def _history(calls: int) -> Session:
 
 def test_figures_equal_a_fresh_count_of_every_message() -> None:
     session = _history(30)
-    for keep, rendering in ((2, "native"), (5, "text-embed"), (1, "native")):
+    choices: tuple[tuple[int, Rendering], ...] = ((2, "native"), (5, "text-embed"), (1, "native"))
+    for keep, rendering in choices:
         made = compact(session, "anthropic", keep=keep, threshold=0, rendering=rendering)
         fresh = counter_for("anthropic", None)  # no memo shared with the compaction
         assert made.message_tokens_before == tuple(count_message(fresh, m) for m in session.messages)
@@ -57,7 +58,7 @@ def test_text_counts_are_shared_per_session_and_go_with_it() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.text(alphabet=st.sampled_from("eExXiIıİtT :=0123456789-_ dodeStatus\n"), max_size=40)
+    st.text(alphabet=st.sampled_from("eExXiI\u0131\u0130tT :=0123456789-_ dodeStatus\n"), max_size=40)
     | st.from_regex(re.compile(r"(?i)\bexit(?:ed with)?(?: code|_code| status)?\s*[:=]?\s*(-?\d+)"))
 )
 @example("EX\u0130T code 3")  # re's (?i) matches i with dotted capital I, which lowers to two characters
