@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
 from toolhist import __version__
+from toolhist._gc import paused
 from toolhist.cli.options import format_option, peer_versions_option, strategy_option
 from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
@@ -225,8 +226,6 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     no provider has an error-level violation, 1 when one has.
     """
     from toolhist.check import check
-    from toolhist.judgement import describe
-    from toolhist.ran_on import said
 
     with Progress() as progress:
         reading = progress.reading(file)
@@ -237,24 +236,62 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
             else:
                 progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
 
-        result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
-    if as_json:
-        _emit_json(result.to_json())
-    else:
-        click.echo(f"{result.file}: {result.format}, {result.messages} messages")
-        click.echo(describe(result.judged, result.appended))
-        if result.ran_on is not None:
-            click.echo(said(result.ran_on))
-        for name, found in result.results.items():
-            errors = sum(v.severity == "error" for v in found)
-            warnings = len(found) - errors
-            how = " (the body as sent)" if name in result.as_sent else ""
-            verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
-            click.echo(f"{name:<17} {verdict}{how}")
-            _echo_violations(found)
-        _echo_read(result)
-    if result.errors():
+        if not as_json:
+            errors = _check_text(file, providers, strategy, fmt, steps=steps, progress=progress)
+        else:
+            result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
+            _emit_json(result.to_json())
+            errors = result.errors()
+    if errors:
         raise click.exceptions.Exit(1)
+
+
+@paused
+def _check_text(
+    file: str,
+    providers: tuple[str, ...],
+    strategy: str,
+    fmt: str | None,
+    *,
+    steps: Callable[[str, int, int], None],
+    progress: Progress,
+) -> int:
+    """``check``'s text output, each provider's verdict printed as it is made and then let go.
+
+    The same lines `toolhist.check.check` would give, in the same order, but no provider's
+    violations outlive its own lines (`toolhist.check.Checking`: issue 26, peak memory). The status
+    line is erased before each provider's lines are printed. Returns the error-level violations.
+    """
+    from toolhist.check import is_as_sent, start
+    from toolhist.judgement import describe
+    from toolhist.ran_on import ran_on, said
+
+    run = start(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
+    session = run.session
+    progress.clear()
+    click.echo(f"{run.doc.name}: {session.source.format}, {len(session.messages)} messages")
+    click.echo(describe(run.judged.judgement, run.judged.appended))
+    where = ran_on(session)
+    if where is not None:
+        click.echo(said(where))
+    errors = 0
+    for name, found in run.verdicts(steps):
+        progress.clear()
+        errors += sum(v.severity == "error" for v in found)
+        _echo_verdict(name, found, as_sent=is_as_sent(session, name, strategy))
+        del found
+    _echo_read(run.result({}))
+    return errors
+
+
+def _echo_verdict(name: str, found: Sequence[Violation], *, as_sent: bool) -> None:
+    """A provider's verdict line (``ok`` or the counts), then its violations."""
+    errors = sum(v.severity == "error" for v in found)
+    warnings = len(found) - errors
+    how = " (the body as sent)" if as_sent else ""
+    verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
+    click.echo(f"{name:<17} {verdict}{how}")
+    _echo_violations(found)
 
 
 def _echo_read(result: CheckResult) -> None:
