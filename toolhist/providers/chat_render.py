@@ -13,6 +13,9 @@ out and listed in ``Payload.omitted``, never dropped silently.
 from __future__ import annotations
 
 import json
+import threading
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
@@ -31,6 +34,8 @@ from toolhist.model import (
 from toolhist.providers.base import PathT, SourceMap, bracketed
 
 CHAT_FORMAT = "openai-chat"
+_Omitted = tuple[int, int, str, str | None]
+"""A block left out: message, block, ``thinking`` or ``opaque``, its source provider or format."""
 SPEAKER_ROLE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
 
@@ -119,13 +124,15 @@ def media_part(block: MediaBlock) -> dict[str, JsonValue]:
 class _Renderer:
     """Walks canonical messages and emits chat messages, recording the source map."""
 
-    def __init__(self, session: Session, fmt: str) -> None:
+    def __init__(self, session: Session, freeform: bool) -> None:
         self.session = session
-        self.fmt = fmt
+        self.freeform = freeform
         self.same = session.source.format == CHAT_FORMAT
         self.messages: list[dict[str, JsonValue]] = []
         self.map = SourceMap(bracketed)
-        self.omitted: list[str] = []
+        self.omitted: list[_Omitted] = []
+        self.custom = False
+        """Whether a chat source's custom call was met (OpenAI's body then differs from the others')."""
 
     def path(self, *parts: str | int) -> PathT:
         return ("messages", len(self.messages) - 1, *parts)
@@ -202,13 +209,9 @@ class _Renderer:
                 if block.provider_data.get("field") == "reasoning_content" and thinking is None:
                     thinking, thinking_at = block, bi
                 else:
-                    self.omitted.append(
-                        f"message {mi} block {bi}: thinking from {block.source_provider} has no place in {self.fmt}"
-                    )
+                    self.omitted.append((mi, bi, "thinking", block.source_provider))
             elif isinstance(block, OpaqueBlock):
-                self.omitted.append(
-                    f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.fmt}"
-                )
+                self.omitted.append((mi, bi, "opaque", block.source_format))
         speaker = message.speaker
         messages = self.messages
         entries = self.map.entries
@@ -292,8 +295,13 @@ class _Renderer:
         else:
             legacy, regular = [], calls
         if regular or (same and message.metadata.extra.get("tool_calls") == []):
-            freeform = same and self.fmt == CHAT_FORMAT
+            freeform = self.freeform
             out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
+            if same and not self.custom:
+                self.custom = any(
+                    c.freeform_input is not None and c.provider_data.get("type") == "custom"
+                    for _, c in regular
+                )
             for k, (bi, _) in enumerate(regular):
                 entries["messages", at, "tool_calls", k] = (mi, bi)
         if legacy:
@@ -305,9 +313,74 @@ class _Renderer:
             out.update({k: v for k, v in extra.items() if k != "tool_calls"})
 
 
+CHAT_SHAPED = ("openai-chat", "mistral", "kimi")
+"""The providers whose bodies this module renders: for one session they differ only where OpenAI
+takes a chat source's custom (freeform) calls as they are."""
+
+_Rendered = tuple[dict[str, JsonValue], SourceMap, list[_Omitted]]
+
+
+@dataclass
+class _Shared:
+    session: weakref.ref[Session]
+    rendered: _Rendered
+    waiting: set[str]
+
+
+_SHARED: dict[int, _Shared] = {}
+_lock = threading.RLock()
+
+
 def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:
-    """The Chat Completions body for ``session``, its source map and what could not be carried."""
-    renderer = _Renderer(session, fmt)
+    """The Chat Completions body for ``session``, its source map and what could not be carried.
+
+    Checking every provider renders a session three times in this shape, and the body is the same
+    each time but where OpenAI takes a chat source's custom calls as they are. So the last body
+    rendered is kept for the other chat-shaped providers of the same session object, and dropped
+    once each has taken it, when another session's body is kept, or with the session: one render
+    of 100,000 messages was a seventh of checking all seven providers. The providers that share it
+    share the body's objects: a body is read-only once rendered (`new_payload`).
+    """
+    key = id(session)
+    rendered: _Rendered | None = None
+    with _lock:
+        shared = _SHARED.get(key)
+        if shared is not None and shared.session() is session and fmt in shared.waiting:
+            rendered = shared.rendered
+            shared.waiting.discard(fmt)
+            if not shared.waiting:
+                del _SHARED[key]
+    if rendered is None:
+        renderer = _Renderer(session, freeform=session.source.format == CHAT_FORMAT and fmt == CHAT_FORMAT)
+        rendered = _render(session, renderer)
+        if not renderer.custom:  # the same body for every chat-shaped provider
+            waiting = set(CHAT_SHAPED) - {fmt}
+        else:  # OpenAI's is its own; the others share theirs
+            waiting = set() if renderer.freeform else set(CHAT_SHAPED) - {fmt, CHAT_FORMAT}
+        if waiting:
+            with _lock:
+                _SHARED.clear()
+                ref = weakref.ref(session, lambda dead: _forget(key, dead))
+                _SHARED[key] = _Shared(ref, rendered, waiting)
+    body, source_map, omitted = rendered
+    return body, source_map, [_said(entry, fmt) for entry in omitted]
+
+
+def _forget(key: int, dead: weakref.ref[Session]) -> None:
+    with _lock:
+        shared = _SHARED.get(key)
+        if shared is not None and shared.session is dead:
+            del _SHARED[key]
+
+
+def _said(entry: _Omitted, fmt: str) -> str:
+    mi, bi, kind, what = entry
+    if kind == "thinking":
+        return f"message {mi} block {bi}: thinking from {what} has no place in {fmt}"
+    return f"message {mi} block {bi}: {what} block kept verbatim cannot be sent to {fmt}"
+
+
+def _render(session: Session, renderer: _Renderer) -> _Rendered:
     messages = renderer.run()
     request = (
         session.request if renderer.same else {k: v for k, v in session.request.items() if k in ("model",)}
