@@ -13,9 +13,6 @@ out and listed in ``Payload.omitted``, never dropped silently.
 from __future__ import annotations
 
 import json
-import threading
-import weakref
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
@@ -34,7 +31,7 @@ from toolhist.model import (
 from toolhist.providers.base import PathT, SourceMap, bracketed
 
 CHAT_FORMAT = "openai-chat"
-_Omitted = tuple[int, int, str, str | None]
+Omitted = tuple[int, int, str, str | None]
 """A block left out: message, block, ``thinking`` or ``opaque``, its source provider or format."""
 SPEAKER_ROLE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
@@ -130,7 +127,7 @@ class _Renderer:
         self.same = session.source.format == CHAT_FORMAT
         self.messages: list[dict[str, JsonValue]] = []
         self.map = SourceMap(bracketed)
-        self.omitted: list[_Omitted] = []
+        self.omitted: list[Omitted] = []
         self.custom = False
         """Whether a chat source's custom call was met (OpenAI's body then differs from the others')."""
 
@@ -313,74 +310,29 @@ class _Renderer:
             out.update({k: v for k, v in extra.items() if k != "tool_calls"})
 
 
-CHAT_SHAPED = ("openai-chat", "mistral", "kimi")
-"""The providers whose bodies this module renders: for one session they differ only where OpenAI
-takes a chat source's custom (freeform) calls as they are."""
-
-_Rendered = tuple[dict[str, JsonValue], SourceMap, list[_Omitted]]
+Rendered = tuple[dict[str, JsonValue], SourceMap, list[Omitted]]
+"""A body, its source map, and the blocks left out (`Omitted`: said per provider by `said`)."""
 
 
-@dataclass
-class _Shared:
-    session: weakref.ref[Session]
-    rendered: _Rendered
-    waiting: set[str]
+def render_fresh(session: Session, *, freeform: bool) -> tuple[Rendered, bool]:
+    """The Chat Completions body for ``session``, and whether a chat source's custom call was met.
 
-
-_SHARED: dict[int, _Shared] = {}
-_lock = threading.RLock()
-
-
-def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:
-    """The Chat Completions body for ``session``, its source map and what could not be carried.
-
-    Checking every provider renders a session three times in this shape, and the body is the same
-    each time but where OpenAI takes a chat source's custom calls as they are. So the last body
-    rendered is kept for the other chat-shaped providers of the same session object, and dropped
-    once each has taken it, when another session's body is kept, or with the session: one render
-    of 100,000 messages was a seventh of checking all seven providers. The providers that share it
-    share the body's objects: a body is read-only once rendered (`new_payload`).
+    ``freeform``: custom calls go back as custom calls (OpenAI only). The body is the same either
+    way when no custom call was met (`toolhist.providers.chat_shared`).
     """
-    key = id(session)
-    rendered: _Rendered | None = None
-    with _lock:
-        shared = _SHARED.get(key)
-        if shared is not None and shared.session() is session and fmt in shared.waiting:
-            rendered = shared.rendered
-            shared.waiting.discard(fmt)
-            if not shared.waiting:
-                del _SHARED[key]
-    if rendered is None:
-        renderer = _Renderer(session, freeform=session.source.format == CHAT_FORMAT and fmt == CHAT_FORMAT)
-        rendered = _render(session, renderer)
-        if not renderer.custom:  # the same body for every chat-shaped provider
-            waiting = set(CHAT_SHAPED) - {fmt}
-        else:  # OpenAI's is its own; the others share theirs
-            waiting = set() if renderer.freeform else set(CHAT_SHAPED) - {fmt, CHAT_FORMAT}
-        if waiting:
-            with _lock:
-                _SHARED.clear()
-                ref = weakref.ref(session, lambda dead: _forget(key, dead))
-                _SHARED[key] = _Shared(ref, rendered, waiting)
-    body, source_map, omitted = rendered
-    return body, source_map, [_said(entry, fmt) for entry in omitted]
+    renderer = _Renderer(session, freeform)
+    return _render(session, renderer), renderer.custom
 
 
-def _forget(key: int, dead: weakref.ref[Session]) -> None:
-    with _lock:
-        shared = _SHARED.get(key)
-        if shared is not None and shared.session is dead:
-            del _SHARED[key]
-
-
-def _said(entry: _Omitted, fmt: str) -> str:
+def said(entry: Omitted, fmt: str) -> str:
+    """A block left out, in the words of ``Payload.omitted`` for provider ``fmt``."""
     mi, bi, kind, what = entry
     if kind == "thinking":
         return f"message {mi} block {bi}: thinking from {what} has no place in {fmt}"
     return f"message {mi} block {bi}: {what} block kept verbatim cannot be sent to {fmt}"
 
 
-def _render(session: Session, renderer: _Renderer) -> _Rendered:
+def _render(session: Session, renderer: _Renderer) -> Rendered:
     messages = renderer.run()
     request = (
         session.request if renderer.same else {k: v for k, v in session.request.items() if k in ("model",)}
