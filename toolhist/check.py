@@ -22,6 +22,7 @@ from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, checked, provider_for, render, validate
 from toolhist.providers.base import violations
+from toolhist.providers.chat_shared import sharing
 from toolhist.ran_on import RanOn, ran_on
 from toolhist.readers import load_document
 
@@ -145,10 +146,11 @@ class Checking:
 
     def verdicts(self, steps: Steps | None = None) -> Iterator[tuple[str, list[Violation]]]:
         """``(provider, violations)`` for each provider in turn, ``steps`` told before each (`Steps`)."""
-        for n, provider in enumerate(self.providers):
-            if steps is not None:
-                steps(provider, n, len(self.providers))
-            yield provider, self.verdict(provider)
+        with sharing():  # Mistral and Kimi, one after the other, share one rendered body
+            for n, provider in enumerate(self.providers):
+                if steps is not None:
+                    steps(provider, n, len(self.providers))
+                yield provider, self.verdict(provider)
 
     def result(self, results: dict[str, list[Violation]]) -> CheckResult:
         """The `CheckResult` with ``results`` as its providers' verdicts (`result_of`)."""

@@ -2,6 +2,7 @@
 
 Whatever order OpenAI Chat, Mistral and Kimi are rendered in, each gets exactly the body, source
 map and omissions a render of its own gives; a chat source's custom calls keep OpenAI's body its own.
+Only inside `sharing` is a body kept; outside it (a page rendering one provider) nothing is.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 import pytest
 
 import toolhist
+from toolhist.check import check
 from toolhist.model import Session
-from toolhist.providers import chat_shared, render
+from toolhist.providers import chat_render, chat_shared, render
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 CHAT = ("openai-chat", "mistral", "kimi")
@@ -58,18 +60,21 @@ def test_every_order_gives_each_provider_its_own_payload(order: tuple[str, ...])
     for session in _sessions():
         expected = {p: _alone(session, p) for p in CHAT}
         got = {}
-        for provider in order:
-            payload = render(session, provider)
-            got[provider] = (payload.body, dict(payload.source_map), payload.omitted)
+        with chat_shared.sharing():
+            for provider in order:
+                payload = render(session, provider)
+                got[provider] = (payload.body, dict(payload.source_map), payload.omitted)
         assert got == expected
+        assert chat_shared._SHARED == {}  # the scope's end drops what no provider took
 
 
 def test_a_chat_source_with_custom_calls_keeps_openais_body_its_own() -> None:
     session = toolhist.load(CUSTOM_BODY)
     chat_shared._SHARED.clear()
-    openai = render(session, "openai-chat").body
-    mistral = render(session, "mistral").body
-    kimi = render(session, "kimi").body
+    with chat_shared.sharing():
+        openai = render(session, "openai-chat").body
+        mistral = render(session, "mistral").body
+        kimi = render(session, "kimi").body
     assert openai == CUSTOM_BODY
     assert mistral is not openai
     assert kimi is mistral  # the two without custom tools share one
@@ -79,22 +84,52 @@ def test_a_chat_source_with_custom_calls_keeps_openais_body_its_own() -> None:
 def test_a_body_is_shared_once_per_provider_and_dropped_with_the_session() -> None:
     session = toolhist.load(str(SAMPLES / "openai_chat_request.json"))
     chat_shared._SHARED.clear()
-    first = render(session, "mistral").body
-    assert list(chat_shared._SHARED) == [id(session)]
-    assert render(session, "mistral").body is not first  # mistral took its share already
-    assert render(session, "openai-chat").body is not None
-    del session, first
-    gc.collect()
-    assert chat_shared._SHARED == {}
+    with chat_shared.sharing():
+        first = render(session, "mistral").body
+        assert list(chat_shared._SHARED) == [id(session)]
+        assert render(session, "mistral").body is not first  # mistral took its share already
+        assert render(session, "openai-chat").body is not None
+        del session, first
+        gc.collect()
+        assert chat_shared._SHARED == {}
 
 
 def test_rendering_another_shape_drops_the_kept_body() -> None:
     """A kept body never adds to the peak memory of rendering another provider's body."""
     session = toolhist.load(str(SAMPLES / "openai_chat_request.json"))
     chat_shared._SHARED.clear()
+    with chat_shared.sharing():
+        first = render(session, "openai-chat").body
+        assert list(chat_shared._SHARED) == [id(session)]
+        render(session, "anthropic")
+        assert chat_shared._SHARED == {}
+        assert render(session, "mistral").body is not first
+        assert render(session, "mistral").body == first
+
+
+def test_outside_sharing_nothing_is_kept() -> None:
+    """One provider's render (a page showing one body) leaves no body behind for the others."""
+    session = toolhist.load(str(SAMPLES / "openai_chat_request.json"))
+    chat_shared._SHARED.clear()
     first = render(session, "openai-chat").body
-    assert list(chat_shared._SHARED) == [id(session)]
-    render(session, "anthropic")
     assert chat_shared._SHARED == {}
     assert render(session, "mistral").body is not first
-    assert render(session, "mistral").body == first
+
+
+def test_a_check_shares_mistrals_body_with_kimi_and_keeps_nothing_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`toolhist.check` checks in registry order: Mistral's body is Kimi's; nothing is left once done."""
+    seen: list[int] = []
+    original = chat_render.render_fresh
+
+    def counting(session: Session, freeform: bool) -> Any:
+        seen.append(id(session))
+        return original(session, freeform=freeform)
+
+    chat_shared._SHARED.clear()
+    monkeypatch.setattr("toolhist.providers.chat_shared.render_fresh", counting)  # counts the real renders
+    result = check(SAMPLES / "openai_chat_request.json")
+    assert set(result.results) >= set(CHAT)
+    assert len(seen) == 2  # OpenAI Chat's own, then one for Mistral and Kimi
+    assert chat_shared._SHARED == {}

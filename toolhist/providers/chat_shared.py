@@ -3,10 +3,13 @@
 OpenAI Chat, Mistral and Kimi take the same body for a session (`toolhist.providers.chat_render`)
 but where OpenAI takes a chat source's custom calls as they are. Checking every provider rendered
 it three times: each render of 100,000 messages was a seventh of checking all seven providers. So
-the last body rendered is kept for the other chat-shaped providers of the same session object,
-and dropped once each has taken it, with the session, or when anything else is rendered
-(`release_shared`: a kept body must not add to the peak memory of rendering another); callers that
-check several providers check the chat-shaped ones one after another. The providers that share it
+inside `sharing` (a caller that checks several providers: Home's verdicts, `toolhist.check`) the
+last body rendered is kept for the other chat-shaped providers of the same session object, and
+dropped once each has taken it, with the session, when anything else is rendered
+(`release_shared`: a kept body must not add to the peak memory of rendering another), or when the
+scope ends; such callers check the chat-shaped ones one after another. Outside it nothing is kept:
+a page that renders one provider's body (Curation's repaired session, Payloads) must not leave a
+body of 100,000 messages behind for providers that will never ask. The providers that share it
 share the body's objects: a body is read-only once rendered (`toolhist.providers.base.new_payload`).
 """
 
@@ -14,6 +17,8 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pydantic import JsonValue
@@ -36,6 +41,21 @@ class _Shared:
 
 _SHARED: dict[int, _Shared] = {}
 _lock = threading.RLock()
+_scope = threading.local()
+"""Per thread: how deep in `sharing` (a Streamlit session's script runs in a thread of its own)."""
+
+
+@contextmanager
+def sharing() -> Iterator[None]:
+    """Within it (this thread), a chat body rendered is kept for the other chat-shaped providers."""
+    depth = _depth()
+    _scope.depth = depth + 1
+    try:
+        yield
+    finally:
+        _scope.depth = depth
+        if not depth:
+            release_shared()
 
 
 def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:
@@ -57,12 +77,16 @@ def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], Sourc
             waiting = set(CHAT_SHAPED) - {fmt}
         else:  # OpenAI's is its own; the others share theirs
             waiting = set() if freeform else set(CHAT_SHAPED) - {fmt, CHAT_FORMAT}
-        if waiting:
+        if waiting and _depth():
             with _lock:
                 ref = weakref.ref(session, lambda dead: _forget(key, dead))
                 _SHARED[key] = _Shared(ref, rendered, waiting)
     body, source_map, omitted = rendered
     return body, source_map, [said(entry, fmt) for entry in omitted]
+
+
+def _depth() -> int:
+    return int(getattr(_scope, "depth", 0))
 
 
 def release_shared() -> None:
