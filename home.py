@@ -21,6 +21,7 @@ from toolhist.errors import ToolhistError
 from toolhist.judgement import describe
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
+from toolhist.providers.chat_shared import CHAT_SHAPED, sharing
 from toolhist.ran_on import said
 from toolhist.readers import FORMATS, READERS
 from toolhist.summary import Summary
@@ -258,6 +259,8 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     ran = ran_on_of(key, session)
     own = [p for p in pending if is_as_sent(session, p)]  # a request body: the provider it was written for
     first = ran.provider if ran is not None and ran.provider in pending else own[0] if own else None
+    # the chat-shaped providers one after another: they share one rendered body (`chat_shared`)
+    pending.sort(key=lambda p: p not in CHAT_SHAPED)
     if first is not None:
         pending.remove(first)
         pending.insert(0, first)
@@ -265,13 +268,14 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     read = f"{len(session.messages):,} messages read ({session.source.format})"
     bar, slot = st.empty(), st.empty()
     try:
-        for done, provider in enumerate(pending):
-            count = f"({done + 1} of {len(pending)})"
-            # progress text is Markdown: the provider names and counts only, no user-derived text
-            bar.progress(done / len(pending), text=f"{read}; checking {provider} {count}…")
-            table = verdicts_so_far(PROVIDERS, rows, provider, f"checking {count}…")
-            slot.dataframe(pd.DataFrame(table), hide_index=True)
-            rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
+        with sharing():  # the chat-shaped providers share one rendered body
+            for done, provider in enumerate(pending):
+                count = f"({done + 1} of {len(pending)})"
+                # progress text is Markdown: the provider names and counts only, no user-derived text
+                bar.progress(done / len(pending), text=f"{read}; checking {provider} {count}…")
+                table = verdicts_so_far(PROVIDERS, rows, provider, f"checking {count}…")
+                slot.dataframe(pd.DataFrame(table), hide_index=True)
+                rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
     finally:
         bar.empty()
         slot.empty()

@@ -27,6 +27,7 @@ from toolhist.views.diffs import (
     per_pass,
     why_changes,
 )
+from toolhist.views.kept import record
 from toolhist.views.markup import md_literal
 from toolhist.views.on_request import BUTTON, deferred, starts_library, waiting
 from toolhist.views.peer_versions import pick_version, with_version
@@ -46,6 +47,7 @@ st.title("Curation")
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _pending(key: str, _session: Session) -> int:
     """How many calls the log leaves pending, once per session (a pass over every message)."""
+    record(key, _pending, key, None)  # dropped with the session (`toolhist.views.kept`)
     return len(pending_calls(_session))
 
 

@@ -38,7 +38,7 @@ from toolhist.views.body import (
     value_lines,
 )
 from toolhist.views.body_diff import line_diff, message_lines, source_label, source_numbers
-from toolhist.views.kept import built
+from toolhist.views.kept import built, record
 from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
@@ -56,18 +56,21 @@ NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; pa
 @st.cache_resource(max_entries=64, show_spinner=False)
 def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRequestView:
     """The payload through the provider's official SDK (`toolhist.views.sdk`), cached like the payload."""
+    record(key, sdk_view, key, provider, strategy, None)  # dropped with the session (`toolhist.views.kept`)
     return sdk_request(_payload.body, provider, _payload.source_map)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cut(key: str, provider: str, strategy: str, _payload: Payload) -> Sections:
     """`toolhist.views.body.sections` of a payload, cached per session key, provider and strategy."""
+    record(key, cut, key, provider, strategy, None)
     return built(sections)(_payload)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def sources(key: str, provider: str, strategy: str, _session: Session) -> dict[int, int | None]:
     """A repaired history's message → the message as sent (`source_numbers`), cached per strategy."""
+    record(key, sources, key, provider, strategy, None)
     curation = state.curated(key, provider, strategy, _session)
     return source_numbers(state.aligned(key, provider, strategy, curation)[1])
 
@@ -77,6 +80,7 @@ def differs(
     key: str, strategy: str, a: str, b: str, message: int, _ours: list[str], _theirs: list[str]
 ) -> str | None:
     """`line_diff` of two providers' lines for one message, cached (a rerun does not diff again)."""
+    record(key, differs, key, strategy, a, b, message, None, None)
     return line_diff(_ours, _theirs, a, b)
 
 

@@ -9,41 +9,37 @@ the tables. Session content is shown only through escaping elements (tables, ``s
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from toolhist.compaction import (
     RECENT_CALLS_TO_KEEP,
     RENDERINGS,
     TRUNCATION_THRESHOLD,
-    Compaction,
     Rendering,
     compact,
 )
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
-from toolhist.views.compaction import messages_frame, replacements_frame, tiers_frame
-from toolhist.views.kept import built
+from toolhist.views.compaction import Shown, shown, side_frame
+from toolhist.views.kept import built, record
 from toolhist.views.sent import as_sent, ran_on_of
 
 PAGE_ROWS = 1000  # message rows per table page
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def compacted(
     key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _session: Session
-) -> Compaction:
-    """`toolhist.compaction.compact`, cached per session key and settings."""
-    return built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
+) -> Shown:
+    """What the page shows of `toolhist.compaction.compact`, cached per session key and settings.
 
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def message_frames(
-    key: str, provider: str, keep: int, threshold: int, rendering: Rendering, _result: Compaction
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tokens per message before and after, cached like the compaction (a rerun rebuilt 2 x 100,000 rows)."""
-    return built(messages_frame)(_result), built(messages_frame)(_result, after=True)
+    Kept as `Shown` (figures, tables, per message a count), not as the Compaction: at 100,000
+    messages the compacted history it holds was most of the page's memory. Dropped with the session.
+    """
+    record(key, compacted, key, provider, keep, threshold, rendering, None)
+    made = built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
+    return built(shown)(made)  # the Compaction goes when this returns
 
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")
@@ -104,11 +100,11 @@ if not result.exact:
 st.text(result.reason)
 
 st.subheader("Tokens per tier")
-st.dataframe(tiers_frame(result), hide_index=True, key="co_tiers")
+st.dataframe(result.tiers, hide_index=True, key="co_tiers")
 
 st.subheader("What each summary replaced")
-if result.replacements:
-    st.dataframe(replacements_frame(result), hide_index=True, key="co_replacements")
+if len(result.replacements):
+    st.dataframe(result.replacements, hide_index=True, key="co_replacements")
 else:
     st.caption("Nothing was replaced with these settings.")
 
@@ -121,8 +117,7 @@ if result.notes:
     st.code("\n".join(result.notes), language=None, wrap_lines=True)
 
 st.subheader("Tokens per message")
-before, after = message_frames(opened.key, provider, keep, threshold, rendering, result)
-longest = max(len(before), len(after))
+longest = max(len(result.before.tokens), len(result.after.tokens))
 first = 0
 if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser (twice)
     pages = -(-longest // PAGE_ROWS)
@@ -131,6 +126,8 @@ if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to th
     st.caption(f"Rows {first:,} to {min(first + PAGE_ROWS, longest) - 1:,} of {longest:,}")
 left, right = st.columns(2)
 left.caption("Before")
-left.dataframe(before.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_before")
+# only the page shown is made: two frames of every message were 28 MB kept per setting at 100,000
+rows = range(first, first + PAGE_ROWS)
+left.dataframe(side_frame(result.before, rows), hide_index=True, key="co_messages_before")
 right.caption("After")
-right.dataframe(after.iloc[first : first + PAGE_ROWS], hide_index=True, key="co_messages_after")
+right.dataframe(side_frame(result.after, rows), hide_index=True, key="co_messages_after")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,8 +20,9 @@ from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, Violation, provider_for, render, validate
+from toolhist.providers import PROVIDERS, Violation, checked, provider_for, render, validate
 from toolhist.providers.base import violations
+from toolhist.providers.chat_shared import sharing
 from toolhist.ran_on import RanOn, ran_on
 from toolhist.readers import load_document
 
@@ -45,13 +46,21 @@ def verdict(doc: Document, session: Session, provider: str, strategy: str = "non
 
 
 @paused
-def judged_verdict(judged: Judged, provider: str, strategy: str = "none") -> list[Violation]:
+def judged_verdict(
+    judged: Judged, provider: str, strategy: str = "none", *, remember: bool = True
+) -> list[Violation]:
     """``provider``'s violations of the judged history (`toolhist.judgement.judge`), rendered by toolhist.
 
     A violation inside the placeholder tail is kept (its payload path says where) but located in
     no message: the placeholder is not in the log, and pages that show message N must find it there.
+    ``remember=False`` leaves the verdict out of the per-session memory (`toolhist.curation.given`),
+    for a caller that lets each provider's violations go once it has used them (`Checking`).
     """
-    found = validate(judged.session, provider, strategy=strategy)
+    found = (
+        validate(judged.session, provider, strategy=strategy)
+        if remember
+        else checked(judged.session, provider, strategy=strategy)
+    )
     if not judged.tail:
         return found
     logged = len(judged.session.messages) - len(judged.tail)
@@ -113,6 +122,58 @@ Steps = Callable[[str, int, int], None]
 ``(provider, n, providers)`` before each provider's verdict (for a progress display)."""
 
 
+@dataclass(frozen=True)
+class Checking:
+    """A file read and judged whose providers' verdicts are made one at a time (`start`, `verdicts`).
+
+    `check` holds every provider's violations until it returns. ``toolhist check`` prints each
+    provider's as it is made and lets it go: on a 200 MB Codex rollout Mistral's and Kimi's id
+    findings alone are 75,000 Violations, 0.4x the file, and holding them all beside the session and
+    the next provider's rendered body took the command's peak to 3x the file (issue 26).
+    """
+
+    doc: Document
+    session: Session
+    judged: Judged
+    providers: tuple[str, ...]
+    strategy: str = "none"
+
+    def verdict(self, provider: str) -> list[Violation]:
+        """``provider``'s violations, as `check` finds them, not kept in the per-session memory."""
+        if is_as_sent(self.session, provider, self.strategy):
+            return verdict(self.doc, self.session, provider, self.strategy)
+        return judged_verdict(self.judged, provider, self.strategy, remember=False)
+
+    def verdicts(self, steps: Steps | None = None) -> Iterator[tuple[str, list[Violation]]]:
+        """``(provider, violations)`` for each provider in turn, ``steps`` told before each (`Steps`)."""
+        with sharing():  # Mistral and Kimi, one after the other, share one rendered body
+            for n, provider in enumerate(self.providers):
+                if steps is not None:
+                    steps(provider, n, len(self.providers))
+                yield provider, self.verdict(provider)
+
+    def result(self, results: dict[str, list[Violation]]) -> CheckResult:
+        """The `CheckResult` with ``results`` as its providers' verdicts (`result_of`)."""
+        return result_of(self.doc.name, self.session, results, self.judged, self.strategy)
+
+
+@paused
+def start(
+    source: Any,
+    providers: list[str] | None = None,
+    *,
+    strategy: str = "none",
+    format: str | None = None,
+    name: str | None = None,
+    steps: Steps | None = None,
+) -> Checking:
+    """Read and judge ``source`` for `check` (``steps`` told the bytes read); no provider checked yet."""
+    names = tuple(provider_for(p).name for p in providers) if providers else tuple(PROVIDERS)
+    reading = None if steps is None else functools.partial(steps, "read")
+    doc, session = load_document(source, format, name=name, progress=reading)
+    return Checking(doc, session, judge(session), names, strategy)
+
+
 @paused
 def check(
     source: Any,
@@ -128,20 +189,8 @@ def check(
     ``name`` is what errors call in-memory input (an uploaded file's name); ``steps`` is told the
     progress (`Steps`).
     """
-    names = [provider_for(p).name for p in providers] if providers else list(PROVIDERS)
-    reading = None if steps is None else functools.partial(steps, "read")
-    doc, session = load_document(source, format, name=name, progress=reading)
-    judged = judge(session)
-    results: dict[str, list[Violation]] = {}
-    for n, provider in enumerate(names):
-        if steps is not None:
-            steps(provider, n, len(names))
-        results[provider] = (
-            verdict(doc, session, provider, strategy)
-            if is_as_sent(session, provider, strategy)
-            else judged_verdict(judged, provider, strategy)
-        )
-    return result_of(doc.name, session, results, judged, strategy)
+    run = start(source, providers, strategy=strategy, format=format, name=name, steps=steps)
+    return run.result(dict(run.verdicts(steps)))
 
 
 def result_of(

@@ -207,9 +207,10 @@ def by_identity(fn: Callable[[Message], T]) -> Callable[[Message], T]:
 
     def once(message: Message) -> T:
         key = id(message)
-        if key not in memo:
-            memo[key] = fn(message)
-        return memo[key]
+        if key in memo:
+            return memo[key]
+        found = memo[key] = fn(message)
+        return found
 
     return once
 
@@ -452,12 +453,15 @@ def _heaviest_chain(pairs: dict[int, tuple[int, int]]) -> set[int]:
     """Before indices of the heaviest chain of pairs increasing on both sides (Fenwick max-tree)."""
     if not pairs:
         return set()
+    order = sorted(pairs)
+    if all(pairs[i][0] < pairs[k][0] for i, k in pairwise(order)):
+        return set(order)  # already one chain (a curation that moved nothing): heavier than any part of it
     size = max(j for j, _ in pairs.values()) + 2
     tree_best = [0] * (size + 1)
     tree_from = [-1] * (size + 1)
     back: dict[int, int] = {}
     best_total, best_end = 0, -1
-    for i in sorted(pairs):
+    for i in order:
         j, weight = pairs[i]
         # best chain ending at an after index < j
         k, prev_best, prev_at = j, 0, -1  # Fenwick positions are 1-based: after index j is position j+1

@@ -150,3 +150,64 @@ def test_violations_share_their_rules_texts_and_one_field_set(tmp_path: Path) ->
         assert all(v.source is rules[v.rule].source and v.fix is rules[v.rule].fix for v in found)
         assert len({id(v.__pydantic_fields_set__) for v in found}) == 1
         assert found[0] == type(found[0]).model_validate(found[0].model_dump())  # the same as validated
+
+
+def test_repeated_item_strings_are_one_string_per_value(tmp_path: Path) -> None:
+    """An item's type, role and tool name are held once per value, not once per line (issue 26).
+
+    Counted, not timed: the parser makes a string per value it reads, and the blocks keep them
+    (``provider_data``, names), 5% of what a loaded rollout holds. Equal values are one object now.
+    """
+    session = toolhist.load(_rollout(tmp_path))
+    blocks = [b for m in session.messages for b in m.blocks]
+    calls = [b for b in blocks if isinstance(b, ToolCallBlock)]
+    results = [b for b in blocks if isinstance(b, ToolResponseBlock)]
+    thinking = [b for b in blocks if isinstance(b, ThinkingBlock)]
+    assert (len(calls), len(results), len(thinking)) == (N, N, N)
+    assert [b.provider_data for b in calls] == [{"type": "function_call"}] * N
+    assert len({id(b.provider_data["type"]) for b in calls}) == 1
+    assert len({id(b.name) for b in calls}) == 1
+    assert len({id(b.provider_data["type"]) for b in results}) == 1
+    assert len({id(b.provider_data["type"]) for b in thinking}) == 1
+    summaries = [b.provider_data["summary"] for b in thinking]
+    assert [s[0]["text"] for s in summaries] == [f"step {k}" for k in range(N)]  # type: ignore[index,call-overload]
+    assert len({id(s[0]["type"]) for s in summaries}) == 1  # type: ignore[index,call-overload]
+
+
+def test_check_lets_each_providers_violations_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``toolhist check`` prints a provider's violations and lets them go before the next provider's.
+
+    Counted, not timed: Mistral's and Kimi's id rules flag every call of a rollout (0.4x a 200 MB
+    file in Violations); held for every provider until the end, beside the next provider's rendered
+    body, they took the command's peak to 3x the file (issue 26). When a provider's verdict starts,
+    no earlier provider's violation is alive, and none is kept in the per-session memory.
+    """
+    from click.testing import CliRunner
+
+    from toolhist import check as check_module
+    from toolhist.cli import cli
+    from toolhist.curation import given
+    from toolhist.providers import Violation
+
+    path = _rollout(tmp_path)
+    seen: list[tuple[str, set[str], int]] = []
+    original = check_module.Checking.verdict
+
+    def counting(self: check_module.Checking, provider: str) -> list[Violation]:
+        gc.collect()
+        alive = {o.provider for o in gc.get_objects() if type(o) is Violation}
+        seen.append((provider, alive, len(given._ENTRIES)))
+        return original(self, provider)
+
+    monkeypatch.setattr(check_module.Checking, "verdict", counting)
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 1, result.output
+    assert [p for p, _, _ in seen] == list(toolhist.PROVIDERS)
+    assert seen[4][0] == "mistral"
+    assert seen[5] == ("kimi", set(), 0)  # Mistral's 2N id errors, printed, are gone
+    assert all(alive == set() and memo == 0 for _, alive, memo in seen)
+    lines = result.output.splitlines()
+    assert f"mistral           {2 * N} error(s), 0 warning(s)" in lines
+    assert f"kimi              0 error(s), {N} warning(s)" in lines
+    expected = check_module.check(str(path))  # the same verdicts as `check` gives
+    assert sum(line.startswith("  error   ") for line in lines) == expected.errors()

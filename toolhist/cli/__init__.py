@@ -8,7 +8,6 @@ even for a bug (that is exit 3 with a line asking for a report).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from importlib import import_module
@@ -18,14 +17,13 @@ import click
 
 from toolhist import __version__
 from toolhist.cli.options import format_option, peer_versions_option, strategy_option
-from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, Progress, load_shown, stoppable
+from toolhist.cli.progress import EXIT_INTERRUPTED, Interrupted, load_shown, stoppable
 from toolhist.errors import LoadError, ToolhistError, UsageError
 from toolhist.model import json_schema
 from toolhist.readers import READERS
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
-    from toolhist.check import CheckResult
     from toolhist.providers import Violation
 
 EXIT_USAGE = 2
@@ -45,6 +43,7 @@ class _Commands(click.Group):
     """
 
     LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "check": ("check", "check_cmd"),
         "curate": ("curate", "curate_cmd"),
         "compare": ("curate", "compare_cmd"),
         "migrate": ("migrate", "migrate_cmd"),
@@ -208,63 +207,6 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
         head = f"{r.provider:<17} {r.id:<30} {r.severity:<8} {applies:<24} {dates(r):<17}"
         click.echo(f"{head} {kinds:<20} {r.summary}")
     click.echo(f"{len(rules)} rules")
-
-
-@cli.command("check")
-@click.argument("file", type=click.Path())
-@click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
-@strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
-@format_option
-@peer_versions_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
-def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
-    """Which providers would reject FILE with HTTP 400, where, and with which error text.
-
-    A request body is judged as sent; an agent log as the request the agent would send next (its
-    history plus the next user turn or the pending results); the output says which. Exit 0 when
-    no provider has an error-level violation, 1 when one has.
-    """
-    from toolhist.check import check
-    from toolhist.judgement import describe
-    from toolhist.ran_on import said
-
-    with Progress() as progress:
-        reading = progress.reading(file)
-
-        def steps(stage: str, done: int, total: int) -> None:
-            if stage == "read":
-                reading(done, total)
-            else:
-                progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
-
-        result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
-    if as_json:
-        _emit_json(result.to_json())
-    else:
-        click.echo(f"{result.file}: {result.format}, {result.messages} messages")
-        click.echo(describe(result.judged, result.appended))
-        if result.ran_on is not None:
-            click.echo(said(result.ran_on))
-        for name, found in result.results.items():
-            errors = sum(v.severity == "error" for v in found)
-            warnings = len(found) - errors
-            how = " (the body as sent)" if name in result.as_sent else ""
-            verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
-            click.echo(f"{name:<17} {verdict}{how}")
-            _echo_violations(found)
-        _echo_read(result)
-    if result.errors():
-        raise click.exceptions.Exit(1)
-
-
-def _echo_read(result: CheckResult) -> None:
-    """After the verdicts: what the log kept but does not send, what the reader skipped, its notes."""
-    for kind, n in result.unsent.items():
-        click.echo(f"kept, not sent: {kind} x{n}")
-    for kind, n in result.skipped.items():
-        click.echo(f"skipped (the reader does not know it): {kind} x{n}")
-    for note in result.notes:
-        click.echo(f"note: {note}")
 
 
 def _echo_violations(found: Sequence[Violation]) -> None:

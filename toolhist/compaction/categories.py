@@ -17,6 +17,7 @@ Each category has the RFC's strategy:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ _EXIT_KEYS: Final = ("exit_code", "exitCode", "returncode", "return_code", "stat
 _EXIT_TEXT: Final = re.compile(r"(?i)\bexit(?:ed with)?(?: code|_code| status)?\s*[:=]?\s*(-?\d+)")
 
 
+@functools.lru_cache(maxsize=1024)  # a history names a few tools, each thousands of times
 def categorize(name: str) -> Category:
     """The category of a tool by its name (case-insensitive; Kilo's substring order)."""
     lowered = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
@@ -101,7 +103,18 @@ class Facts:
     exit_code: int | None = None
 
 
+_NAMES: Final[dict[tuple[str, ...], frozenset[str]]] = {
+    keys: frozenset(keys) for keys in (_PATH_KEYS, _COMMAND_KEYS, _QUERY_KEYS)
+}
+"""Each key list as a set: most calls name none of a list's keys, and a set says so at once."""
+_LINE_NAMES: Final = frozenset(
+    {*(k for pair in _LINE_KEYS for k in pair), "offset", "limit", "lines", "line_range", "view_range"}
+)
+
+
 def _first_str(params: dict[str, JsonValue], keys: tuple[str, ...]) -> str | None:
+    if params.keys().isdisjoint(_NAMES[keys]):
+        return None
     for key in keys:
         value = params.get(key)
         if isinstance(value, str) and value.strip():
@@ -112,6 +125,8 @@ def _first_str(params: dict[str, JsonValue], keys: tuple[str, ...]) -> str | Non
 
 
 def _lines(params: dict[str, JsonValue]) -> str | None:
+    if params.keys().isdisjoint(_LINE_NAMES):
+        return None
     for start_key, end_key in _LINE_KEYS:
         start, end = params.get(start_key), params.get(end_key)
         if isinstance(start, int) and isinstance(end, int):
@@ -141,11 +156,21 @@ def exit_code(result: JsonValue) -> int | None:
         result = json.dumps(result)
     if isinstance(result, list):
         result = json.dumps(result)
-    if isinstance(result, str):
+    if isinstance(result, str) and _may_say_exit(result):
         found = _EXIT_TEXT.search(result)
         if found:
             return int(found.group(1))
     return None
+
+
+def _may_say_exit(text: str) -> bool:
+    """Whether `_EXIT_TEXT` can match ``text``: a plain substring test, 15 times faster than the search.
+
+    Case-insensitive ``exit`` in ``re``'s sense: its ``i`` also matches U+0131 (dotless i) and U+0130
+    (dotted capital I, which lowers to ``i`` and U+0307).
+    """
+    lowered = text.lower()
+    return "exit" in lowered or "ex\u0131t" in lowered or "exi\u0307t" in lowered
 
 
 def facts(parameters: JsonValue, result: JsonValue) -> Facts:

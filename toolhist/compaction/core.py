@@ -20,6 +20,8 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from toolhist._trusted import construct
+from toolhist._trusted import replace as trusted_replace
 from toolhist.compaction.categories import Category
 from toolhist.compaction.rendering import Rendering, elide, result_marker
 from toolhist.compaction.summaries import SummaryItem, call_line, historical_summary
@@ -41,10 +43,9 @@ from toolhist.tokens import (
     TokenCounter,
     count_block,
     count_message,
-    counter_for,
     extra_error,
     result_text,
-    session_model,
+    session_counter,
 )
 
 RECENT_CALLS_TO_KEEP: Final = 6
@@ -150,7 +151,7 @@ def compact(
         raise UsageError(f"keep and threshold must be 0 or more, got keep={keep!r}, threshold={threshold!r}")
     if rendering not in ("native", "text-embed"):
         raise UsageError(f"unknown rendering {rendering!r}; choose native or text-embed")
-    counter = counter_for(provider, session_model(session))
+    counter = session_counter(session, provider)
     found = pairs(session, counter)
     shape = layout(session, found, keep)
     tool_tokens = sum(p.tokens for p in found)
@@ -173,7 +174,10 @@ def compact(
         messages, tiers_after, block_tiers, notes = _text_embed(session, chosen, summary, shape.tiers)
     compacted = session.model_copy(update={"messages": tuple(messages)})
     before = tuple(count_message(counter, m) for m in session.messages)
-    after = tuple(count_message(counter, m) for m in compacted.messages)
+    known = {id(m): n for m, n in zip(session.messages, before, strict=True)}  # both sessions are alive
+    after = tuple(
+        n if (n := known.get(id(m))) is not None else count_message(counter, m) for m in compacted.messages
+    )
     return Compaction(
         session=compacted,
         original=session,
@@ -188,7 +192,9 @@ def compact(
         token_label=counter.label,
         pair_count=len(found),
         tool_tokens=tool_tokens,
-        tiers=_tier_table(counter, session, shape.tiers, compacted, tiers_after, block_tiers),
+        tiers=_tier_table(
+            counter, (session, shape.tiers, before), (compacted, tiers_after, after), block_tiers
+        ),
         replacements=tuple(
             _replacement(p, i, p.result_at not in kept) for p, i in zip(chosen, items, strict=True)
         ),
@@ -222,7 +228,8 @@ def _shorter(counter: TokenCounter, pair: Pair, item: SummaryItem) -> bool:
 
 
 def _replacement(pair: Pair, item: SummaryItem, replaced: bool) -> Replacement:
-    return Replacement(
+    return construct(  # valid values of the declared types: one per older pair, 51,000 at 100k messages
+        Replacement,
         call_id=pair.call.id,
         tool_name=pair.call.name,
         category=pair.category,
@@ -236,28 +243,36 @@ def _replacement(pair: Pair, item: SummaryItem, replaced: bool) -> Replacement:
 
 
 def _tier_tokens(
-    counter: TokenCounter, session: Session, tiers: Sequence[Tier], block_tiers: Sequence[Sequence[Tier]]
+    counter: TokenCounter, side: _Side, block_tiers: Sequence[Sequence[Tier]] | None = None
 ) -> dict[Tier, int]:
-    """Tokens per tier; a message's framing goes to its own tier, each block's tokens to the block's."""
+    """Tokens per tier; a message's framing goes to its own tier, each block's tokens to the block's.
+
+    A message whose blocks are all of its own tier adds its count as a whole (``block_tiers`` None:
+    every message's are); only text-embed's merged messages are split block by block.
+    """
+    session, tiers, counts = side
     totals: dict[Tier, int] = dict.fromkeys(TIER_NAMES, 0)
-    for message, tier, per_block in zip(session.messages, tiers, block_tiers, strict=True):
+    for i, (tier, tokens) in enumerate(zip(tiers, counts, strict=True)):
+        per_block = None if block_tiers is None else block_tiers[i]
+        if per_block is None or all(t == tier for t in per_block):
+            totals[tier] += tokens
+            continue
         totals[tier] += MESSAGE_OVERHEAD
-        for block, block_tier in zip(message.blocks, per_block, strict=True):
+        for block, block_tier in zip(session.messages[i].blocks, per_block, strict=True):
             totals[block_tier] += count_block(counter, block)
     return totals
 
 
-def _tier_table(  # noqa: PLR0917 - private helper, called once
-    counter: TokenCounter,
-    original: Session,
-    tiers_before: tuple[Tier, ...],
-    compacted: Session,
-    tiers_after: Sequence[Tier],
-    block_tiers: Sequence[Sequence[Tier]],
+_Side = tuple[Session, Sequence[Tier], Sequence[int]]
+"""A history, the tier of each of its messages and the tokens of each."""
+
+
+def _tier_table(
+    counter: TokenCounter, original: _Side, compacted: _Side, block_tiers: Sequence[Sequence[Tier]]
 ) -> tuple[TierTokens, ...]:
-    plain = [[t] * len(m.blocks) for t, m in zip(tiers_before, original.messages, strict=True)]
-    before = _tier_tokens(counter, original, tiers_before, plain)
-    after = _tier_tokens(counter, compacted, tiers_after, block_tiers)
+    before = _tier_tokens(counter, original)
+    after = _tier_tokens(counter, compacted, block_tiers)
+    tiers_before, tiers_after = original[1], compacted[1]
     return tuple(
         TierTokens(
             tier=tier,
@@ -279,7 +294,7 @@ def _short_call(call: ToolCallBlock) -> ToolCallBlock:
     if parameters == call.parameters:
         return call
     raw = None if call.raw_arguments is None else _dumps(parameters)
-    return call.model_copy(update={"parameters": parameters, "raw_arguments": raw})
+    return trusted_replace(call, parameters=parameters, raw_arguments=raw)
 
 
 def _dumps(value: object) -> str:
@@ -298,11 +313,12 @@ def _native(
     for pair, item in zip(chosen, items, strict=True):
         replace[pair.call_at] = _short_call(pair.call)
         if pair.result_at not in kept:
-            replace[pair.result_at] = pair.result.model_copy(update={"result": item.line})
+            replace[pair.result_at] = trusted_replace(pair.result, result=item.line)
+    touched = {i for i, _ in replace}
     messages = [
         m
-        if not any((i, b) in replace for b in range(len(m.blocks)))
-        else m.model_copy(update={"blocks": tuple(replace.get((i, b), x) for b, x in enumerate(m.blocks))})
+        if i not in touched
+        else trusted_replace(m, blocks=tuple(replace.get((i, b), x) for b, x in enumerate(m.blocks)))
         for i, m in enumerate(session.messages)
     ]
     block_tiers = [[t] * len(m.blocks) for t, m in zip(tiers, messages, strict=True)]

@@ -17,6 +17,7 @@ from toolhist.model import Session
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from toolhist.curation.base import Curation
 from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, freeform_note, violations
+from toolhist.providers.chat_shared import CHAT_SHAPED, release_shared
 from toolhist.providers.idmap import map_ids
 
 _MODULES = {
@@ -95,12 +96,12 @@ def _render_mapped(session: Session, target: Provider, strategy: str, ids: IdMod
 
     chosen = strategy_for(strategy)
     if ids == "source":
-        return target.render(session)
+        return _render_now(target, session)
     if ids == "provider":
         mapped, mapping = map_ids(session, target.name)
     else:
         mapped, mapping = chosen.edge_ids(session, target.name)
-    payload = target.render(mapped)
+    payload = _render_now(target, mapped)
     changed = {old: new for old, new in mapping.items() if old != new}
     return replace(payload, id_map=changed) if changed else payload
 
@@ -141,6 +142,13 @@ def checked(
 @paused
 def _rendered(session: Session, target: Provider) -> Payload:
     """``render(session, target.name).body`` and source map (strategy ``none`` writes the ids as given)."""
+    return _render_now(target, session)
+
+
+def _render_now(target: Provider, session: Session) -> Payload:
+    """``target.render(session)``; a body kept for the chat-shaped providers goes first when it is another's."""
+    if target.name not in CHAT_SHAPED:
+        release_shared()
     return target.render(session)
 
 

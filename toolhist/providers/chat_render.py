@@ -31,6 +31,8 @@ from toolhist.model import (
 from toolhist.providers.base import PathT, SourceMap, bracketed
 
 CHAT_FORMAT = "openai-chat"
+Omitted = tuple[int, int, str, str | None]
+"""A block left out: message, block, ``thinking`` or ``opaque``, its source provider or format."""
 SPEAKER_ROLE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
 
@@ -119,13 +121,15 @@ def media_part(block: MediaBlock) -> dict[str, JsonValue]:
 class _Renderer:
     """Walks canonical messages and emits chat messages, recording the source map."""
 
-    def __init__(self, session: Session, fmt: str) -> None:
+    def __init__(self, session: Session, freeform: bool) -> None:
         self.session = session
-        self.fmt = fmt
+        self.freeform = freeform
         self.same = session.source.format == CHAT_FORMAT
         self.messages: list[dict[str, JsonValue]] = []
         self.map = SourceMap(bracketed)
-        self.omitted: list[str] = []
+        self.omitted: list[Omitted] = []
+        self.custom = False
+        """Whether a chat source's custom call was met (OpenAI's body then differs from the others')."""
 
     def path(self, *parts: str | int) -> PathT:
         return ("messages", len(self.messages) - 1, *parts)
@@ -202,13 +206,9 @@ class _Renderer:
                 if block.provider_data.get("field") == "reasoning_content" and thinking is None:
                     thinking, thinking_at = block, bi
                 else:
-                    self.omitted.append(
-                        f"message {mi} block {bi}: thinking from {block.source_provider} has no place in {self.fmt}"
-                    )
+                    self.omitted.append((mi, bi, "thinking", block.source_provider))
             elif isinstance(block, OpaqueBlock):
-                self.omitted.append(
-                    f"message {mi} block {bi}: {block.source_format} block kept verbatim cannot be sent to {self.fmt}"
-                )
+                self.omitted.append((mi, bi, "opaque", block.source_format))
         speaker = message.speaker
         messages = self.messages
         entries = self.map.entries
@@ -292,8 +292,13 @@ class _Renderer:
         else:
             legacy, regular = [], calls
         if regular or (same and message.metadata.extra.get("tool_calls") == []):
-            freeform = same and self.fmt == CHAT_FORMAT
+            freeform = self.freeform
             out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
+            if same and not self.custom:
+                self.custom = any(
+                    c.freeform_input is not None and c.provider_data.get("type") == "custom"
+                    for _, c in regular
+                )
             for k, (bi, _) in enumerate(regular):
                 entries["messages", at, "tool_calls", k] = (mi, bi)
         if legacy:
@@ -305,9 +310,29 @@ class _Renderer:
             out.update({k: v for k, v in extra.items() if k != "tool_calls"})
 
 
-def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], SourceMap, list[str]]:
-    """The Chat Completions body for ``session``, its source map and what could not be carried."""
-    renderer = _Renderer(session, fmt)
+Rendered = tuple[dict[str, JsonValue], SourceMap, list[Omitted]]
+"""A body, its source map, and the blocks left out (`Omitted`: said per provider by `said`)."""
+
+
+def render_fresh(session: Session, *, freeform: bool) -> tuple[Rendered, bool]:
+    """The Chat Completions body for ``session``, and whether a chat source's custom call was met.
+
+    ``freeform``: custom calls go back as custom calls (OpenAI only). The body is the same either
+    way when no custom call was met (`toolhist.providers.chat_shared`).
+    """
+    renderer = _Renderer(session, freeform)
+    return _render(session, renderer), renderer.custom
+
+
+def said(entry: Omitted, fmt: str) -> str:
+    """A block left out, in the words of ``Payload.omitted`` for provider ``fmt``."""
+    mi, bi, kind, what = entry
+    if kind == "thinking":
+        return f"message {mi} block {bi}: thinking from {what} has no place in {fmt}"
+    return f"message {mi} block {bi}: {what} block kept verbatim cannot be sent to {fmt}"
+
+
+def _render(session: Session, renderer: _Renderer) -> Rendered:
     messages = renderer.run()
     request = (
         session.request if renderer.same else {k: v for k, v in session.request.items() if k in ("model",)}

@@ -22,7 +22,8 @@ from typing import Any
 
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
-from toolhist.providers.chat_render import chat_messages_key, render_chat
+from toolhist.providers.chat_render import chat_messages_key
+from toolhist.providers.chat_shared import render_chat
 from toolhist.providers.edge_ids import KIMI_ID
 from toolhist.providers.openai_chat import chat_rules, check_pairing, check_reasoning, check_shapes
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, new_payload
-from toolhist.providers.chat_render import render_chat
+from toolhist.providers.chat_shared import render_chat
 from toolhist.providers.edge_ids import MISTRAL_ID
 
 NAME = "mistral"

@@ -14,9 +14,10 @@ from typing import Any
 
 from toolhist.model import Session
 from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
-from toolhist.providers.chat_render import chat_messages_key, render_chat
+from toolhist.providers.chat_render import chat_messages_key
 from toolhist.providers.chat_roles import RULES as ROLE_RULES
 from toolhist.providers.chat_roles import check as check_roles
+from toolhist.providers.chat_shared import render_chat
 
 NAME = "openai-chat"
 

@@ -39,24 +39,20 @@ def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
     ``changes`` lists the Change numbers (positions in the change log) that concern the row.
     """
     summary = by_identity(lambda message: summarize_message(message, width))  # shared messages once
-    records: list[dict[str, object]] = []
-    for row in d.rows:
-        records.append(
-            {
-                "before #": row.before,
-                "before": summary(d.before.messages[row.before]) if row.before is not None else "",
-                "status": row.status,
-                "after #": row.after,
-                "after": summary(d.after.messages[row.after]) if row.after is not None else "",
-                "changes": ", ".join(str(c) for c in row.changes),
-            }
+    a, b, rows = d.before.messages, d.after.messages, d.rows
+    columns = {  # a column at a time, not a dict per row: 100,000 rows at 100,000 messages
+        "before #": pd.array([row.before for row in rows], dtype="Int64"),
+        "before": [summary(a[row.before]) if row.before is not None else "" for row in rows],
+        "status": [row.status for row in rows],
+        "after #": pd.array([row.after for row in rows], dtype="Int64"),
+        "after": [summary(b[row.after]) if row.after is not None else "" for row in rows],
+        "changes": [", ".join(map(str, row.changes)) if row.changes else "" for row in rows],
+    }
+    if not rows:  # no rows: every text column of dtype object, as for rows of strings
+        return pd.DataFrame(columns, columns=list(columns)).astype(
+            {name: object for name in columns if name not in ("before #", "after #")}
         )
-    frame = pd.DataFrame.from_records(
-        records, columns=["before #", "before", "status", "after #", "after", "changes"]
-    )
-    for column in ("before #", "after #"):
-        frame[column] = frame[column].astype("Int64")
-    return frame
+    return pd.DataFrame(columns, columns=list(columns))
 
 
 def curation_diff(curation: Curation) -> Diff:

@@ -57,6 +57,7 @@ the ``openai-responses`` rules.
 from __future__ import annotations
 
 import json
+import sys
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
@@ -105,6 +106,33 @@ SYSTEM_REASON = (
     "is_api_message(Message) is false for role 'system': Codex sends its instructions in the request's "
     "'instructions' field, never a system item (codex-rs/core/src/context_manager/history.rs)"
 )
+
+
+SHARED_FIELDS = ("type", "role", "name", "phase", "status")
+"""An item's fields whose few values repeat on every line (``function_call``, ``assistant``,
+``exec_command``…): the blocks keep them (``provider_data``, names), one string per value."""
+SHARED_PART_LISTS = ("content", "summary")
+"""An item's lists of parts, whose ``type`` repeats as well (``output_text``, ``summary_text``)."""
+
+
+def _share_strings(item: dict[str, Any]) -> None:
+    """Make the repeated short strings of ``item`` (`SHARED_FIELDS`) one interned string per value.
+
+    The parser makes a new string for every value it reads: a 200 MB rollout kept 50,000 copies of
+    ``"function_call"``, ``"reasoning"``, ``"exec_command"``… in its blocks, 5% of what its session
+    holds (issue 26). Values are equal before and after, so nothing read changes.
+    """
+    intern = sys.intern
+    for key in SHARED_FIELDS:
+        value = item.get(key)
+        if type(value) is str:
+            item[key] = intern(value)
+    for key in SHARED_PART_LISTS:
+        parts = item.get(key)
+        if type(parts) is list:
+            for part in parts:
+                if type(part) is dict and type(kind := part.get("type")) is str:
+                    part["type"] = intern(kind)
 
 
 def _text_of(content: Any) -> str:
@@ -284,6 +312,7 @@ class CodexReader(StreamReader):
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
+                _share_strings(payload)
                 if payload.get("type") == "local_shell_call":
                     payload = _local_shell(payload)
                 items.append(payload)

@@ -1,0 +1,116 @@
+"""``toolhist check``: which providers reject a file, printed provider by provider.
+
+Each provider's verdict is printed as it is made and then let go (`toolhist.check.Checking`), so a
+gigabyte log's violations are never all in memory at once (issue 26); the output is the one
+`toolhist.check.check` gives, line for line. ``--json`` prints `toolhist.check.CheckResult.to_json`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from toolhist._gc import paused
+from toolhist.cli import _echo_violations, _emit_json
+from toolhist.cli.options import format_option, peer_versions_option, strategy_option
+from toolhist.cli.progress import Progress
+
+if TYPE_CHECKING:
+    from toolhist.check import CheckResult
+    from toolhist.providers import Violation
+
+
+@click.command("check")
+@click.argument("file", type=click.Path())
+@click.option("--provider", "providers", multiple=True, help="Provider to check (repeatable; default: all).")
+@strategy_option("none", "Curation strategy applied before checking (see `toolhist strategies`).")
+@format_option
+@peer_versions_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (DESIGN §6).")
+def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | None, as_json: bool) -> None:
+    """Which providers would reject FILE with HTTP 400, where, and with which error text.
+
+    A request body is judged as sent; an agent log as the request the agent would send next (its
+    history plus the next user turn or the pending results); the output says which. Exit 0 when
+    no provider has an error-level violation, 1 when one has.
+    """
+    from toolhist.check import check
+
+    with Progress() as progress:
+        reading = progress.reading(file)
+
+        def steps(stage: str, done: int, total: int) -> None:
+            if stage == "read":
+                reading(done, total)
+            else:
+                progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
+
+        if not as_json:
+            errors = _check_text(file, providers, strategy, fmt, steps=steps, progress=progress)
+        else:
+            result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
+            _emit_json(result.to_json())
+            errors = result.errors()
+    if errors:
+        raise click.exceptions.Exit(1)
+
+
+@paused
+def _check_text(
+    file: str,
+    providers: tuple[str, ...],
+    strategy: str,
+    fmt: str | None,
+    *,
+    steps: Callable[[str, int, int], None],
+    progress: Progress,
+) -> int:
+    """``check``'s text output, each provider's verdict printed as it is made and then let go.
+
+    The same lines `toolhist.check.check` would give, in the same order, but no provider's
+    violations outlive its own lines (`toolhist.check.Checking`: issue 26, peak memory). The status
+    line is erased before each provider's lines are printed. Returns the error-level violations.
+    """
+    from toolhist.check import is_as_sent, start
+    from toolhist.judgement import describe
+    from toolhist.ran_on import ran_on, said
+
+    run = start(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
+    session = run.session
+    progress.clear()
+    click.echo(f"{run.doc.name}: {session.source.format}, {len(session.messages)} messages")
+    click.echo(describe(run.judged.judgement, run.judged.appended))
+    where = ran_on(session)
+    if where is not None:
+        click.echo(said(where))
+    errors = 0
+    for name, found in run.verdicts(steps):
+        progress.clear()
+        errors += sum(v.severity == "error" for v in found)
+        _echo_verdict(name, found, as_sent=is_as_sent(session, name, strategy))
+        del found
+    _echo_read(run.result({}))
+    return errors
+
+
+def _echo_verdict(name: str, found: Sequence[Violation], *, as_sent: bool) -> None:
+    """A provider's verdict line (``ok`` or the counts), then its violations."""
+    errors = sum(v.severity == "error" for v in found)
+    warnings = len(found) - errors
+    how = " (the body as sent)" if as_sent else ""
+    verdict = "ok" if not found else f"{errors} error(s), {warnings} warning(s)"
+    click.echo(f"{name:<17} {verdict}{how}")
+    _echo_violations(found)
+
+
+def _echo_read(result: CheckResult) -> None:
+    """After the verdicts: what the log kept but does not send, what the reader skipped, its notes."""
+    for kind, n in result.unsent.items():
+        click.echo(f"kept, not sent: {kind} x{n}")
+    for kind, n in result.skipped.items():
+        click.echo(f"skipped (the reader does not know it): {kind} x{n}")
+    for note in result.notes:
+        click.echo(f"note: {note}")
