@@ -113,7 +113,7 @@ def picture(
         selected=selected,
         axis=axis,
         width=PICTURE_WIDTH,
-        tooltips=False,  # ~20 elements, not ~8,000: the browser draws a 10k window in a blink
+        tooltips=False,  # ~100 elements, not ~8,000: the browser draws a 2,500-message window at once
         title=f"messages {lo} to {hi - 1}: tool calls and results, violations ringed",
     )
 
