@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -29,18 +30,32 @@ def paused(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        global _depth, _was_enabled  # noqa: PLW0603 - one process-wide pause, by design
-        with _lock:
-            if _depth == 0:
-                _was_enabled = gc.isenabled()
-                gc.disable()
-            _depth += 1
-        try:
+        with pausing():
             return fn(*args, **kwargs)
-        finally:
-            with _lock:
-                _depth -= 1
-                if _depth == 0 and _was_enabled:
-                    gc.enable()
 
     return wrapper
+
+
+@contextmanager
+def pausing() -> Iterator[None]:
+    """`paused` for a block: a caller that makes several paused calls in a row holds one pause over all.
+
+    Between two paused calls the collector runs again, and what the first left alive (a rendered
+    body kept for the next provider, 180,000 Violations at 100,000 messages) is scanned by young
+    collections, promoted, and counted towards a full collection, which then re-scans the whole
+    session: in Home's seven verdicts at 100,000 messages that was about 2 s of 8 (one full
+    collection of 2 s, dozens of younger ones), for objects that were mostly freed by the next call.
+    """
+    global _depth, _was_enabled  # noqa: PLW0603 - one process-wide pause, by design
+    with _lock:
+        if _depth == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and _was_enabled:
+                gc.enable()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from toolhist._gc import paused
+from toolhist._gc import paused, pausing
 from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
@@ -145,8 +145,12 @@ class Checking:
         return judged_verdict(self.judged, provider, self.strategy, remember=False)
 
     def verdicts(self, steps: Steps | None = None) -> Iterator[tuple[str, list[Violation]]]:
-        """``(provider, violations)`` for each provider in turn, ``steps`` told before each (`Steps`)."""
-        with sharing():  # Mistral and Kimi, one after the other, share one rendered body
+        """``(provider, violations)`` for each provider in turn, ``steps`` told before each (`Steps`).
+
+        One collector pause over every provider (`toolhist._gc.pausing`), the caller's work between
+        them included: it lets each provider's violations go, so nothing builds up while paused.
+        """
+        with pausing(), sharing():  # Mistral and Kimi, one after the other, share one rendered body
             for n, provider in enumerate(self.providers):
                 if steps is not None:
                     steps(provider, n, len(self.providers))

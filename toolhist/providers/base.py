@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 
@@ -137,13 +137,18 @@ def _kind(item: str) -> EvidenceKind:
     return "note"
 
 
-@dataclass(frozen=True)
-class Finding:
-    """A rule broken at a payload path, with the values for the error template."""
+class Finding(NamedTuple):
+    """A rule broken at a payload path, with the values for the error template.
+
+    A named tuple, not a frozen dataclass: a long history's checks make one per id they judge
+    (Mistral's and Kimi's id rules, 170,000 at 100,000 messages), and a frozen dataclass sets each
+    field through ``object.__setattr__``, 2.5 times the cost. Read-only as before; ``values`` is
+    never written (a finding without values shares one empty dict).
+    """
 
     rule: str
     path: PathT
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = {}  # noqa: RUF012 - read-only, never mutated
     call_ids: tuple[str, ...] = ()
 
 
@@ -450,6 +455,11 @@ def _locate(
         if hit is not None:
             return hit
     return None, None
+
+
+def rule_in(rules: tuple[Rule, ...], rule_id: str) -> Rule:
+    """The rule with slug ``rule_id`` among ``rules`` (a check gating a pass on `Rule.applies_to`)."""
+    return next(r for r in rules if r.id == rule_id)
 
 
 def model_of(body: dict[str, Any]) -> str:

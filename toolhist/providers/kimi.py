@@ -21,7 +21,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
+from toolhist.providers.base import (
+    Finding,
+    Payload,
+    Provider,
+    Rule,
+    bracketed,
+    model_of,
+    new_payload,
+    rule_in,
+)
 from toolhist.providers.chat_render import chat_messages_key
 from toolhist.providers.chat_shared import render_chat
 from toolhist.providers.edge_ids import KIMI_ID
@@ -111,12 +120,16 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+_REASONING = rule_in(RULES, "kimi.reasoning")
+
+
 def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Kimi rule over a body."""
     messages = chat_messages_key(body)
     yield from check_pairing(messages)
     yield from check_shapes(messages, id_max=None)
-    yield from check_reasoning(messages, "kimi.reasoning")
+    if _REASONING.applies_to(body):  # else `violations` drops its findings: one per call, unmade
+        yield from check_reasoning(messages, "kimi.reasoning")
     yield from _check_ids(messages)
     if body.get("thinking") is not None and body.get("reasoning_effort") is not None:
         yield Finding("kimi.thinking_effort_conflict", ("reasoning_effort",))

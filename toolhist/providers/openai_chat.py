@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, model_of, new_payload
+from toolhist.providers.base import (
+    Finding,
+    Payload,
+    Provider,
+    Rule,
+    bracketed,
+    model_of,
+    new_payload,
+    rule_in,
+)
 from toolhist.providers.chat_render import chat_messages_key
 from toolhist.providers.chat_roles import RULES as ROLE_RULES
 from toolhist.providers.chat_roles import check as check_roles
@@ -222,6 +231,7 @@ def chat_rules(provider: str, *, lower: bool = False) -> tuple[Rule, ...]:
 
 
 RULES = (*chat_rules(NAME), *ROLE_RULES)
+_REASONING = rule_in(RULES, "ds.reasoning_required")
 
 
 def check_pairing(messages: list[Any]) -> Iterator[Finding]:
@@ -333,7 +343,8 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     messages = chat_messages_key(body)
     yield from check_pairing(messages)
     yield from check_shapes(messages)
-    yield from check_reasoning(messages, "ds.reasoning_required")
+    if _REASONING.applies_to(body):  # else `violations` drops its findings: one per call, unmade
+        yield from check_reasoning(messages, "ds.reasoning_required")
     yield from check_roles(messages)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.formats.openai_responses import AI_SIDE
-from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of, rule_in
 from toolhist.providers.openai_responses_render import render
 from toolhist.providers.responses_items import RULES as ITEM_RULES
 from toolhist.providers.responses_items import check as check_items
@@ -340,12 +340,16 @@ def check_ids(items: list[Any]) -> Iterator[Finding]:
             )
 
 
+_ADJACENCY = rule_in(RULES, "resp.adjacency")
+
+
 def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Responses rule over a body (model-dependent ones are filtered by their ``applies``)."""
     raw = body.get("input")
     items = raw if isinstance(raw, list) else []
     yield from check_pairing(body, items)
-    yield from check_adjacency(items)
+    if _ADJACENCY.applies_to(body):  # (DeepSeek only) else `violations` drops what it finds
+        yield from check_adjacency(items)
     yield from check_reasoning(body, items)
     yield from check_ids(items)
     yield from check_items(items)
