@@ -20,7 +20,7 @@ from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, Violation, checked, provider_for, render, validate
+from toolhist.providers import PROVIDERS, Violation, checked, provider_for, rendered, validate
 from toolhist.providers.base import violations
 from toolhist.providers.chat_shared import sharing
 from toolhist.ran_on import RanOn, ran_on
@@ -41,7 +41,10 @@ def verdict(doc: Document, session: Session, provider: str, strategy: str = "non
     """
     if is_as_sent(session, provider, strategy):
         body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
-        return violations(provider_for(provider), body, render(session, provider).source_map)
+        # located through the source map of the body as given (`render`'s, without its freeform note:
+        # a walk over every block, three times for a chat body Mistral and Kimi also take as sent)
+        target = provider_for(provider)
+        return violations(target, body, rendered(session, target).source_map)
     return judged_verdict(judge(session), provider, strategy)
 
 
