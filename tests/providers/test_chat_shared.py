@@ -133,3 +133,37 @@ def test_a_check_shares_mistrals_body_with_kimi_and_keeps_nothing_after(
     assert set(result.results) >= set(CHAT)
     assert len(seen) == 2  # OpenAI Chat's own, then one for Mistral and Kimi
     assert chat_shared._SHARED == {}
+
+
+LONG_IDS: dict[str, Any] = {  # an id past OpenAI's 40 characters: oai.id_len for OpenAI, not for Kimi
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "user", "content": "Run it"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_" + "x" * 40, "type": "function", "function": {"name": "run", "arguments": "{}"}},
+                {"id": "functions.run:1", "type": "function", "function": {"name": "", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_" + "x" * 40, "content": "ok"},
+        {"role": "tool", "tool_call_id": "call_other", "content": "orphan"},
+    ],
+}
+
+
+@pytest.mark.parametrize("order", list(permutations(CHAT)))
+def test_kimi_takes_openais_pairing_and_shape_findings_less_the_id_length(order: tuple[str, ...]) -> None:
+    """Inside `sharing` the passes OpenAI Chat and Kimi both run are run once per message list."""
+    from toolhist.providers import validate_payload
+
+    alone = {p: validate_payload(LONG_IDS, p) for p in CHAT}
+    assert "oai.id_len" in {v.rule for v in alone["openai-chat"]}
+    assert "oai.id_len" not in {v.rule for v in alone["kimi"]}
+    assert {"oai.tool_id_unknown", "oai.empty_fn_name"} <= {v.rule for v in alone["kimi"]}
+    with chat_shared.sharing():
+        shared = {p: validate_payload(LONG_IDS, p) for p in order}
+        assert set(chat_shared._PASSES) == {"pairing", "shapes"}
+    assert shared == alone
+    assert chat_shared._PASSES == {}

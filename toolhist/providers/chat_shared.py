@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import JsonValue
 
 from toolhist.model import Session
-from toolhist.providers.base import SourceMap
+from toolhist.providers.base import Finding, SourceMap
 from toolhist.providers.chat_render import CHAT_FORMAT, Rendered, render_fresh, said
 
 CHAT_SHAPED = ("openai-chat", "mistral", "kimi")
@@ -85,6 +86,32 @@ def render_chat(session: Session, fmt: str) -> tuple[dict[str, JsonValue], Sourc
     return body, source_map, [said(entry, fmt) for entry in omitted]
 
 
+_PASSES: dict[str, tuple[list[Any], list[Finding]]] = {}
+"""Per check pass: the message list it last judged inside `sharing` and what it found there."""
+
+
+def shared_pass(
+    name: str, messages: list[Any], run: Callable[[list[Any]], Iterator[Finding]]
+) -> Iterator[Finding]:
+    """``run(messages)``; inside `sharing`, kept for the next chat-shaped provider judging that list.
+
+    OpenAI Chat and Kimi run the same pairing and shape checks: on the one body they share
+    (`render_chat`), or on one request body both take as sent. The findings depend on the list
+    alone, which is read-only (`toolhist.providers.base.new_payload`) and held here while
+    remembered, so its identity is not reused; it goes with the kept body (`release_shared`).
+    """
+    if not _depth():
+        return run(messages)
+    with _lock:
+        kept = _PASSES.get(name)
+    if kept is not None and kept[0] is messages:
+        return iter(kept[1])
+    found = list(run(messages))
+    with _lock:
+        _PASSES[name] = (messages, found)
+    return iter(found)
+
+
 def _depth() -> int:
     return int(getattr(_scope, "depth", 0))
 
@@ -93,6 +120,7 @@ def release_shared() -> None:
     """Drop the kept body: the caller renders another shape now, and the two would share the peak."""
     with _lock:
         _SHARED.clear()
+        _PASSES.clear()
 
 
 def _forget(key: int, dead: weakref.ref[Session]) -> None:

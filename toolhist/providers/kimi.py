@@ -32,7 +32,7 @@ from toolhist.providers.base import (
     rule_in,
 )
 from toolhist.providers.chat_render import chat_messages_key
-from toolhist.providers.chat_shared import render_chat
+from toolhist.providers.chat_shared import render_chat, shared_pass
 from toolhist.providers.edge_ids import KIMI_ID
 from toolhist.providers.openai_chat import chat_rules, check_pairing, check_reasoning, check_shapes
 
@@ -126,8 +126,9 @@ _REASONING = rule_in(RULES, "kimi.reasoning")
 def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Kimi rule over a body."""
     messages = chat_messages_key(body)
-    yield from check_pairing(messages)
-    yield from check_shapes(messages, id_max=None)
+    yield from shared_pass("pairing", messages, check_pairing)  # OpenAI Chat's, when it judged the list
+    # no id length limit: OpenAI's shape findings less oai.id_len (the only one ``id_max`` makes)
+    yield from (f for f in shared_pass("shapes", messages, check_shapes) if f.rule != "oai.id_len")
     if _REASONING.applies_to(body):  # else `violations` drops its findings: one per call, unmade
         yield from check_reasoning(messages, "kimi.reasoning")
     yield from _check_ids(messages)

@@ -26,7 +26,7 @@ from toolhist.providers.base import (
 from toolhist.providers.chat_render import chat_messages_key
 from toolhist.providers.chat_roles import RULES as ROLE_RULES
 from toolhist.providers.chat_roles import check as check_roles
-from toolhist.providers.chat_shared import render_chat
+from toolhist.providers.chat_shared import render_chat, shared_pass
 
 NAME = "openai-chat"
 
@@ -341,8 +341,8 @@ def check_reasoning(messages: list[Any], rule: str) -> Iterator[Finding]:
 def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every OpenAI Chat rule over a body."""
     messages = chat_messages_key(body)
-    yield from check_pairing(messages)
-    yield from check_shapes(messages)
+    yield from shared_pass("pairing", messages, check_pairing)  # Kimi runs the same two
+    yield from shared_pass("shapes", messages, check_shapes)
     if _REASONING.applies_to(body):  # else `violations` drops its findings: one per call, unmade
         yield from check_reasoning(messages, "ds.reasoning_required")
     yield from check_roles(messages)
