@@ -64,31 +64,37 @@ def _text_id(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _uses(message: Any) -> list[str]:
-    return [_text_id(b.get("id")) for _, b in _blocks(message) if b.get("type") == "tool_use"]
+def _uses(message: Any, blocks: list[IndexedBlock] | None = None) -> list[str]:
+    found = _blocks(message) if blocks is None else blocks
+    return [_text_id(b.get("id")) for _, b in found if b.get("type") == "tool_use"]
 
 
-def _only_tool_uses(message: Any) -> bool:
-    blocks = _blocks(message)
+def _only_tool_uses(blocks: list[IndexedBlock]) -> bool:
     return bool(blocks) and all(b.get("type") == "tool_use" for _, b in blocks)
 
 
-def check_pairing(messages: list[Any]) -> Iterator[Finding]:
+def every_block(messages: list[Any]) -> list[list[IndexedBlock]]:
+    """`_blocks` of each message, made once for the passes that each walked them all (three at 100k)."""
+    return [_blocks(m) for m in messages]
+
+
+def check_pairing(messages: list[Any], blocks: list[list[IndexedBlock]] | None = None) -> Iterator[Finding]:
     """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
+    blocks = every_block(messages) if blocks is None else blocks
     for i, message in enumerate(messages):
         if (
             not isinstance(message, dict) or message.get("role") != "assistant"
         ):  # _role, inline: every message
             continue
-        uses = _uses(message)
+        uses = _uses(message, blocks[i])
         if not uses:
             continue
         run: list[tuple[int, int, dict[str, Any]]] = []
         k = i + 1
-        while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(messages[k]):
+        while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(blocks[k]):
             k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
         while k < len(messages) and _role(messages[k]) == "user":
-            run.extend([(k, j, b) for j, b in _blocks(messages[k])])
+            run.extend([(k, j, b) for j, b in blocks[k]])
             k += 1
         answered: set[str] = set()
         leading: set[str] = set()
@@ -109,10 +115,10 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
         if late and first_other is not None:
             values = {"index": i, "ids": ", ".join(late)}
             yield Finding("ant.result_first", _path(*first_other), values, tuple(late))
-    yield from _check_results(messages)
+    yield from _check_results(messages, blocks)
 
 
-def _check_results(messages: list[Any]) -> Iterator[Finding]:
+def _check_results(messages: list[Any], every: list[list[IndexedBlock]]) -> Iterator[Finding]:
     """Orphan and duplicate tool_result blocks; server results without their server_tool_use."""
     seen: set[str] = set()
     server_uses: set[str] = set()
@@ -122,7 +128,7 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
         if not isinstance(message, dict):  # no role, no blocks
             continue
         role = message.get("role")
-        blocks = _blocks(message)  # once per message (this walk sees every message)
+        blocks = every[i]
         if role == "assistant":
             uses = {_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"}
             previous = previous | uses if last_role == "assistant" else uses
@@ -152,8 +158,9 @@ def _check_results(messages: list[Any]) -> Iterator[Finding]:
                     yield Finding("ant.server_result_orphan", _path(i, j), values, (rid,))
 
 
-def check_blocks(messages: list[Any]) -> Iterator[Finding]:
+def check_blocks(messages: list[Any], every: list[list[IndexedBlock]] | None = None) -> Iterator[Finding]:
     """Per-block rules: unique and well-formed ids, non-empty text, signatures, tool_use last."""
+    every = every_block(messages) if every is None else every
     ids: set[str] = set()  # the tool_use ids of the current assistant turn
     earlier: set[str] = set()  # those of the turns before it
     for i, message in enumerate(messages):
@@ -164,7 +171,7 @@ def check_blocks(messages: list[Any]) -> Iterator[Finding]:
             ids = set()
         after_use: list[str] = []
         flagged = False
-        blocks = _blocks(message)
+        blocks = every[i]
         for j, block in blocks:
             kind = block.get("type")
             if kind in ("tool_use", "server_tool_use"):
@@ -310,8 +317,9 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Anthropic rule over a body."""
     raw = body.get("messages")
     messages: list[Any] = raw if isinstance(raw, list) else []
-    yield from check_pairing(messages)
-    yield from check_blocks(messages)
+    blocks = every_block(messages)
+    yield from check_pairing(messages, blocks)
+    yield from check_blocks(messages, blocks)
     yield from check_messages(body, messages)
     yield from check_tools(body)
     yield from check_turns(messages)
