@@ -106,3 +106,37 @@ def test_long_calls_run_with_the_collector_paused(generated: Path) -> None:
         "violations": lambda: violations(provider_for("mistral"), payload.body, payload.source_map),
     }
     assert {name: collections_during(fn) for name, fn in calls.items()} == dict.fromkeys(calls, 0)
+
+
+def test_a_check_holds_one_pause_over_every_provider_and_the_caller_between(generated: Path) -> None:
+    """`Checking.verdicts` keeps the collector paused from its first provider to its last.
+
+    Between two paused calls the collector used to run and re-scan what the last one left (in
+    Home's seven verdicts at 100k messages, about 2 s of 8): the caller's work between providers
+    (printing one, drawing a row) now runs inside the same pause, and the pause ends with the loop.
+    """
+    from toolhist.check import start
+
+    run = start(generated)
+    between: list[tuple[bool, int]] = []
+    runs: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        for _provider, found in run.verdicts():
+            [{"i": i} for i in range(100_000)]  # what a caller allocates between providers
+            between.append((gc.isenabled(), len(runs)))
+            del found
+    finally:
+        gc.callbacks.remove(count)
+    assert between == [(False, 0)] * len(run.providers)  # no collection from the first to the last
+    assert gc.isenabled()
+    first = run.verdicts()
+    next(first)
+    assert not gc.isenabled()
+    first.close()  # a caller that stops early ends the pause too
+    assert gc.isenabled()

@@ -13,8 +13,7 @@ from __future__ import annotations
 import functools
 import gc
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -30,14 +29,16 @@ def paused(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with pausing():
+        _pause()
+        try:
             return fn(*args, **kwargs)
+        finally:
+            _resume()
 
     return wrapper
 
 
-@contextmanager
-def pausing() -> Iterator[None]:
+class pausing:  # (lower case: used as a function, like contextlib's context managers)
     """`paused` for a block: a caller that makes several paused calls in a row holds one pause over all.
 
     Between two paused calls the collector runs again, and what the first left alive (a rendered
@@ -45,17 +46,29 @@ def pausing() -> Iterator[None]:
     collections, promoted, and counted towards a full collection, which then re-scans the whole
     session: in Home's seven verdicts at 100,000 messages that was about 2 s of 8 (one full
     collection of 2 s, dozens of younger ones), for objects that were mostly freed by the next call.
+    A class, not a generator: resuming the collector is the last thing it does, so no allocation
+    of its own (a generator's StopIteration) sets off a collection inside the caller's call.
     """
+
+    def __enter__(self) -> None:
+        _pause()
+
+    def __exit__(self, *exc: object) -> None:
+        _resume()
+
+
+def _pause() -> None:
     global _depth, _was_enabled  # noqa: PLW0603 - one process-wide pause, by design
     with _lock:
         if _depth == 0:
             _was_enabled = gc.isenabled()
             gc.disable()
         _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _was_enabled:
-                gc.enable()
+
+
+def _resume() -> None:
+    global _depth  # noqa: PLW0603 - one process-wide pause, by design
+    with _lock:
+        _depth -= 1
+        if _depth == 0 and _was_enabled:
+            gc.enable()
