@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from pathlib import Path
+from types import GeneratorType
 
 import pytest
 from bench_modules import benchmark_module
@@ -136,6 +137,7 @@ def test_a_check_holds_one_pause_over_every_provider_and_the_caller_between(gene
     assert between == [(False, 0)] * len(run.providers)  # no collection from the first to the last
     assert gc.isenabled()
     first = run.verdicts()
+    assert isinstance(first, GeneratorType)
     next(first)
     assert not gc.isenabled()
     first.close()  # a caller that stops early ends the pause too

@@ -143,7 +143,11 @@ LONG_IDS: dict[str, Any] = {  # an id past OpenAI's 40 characters: oai.id_len fo
             "role": "assistant",
             "content": None,
             "tool_calls": [
-                {"id": "call_" + "x" * 40, "type": "function", "function": {"name": "run", "arguments": "{}"}},
+                {
+                    "id": "call_" + "x" * 40,
+                    "type": "function",
+                    "function": {"name": "run", "arguments": "{}"},
+                },
                 {"id": "functions.run:1", "type": "function", "function": {"name": "", "arguments": "{}"}},
             ],
         },
