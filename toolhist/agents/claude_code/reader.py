@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from toolhist._trusted import construct, replace
 from toolhist.agents.claude_code.kept import kept_result
 from toolhist.agents.claude_code.thread import (
     before_compaction,
@@ -375,25 +376,29 @@ class ClaudeCodeReader(StreamReader):
                 and all(isinstance(b, ToolResponseBlock) for b in blocks)
             )
         )
+        # Built without validation (`toolhist._trusted`): every value is a parsed JSON value or made
+        # here with its declared type, and validating copied each message's ``extra`` (its
+        # ``toolUseResult`` too) once more; the models are the ones validation and ``model_copy`` make.
         if merge and previous is not None:
             lines = previous.metadata.extra.get("lines")
             merged_extra = {
                 **previous.metadata.extra,
                 "lines": [*(lines if isinstance(lines, list) else []), node.line],
             }
-            built.messages[-1] = previous.model_copy(
-                update={
-                    "blocks": (*previous.blocks, *blocks),
-                    "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
-                }
+            built.messages[-1] = replace(
+                previous,
+                blocks=(*previous.blocks, *blocks),
+                metadata=replace(previous.metadata, extra=merged_extra),
             )
         else:
             extra["lines"] = [node.line]
             built.add(
-                Message(
+                construct(
+                    Message,
                     speaker=speaker,
                     blocks=tuple(blocks),
-                    metadata=MessageMetadata(
+                    metadata=construct(
+                        MessageMetadata,
                         source_role=str(message.get("role", kind)),
                         turn_id=entry.get("requestId") if isinstance(entry.get("requestId"), str) else None,
                         timestamp=iso_seconds(entry.get("timestamp")),
