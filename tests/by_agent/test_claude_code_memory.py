@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import orjson
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -130,7 +131,7 @@ def _decoded_first(raw: bytes) -> Any:
     text = raw.decode("utf-8")
     if "\x00" in text:
         raise ValueError("NUL")
-    return jsonl_stream.orjson.loads(text)
+    return orjson.loads(text)
 
 
 @settings(max_examples=400, deadline=None)
