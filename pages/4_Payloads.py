@@ -43,6 +43,7 @@ from toolhist.views.packed import Packed, pack
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
 from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
+from toolhist.views.trim import trimmed
 from toolhist.views.widgets import use_full_width
 
 LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built when clicked
@@ -83,9 +84,10 @@ def packed(key: str, provider: str, strategy: str, _session: Session) -> Packed:
     memory for as long as the session was open, to show a window of 50 messages.
     """
     record(key, packed, key, provider, strategy, None)
-    return built(
-        lambda: pack(rendered(key, provider, strategy, _session))
-    )()  # the tree goes before the freeze
+    # the tree goes before the freeze (`built`) and its heap after (`toolhist.views.trim`)
+    made = built(lambda: pack(rendered(key, provider, strategy, _session)))()
+    trimmed()
+    return made
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
