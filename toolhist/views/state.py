@@ -19,7 +19,9 @@ the first time a page asks for it (`Opened.found`). Curations, diffs and payload
 strategy, and shared between pages.
 
 Memory: only the `SESSIONS_KEPT` sessions read last keep their cached parse and results
-(`toolhist.views.kept`): `read` marks the session it opens as the newest.
+(`toolhist.views.kept`): `read` marks the session it opens as the newest. The parse keeps no text
+too long to locate an error in, and a parse or a verdict made returns its transient heap to the
+system (`toolhist.views.trim`).
 
 This module knows the open input's ``session_state`` keys; `toolhist.views.prefs` knows its own.
 """
