@@ -134,6 +134,7 @@ def test_a_text_too_long_to_locate_errors_in_is_not_kept_with_the_parse(
 ) -> None:
     """`Document.line_of` locates nothing in a text past `MAX_MAPPED_CHARS`: the cached parse drops it."""
     source = state.sample_input("anthropic_request.json")
+    assert source.data is not None
     document, session = load_document(source.data, None, name=source.name)
     assert document.text is not None
     monkeypatch.setattr(state, "MAX_MAPPED_CHARS", len(document.text) - 1)
