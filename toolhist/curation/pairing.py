@@ -110,7 +110,10 @@ def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
                     c.answered = True
                     return c.new_id
         return canonical_id(provider, None, result.tool_name, _turn_key(messages[m]), 0)
-    candidates = [c for c in by_raw.get(result.call_id, []) if c.block.id]
+    candidates = by_raw.get(result.call_id, [])  # keyed by a call's id: a non-empty one, as this result's
+    if len(candidates) == 1:  # the common case, and what the general one does with a single call
+        candidates[0].answered = True
+        return candidates[0].new_id
     before = [c for c in candidates if c.message < m]
     after = [c for c in candidates if c.message >= m]
     for group in (reversed(before), after):
