@@ -1,7 +1,8 @@
 """Curation: what a strategy does to the history for a provider, before and after, side by side.
 
 Layout and state only: `toolhist.curate` repairs, `toolhist.diff.diff` aligns, `toolhist.views.diffs`
-makes the tables (`toolhist.views.curation_rows` caches the diff and the rows shown). Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
+makes the tables (`toolhist.views.curation_rows` caches the diff and the rows shown).
+Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ Alignment runs in stages, each only on what the previous ones left unmatched:
 
 The rows in order are the heaviest increasing chain of the pairs found (exact pairs weigh more than
 loose ones); a pair off that chain is ``moved``. Everything is near-linear in the history length:
-hashes are computed once, loose keys only for the few messages the exact stage leaves.
+content classes are worked out once (`content_classes`: a full hash only where a cheap key is shared),
+loose keys only for the few messages the exact stage leaves.
 """
 
 from __future__ import annotations
@@ -163,16 +164,17 @@ def diff(before: Session, after: Session, changes: Sequence[Change] = ()) -> Dif
 
     # 1. exact content, in order
     anchors = _align(ha, hb, range(len(a)), range(len(b)))
-    for i, j in anchors:
-        pair(i, j, _EXACT)
+    pairs.update((i, (j, _EXACT)) for i, j in anchors)  # 100,000 pairs at 100,000 messages: no call each
+    taken.update(j for _, j in anchors)
     # 2. the same content elsewhere
     free: defaultdict[int, deque[int]] = defaultdict(deque)
-    for j, key in enumerate(hb):
+    for j in range(len(b)):
         if j not in taken:
-            free[key].append(j)
-    for i, key in enumerate(ha):
-        if i not in pairs and free.get(key):
-            pair(i, free[key].popleft(), _EXACT)
+            free[hb[j]].append(j)
+    if free:  # some after message is left
+        for i in range(len(a)):
+            if i not in pairs and free.get(ha[i]):
+                pair(i, free[ha[i]].popleft(), _EXACT)
     # 3. whole-message Changes that say where a message went
     for change in changes:
         if change.before is None or change.after is None:
@@ -555,9 +557,11 @@ def _rows(
     in_chain_b = {pairs[i][0] for i in chain}
 
     def row(i: int | None, j: int | None, status: Status) -> DiffRow:
-        found = (by_before.get(i, []) if i is not None else []) + (
-            by_after.get(j, []) if j is not None else []
-        )
+        found_before = by_before.get(i) if i is not None else None
+        found_after = by_after.get(j) if j is not None else None
+        if found_before is None and found_after is None:  # most rows: no Change is about them
+            return DiffRow(i, j, status)
+        found = (found_before or []) + (found_after or [])
         return DiffRow(i, j, status, tuple(sorted(set(found))))
 
     rows: list[DiffRow] = []

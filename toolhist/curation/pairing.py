@@ -74,8 +74,12 @@ def _assign_calls(
             if not raw:
                 new = canonical_id(provider, None, block.name, _turn_key(message), index)
             else:
-                earlier = by_raw.get(raw, [])
-                twin = next((c for c in earlier if _same_call(c.block, block)), None)
+                earlier = by_raw.get(raw)
+                twin = (
+                    None
+                    if earlier is None
+                    else next((c for c in earlier if _same_call(c.block, block)), None)
+                )
                 if twin is not None:
                     new = twin.new_id
                 elif earlier:
@@ -84,7 +88,10 @@ def _assign_calls(
                     new = raw if mode == "keep" else canonical_id(provider, raw, block.name, "", 0)
             call = _Call(m, block, new)
             calls.append(call)
-            by_raw.setdefault(raw, []).append(call)
+            if raw in by_raw:
+                by_raw[raw].append(call)
+            else:
+                by_raw[raw] = [call]
             index += 1
     return calls, by_raw
 

@@ -29,6 +29,6 @@ def diffed(key: str, provider: str, strategy: str, _curation: Curation) -> tuple
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def table(key: str, provider: str, strategy: str, changed_only: bool, _diff: Diff) -> pd.DataFrame:
-    """`aligned_frame` of ``_diff`` (`diffed` of the same key, provider and strategy), all rows or changed ones."""
+    """`aligned_frame` of ``_diff`` (`diffed` for the same key, provider, strategy): all or changed rows."""
     record(key, table, key, provider, strategy, changed_only, None)
     return aligned_frame(_diff, changed_only=changed_only)
