@@ -209,12 +209,24 @@ def rules_cmd(provider: str | None, as_json: bool) -> None:
     click.echo(f"{len(rules)} rules")
 
 
+ECHO_BATCH = 1000
+"""Violations written per ``click.echo`` call: a gigabyte log has hundreds of thousands of them."""
+
+
 def _echo_violations(found: Sequence[Violation]) -> None:
-    """One indented entry per violation: severity, rule, path and message, then the provider's text."""
-    for v in found:
-        where = f" (message {v.message_index})" if v.message_index is not None else ""
-        click.echo(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
-        click.echo(f"          {v.error_text}")
+    """One indented entry per violation: severity, rule, path and message, then the provider's text.
+
+    Written `ECHO_BATCH` entries at a time: one ``click.echo`` per line (its stream lookup, style
+    stripping and flush) was 7% of ``toolhist check`` on a 1 GB Claude Code log (issue 26); the
+    bytes written are the same.
+    """
+    for start in range(0, len(found), ECHO_BATCH):
+        lines = []
+        for v in found[start : start + ECHO_BATCH]:
+            where = f" (message {v.message_index})" if v.message_index is not None else ""
+            lines.append(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
+            lines.append(f"          {v.error_text}")
+        click.echo("\n".join(lines))
 
 
 @cli.command("render")

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from toolhist.agents.claude_code.kept import kept_result
+from toolhist.agents.claude_code.merged import Open
 from toolhist.agents.claude_code.thread import (
     before_compaction,
     chosen_among,
@@ -46,7 +47,7 @@ from toolhist.formats.jsonl_stream import (
     head_of_path,
     iso_seconds,
 )
-from toolhist.model import Message, MessageMetadata, Session, ToolResponseBlock
+from toolhist.model import Session, Speaker, ToolResponseBlock
 
 MESSAGE_TYPES = ("user", "assistant")
 KNOWN_TYPES = {
@@ -335,8 +336,13 @@ class ClaudeCodeReader(StreamReader):
         ]
 
     def _convert(self, thread: list[_Node], built: Collector) -> None:
-        """Messages from the thread, merging split assistant responses and consecutive results."""
+        """Messages from the thread, merging split assistant responses and consecutive results.
+
+        Each message is made once, when the next one starts (`merged.Open`).
+        """
         last_id: str | None = None
+        current: Open | None = None
+        names: dict[str, str] = {}
         for node in thread:
             entry = node.entry
             kind = entry["type"]
@@ -345,68 +351,60 @@ class ClaudeCodeReader(StreamReader):
                     last_id = None
                 continue  # a hook's progress line between two parts of one response does not split it
             with built.record(node.line, node.index, kind, entry):
-                last_id = self._message(node, built, last_id)
+                last_id, current = self._message(node, built, last_id, current, names)
             # free the parse as it goes: the line's message is now blocks (sharing its strings), and
             # what is read of a node after this (threading, sidechains, notes) is its top-level fields
-            node.entry = {k: v for k, v in entry.items() if k not in _CONVERTED}
+            kept = entry.copy()
+            for key in _CONVERTED:
+                kept.pop(key, None)
+            node.entry = kept
+        if current is not None:
+            current.close(built, names)
 
-    def _message(self, node: _Node, built: Collector, last_id: str | None) -> str | None:
-        """One user or assistant line: a new message, or merged into the previous one; the new last id."""
+    def _message(
+        self, node: _Node, built: Collector, last_id: str | None, current: Open | None, names: dict[str, str]
+    ) -> tuple[str | None, Open | None]:
+        """One user or assistant line: merged into the open message, or opening a new one.
+
+        Returns the new last response id and the open message. Nothing changes before the line's
+        content is read, so a line that cannot be read leaves the open message as it was.
+        """
         entry = node.entry
         kind = entry["type"]
         message = entry["message"]
         blocks = read_content(message["content"], ("message", "content"), self.id, built.notes)
+        if kind == "assistant":
+            speaker: Speaker = "ai"
+        else:
+            speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
+        msg_id = message.get("id") if kind == "assistant" else None
+        merge = current is not None and (
+            (speaker == "ai" and current.speaker == "ai" and msg_id is not None and msg_id == last_id)
+            or (
+                speaker == "tool"
+                and current.speaker == "tool"
+                and all(isinstance(b, ToolResponseBlock) for b in blocks)
+            )
+        )
+        if merge and current is not None:
+            current.merge(blocks, node.line)
+            return (msg_id if isinstance(msg_id, str) else None), current
         extra: dict[str, JsonValue] = {k: entry[k] for k in MESSAGE_EXTRA if k in entry}
         for key in ("id", "stop_reason", "usage"):
             if key in message:
                 extra[f"message.{key}"] = message[key]
         model = message.get("model")
-        if kind == "assistant":
-            speaker = "ai"
-        else:
-            speaker = "tool" if any(isinstance(b, ToolResponseBlock) for b in blocks) else "human"
-        msg_id = message.get("id") if kind == "assistant" else None
-        previous = built.messages[-1] if built.messages else None
-        merge = previous is not None and (
-            (speaker == "ai" and previous.speaker == "ai" and msg_id is not None and msg_id == last_id)
-            or (
-                speaker == "tool"
-                and previous.speaker == "tool"
-                and all(isinstance(b, ToolResponseBlock) for b in blocks)
-            )
-        )
-        if merge and previous is not None:
-            lines = previous.metadata.extra.get("lines")
-            merged_extra = {
-                **previous.metadata.extra,
-                "lines": [*(lines if isinstance(lines, list) else []), node.line],
-            }
-            built.messages[-1] = previous.model_copy(
-                update={
-                    "blocks": (*previous.blocks, *blocks),
-                    "metadata": previous.metadata.model_copy(update={"extra": merged_extra}),
-                }
-            )
-        else:
-            extra["lines"] = [node.line]
-            built.add(
-                Message(
-                    speaker=speaker,
-                    blocks=tuple(blocks),
-                    metadata=MessageMetadata(
-                        source_role=str(message.get("role", kind)),
-                        turn_id=entry.get("requestId") if isinstance(entry.get("requestId"), str) else None,
-                        timestamp=iso_seconds(entry.get("timestamp")),
-                        provider="anthropic" if kind == "assistant" else None,
-                        model=model if isinstance(model, str) else None,
-                        extra=extra,
-                    ),
-                ),
-                node.line,
-                node.index,
-                f"[{node.index}].message",
-            )
-        return msg_id if isinstance(msg_id, str) else None
+        metadata: dict[str, JsonValue] = {
+            "source_role": str(message.get("role", kind)),
+            "turn_id": entry.get("requestId") if isinstance(entry.get("requestId"), str) else None,
+            "timestamp": iso_seconds(entry.get("timestamp")),
+            "provider": "anthropic" if kind == "assistant" else None,
+            "model": model if isinstance(model, str) else None,
+        }
+        if current is not None:
+            current.close(built, names)
+        opened = Open(speaker, blocks, metadata, extra, line=node.line, index=node.index)
+        return (msg_id if isinstance(msg_id, str) else None), opened
 
 
 def read_sidechain(source: Any, key: str) -> Session:

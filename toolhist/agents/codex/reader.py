@@ -65,7 +65,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import construct
+from toolhist._trusted import named_maker
 from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
@@ -173,6 +173,13 @@ def _classify(
     entry: Any, line: int | None, skips: Skips, events: Counter[str]
 ) -> tuple[str, dict[str, Any]] | None:
     """A line as ``(line type, payload)``, modern or legacy; None (counted) for one that is not history."""
+    if (  # the modern line first: it has a payload, so it is not legacy
+        type(entry) is dict
+        and type(payload := entry.get("payload")) is dict
+        and type(kind := entry.get("type")) is str
+        and kind in LINE_TYPES
+    ):
+        return kind, payload
     kind = entry.get("type") if isinstance(entry, dict) else None
     payload = entry.get("payload") if isinstance(entry, dict) else None
     legacy = _legacy_line(entry)
@@ -221,6 +228,10 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
+"""A message's `Location` (one per message of a rollout): `construct`'s, its layout worked out once."""
+
+
 def _grouped(
     items: list[dict[str, Any]],
     item_lines: list[int | None],
@@ -260,13 +271,13 @@ def _grouped(
             items = items[:first] + items[first + 1 :]
             item_lines = item_lines[:first] + item_lines[first + 1 :]
     items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
+    located = _LOCATION
     locations = tuple(
-        construct(
-            Location,
-            index=loc.index,
-            line=item_lines[loc.index] if loc.index is not None else None,
-            json_path="payload",
-            block_items=loc.block_items,
+        located(
+            loc.index,
+            item_lines[loc.index] if loc.index is not None else None,
+            "payload",
+            loc.block_items,
         )
         for loc in built.locations
     )
