@@ -22,27 +22,28 @@ from functools import partial
 
 import streamlit as st
 
+from toolhist._gc import paused
 from toolhist.errors import ToolhistError
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, Payload, Violation, provider_for
+from toolhist.providers import PROVIDERS, Payload, Violation, provider_for, render
 from toolhist.redact import shareable_json
 from toolhist.views import state
 from toolhist.views.body import (
-    Sections,
     field_marks,
     flagged,
     jumps,
     omitted_by_message,
     omitted_groups,
-    sections,
     value_lines,
 )
 from toolhist.views.body_diff import line_diff, message_lines, source_label, source_numbers
 from toolhist.views.kept import built, record
 from toolhist.views.markup import CSS, json_code, md_literal
+from toolhist.views.packed import Packed, pack
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
 from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
+from toolhist.views.trim import trimmed
 from toolhist.views.widgets import use_full_width
 
 LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built when clicked
@@ -53,18 +54,40 @@ DIFF_AT_ONCE = 3000  # above this many lines for one message, the two bodies are
 NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
 
+def rendered(key: str, provider: str, strategy: str, session: Session) -> Payload:
+    """The payload, not kept by this call.
+
+    As sent, rendered for the caller; repaired, `state.payload`'s (which `state.violations` keeps
+    for the repaired verdict anyway).
+    """
+    if strategy == "none":
+        return paused(render)(session, provider)
+    return state.payload(key, provider, strategy, session)
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
-def sdk_view(key: str, provider: str, strategy: str, _payload: Payload) -> SdkRequestView:
-    """The payload through the provider's official SDK (`toolhist.views.sdk`), cached like the payload."""
+def sdk_view(key: str, provider: str, strategy: str, _session: Session) -> SdkRequestView:
+    """The payload through the provider's official SDK (`toolhist.views.sdk`), cached per session key.
+
+    Rendered again for it (the page keeps bodies packed, `toolhist.views.packed`), once: the view is kept.
+    """
     record(key, sdk_view, key, provider, strategy, None)  # dropped with the session (`toolhist.views.kept`)
-    return sdk_request(_payload.body, provider, _payload.source_map)
+    made = rendered(key, provider, strategy, _session)
+    return sdk_request(made.body, provider, made.source_map)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def cut(key: str, provider: str, strategy: str, _payload: Payload) -> Sections:
-    """`toolhist.views.body.sections` of a payload, cached per session key, provider and strategy."""
-    record(key, cut, key, provider, strategy, None)
-    return built(sections)(_payload)
+@st.cache_resource(max_entries=16, show_spinner=False)
+def packed(key: str, provider: str, strategy: str, _session: Session) -> Packed:
+    """The payload as this page keeps it (`toolhist.views.packed`), per session key, provider and strategy.
+
+    Not the dict tree: three 100,000-message bodies kept as trees were about 290 MB of the server's
+    memory for as long as the session was open, to show a window of 50 messages.
+    """
+    record(key, packed, key, provider, strategy, None)
+    # the tree goes before the freeze (`built`) and its heap after (`toolhist.views.trim`)
+    made = built(lambda: pack(rendered(key, provider, strategy, _session)))()
+    trimmed()
+    return made
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -82,6 +105,11 @@ def differs(
     """`line_diff` of two providers' lines for one message, cached (a rerun does not diff again)."""
     record(key, differs, key, strategy, a, b, message, None, None)
     return line_diff(_ours, _theirs, a, b)
+
+
+def whole_json(kept: Packed) -> str:
+    """The whole body as the download holds it (`toolhist.redact.shareable_json`), made from ``kept``."""
+    return shareable_json(kept.body())
 
 
 def diff_pair(shown: list[str]) -> tuple[str, str] | None:
@@ -136,13 +164,13 @@ if len(chosen) == 1:
     state.remember("provider", chosen[0])
 
 as_is = state.checked(opened, chosen) if strategy == "none" else {}
-payloads: dict[str, Payload] = {}
+payloads: dict[str, Packed] = {}
 found: dict[str, list[Violation]] = {}
 failed: dict[str, str] = {}
 for provider in chosen:
     try:
         with st.spinner(f"Rendering {provider}…"):
-            payloads[provider] = state.payload(opened.key, provider, strategy, session)
+            payloads[provider] = packed(opened.key, provider, strategy, session)
             found[provider] = (
                 as_is[provider]
                 if strategy == "none"
@@ -151,7 +179,7 @@ for provider in chosen:
     except ToolhistError as exc:  # a peer library not installed, or without this provider's route
         failed[provider] = f"Strategy {strategy} gave no answer: {exc}"
 shown = [p for p in chosen if p in payloads]
-cuts = {p: cut(opened.key, p, strategy, payloads[p]) for p in shown}
+cuts = {p: payloads[p].sections for p in shown}
 ran = ran_on_of(opened.key, session)
 
 # --- verdicts: Home's words, for the history this page shows -------------------------------------
@@ -175,7 +203,8 @@ for column, provider in zip(heads, chosen, strict=True):
                 st.dataframe(
                     id_map_frame(payloads[provider].id_map), hide_index=True, key=f"pl_ids_{provider}"
                 )
-        dump = partial(shareable_json, payloads[provider].body)  # a download leaves the machine: redacted
+        # a download leaves the machine: redacted; the body is made again from the packed one
+        dump = partial(whole_json, payloads[provider])
         st.download_button(
             "Download JSON",
             # A long history's body is tens of MB of JSON: made on click (in its own thread) only then.
@@ -291,11 +320,11 @@ for m in range(start, end):
         for column, provider in zip(columns, shown, strict=True):
             with column:
                 st.caption(provider)
-                sect, body = cuts[provider], payloads[provider].body
+                sect = cuts[provider]
                 entries = sect.entries.get(m, ())
                 fmt = provider_for(provider).path_format
                 for entry in entries:
-                    value = body[sect.list_key][entry]  # type: ignore[index]
+                    value = payloads[provider].entry(entry)  # unpacked for the window only
                     lines = value_lines(value, (sect.list_key, entry), fmt, marks[provider])  # type: ignore[arg-type]
                     st.html(json_code(lines, anchor=f"pl-{provider}-{sect.list_key}-{entry}"))
                 if not entries:
@@ -309,7 +338,7 @@ for m in range(start, end):
                     st.caption(md_literal("not carried: " + "; ".join(dropped[provider][m])))
         if pair is not None:
             a, b = pair
-            ours, theirs = (message_lines(payloads[p].body, cuts[p], m) for p in pair)
+            ours, theirs = (message_lines(payloads[p].entry, cuts[p], m) for p in pair)
             long = len(ours) + len(theirs) > DIFF_AT_ONCE
             if long and not st.toggle(
                 f"Mark what differs ({len(ours) + len(theirs):,} lines)", key=f"pl_dl{m}"
@@ -328,7 +357,7 @@ if len(session.messages) <= WHOLE_TREE_MESSAGES:
         trees = st.columns(len(shown))
         for column, provider in zip(trees, shown, strict=True):
             column.caption(provider)
-            column.json(payloads[provider].body, expanded=1)
+            column.json(payloads[provider].body(), expanded=1)
 long = len(session.messages) > LAZY_DOWNLOAD_MESSAGES
 lacking_sdks = sdk_missing(shown)
 if lacking_sdks:  # said before the toggle: a user on the base install learns which extra it needs
@@ -343,7 +372,7 @@ if checking:
     for column, provider in zip(st.columns(len(shown)), shown, strict=True):
         with column, st.expander("As the SDK sends it", expanded=True):
             st.caption(provider)
-            sent = sdk_view(opened.key, provider, strategy, payloads[provider])
+            sent = sdk_view(opened.key, provider, strategy, session)
             st.caption(md_literal(f"{sent.label}: {sent.status}"))
             if sent.status == "unavailable":
                 st.info(md_literal(sent.text))

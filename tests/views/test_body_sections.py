@@ -6,11 +6,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hst
 
 import toolhist
 from toolhist.providers import PROVIDERS, provider_for, render, validate
 from toolhist.providers.base import PathMap
-from toolhist.views.body import flagged, jumps, omitted_by_message, sections, value_lines
+from toolhist.views.body import IntPairs, Spans, flagged, jumps, omitted_by_message, sections, value_lines
 from toolhist.views.payloads import lines_frame
 
 ROOT = Path(__file__).parent.parent.parent
@@ -116,3 +118,25 @@ def test_a_path_under_the_list_without_an_index_is_read_as_its_string() -> None:
     tuples = {**payload.source_map.tuples(), ("messages", "x"): (0, None)}
     odd = payload.model_copy(update={"source_map": PathMap(provider_for("openai-chat").path_format, tuples)})
     assert sections(odd) == sections(payload)
+
+
+@given(hst.dictionaries(hst.integers(0, 10**6), hst.lists(hst.integers(0, 10**6), min_size=1, max_size=4)))
+def test_spans_read_as_the_dict_of_tuples_they_replace(grouped: dict[int, list[int]]) -> None:
+    spans = Spans(grouped)
+    as_dict = {m: tuple(e) for m, e in grouped.items()}
+    assert spans == as_dict
+    assert list(spans) == sorted(as_dict)
+    assert len(spans) == len(as_dict)
+    for probe in [*as_dict, -1, 10**6 + 1]:
+        assert spans.get(probe, ()) == as_dict.get(probe, ())
+        assert (probe in spans) == (probe in as_dict)
+    pairs = IntPairs({m: e[0] for m, e in grouped.items()})
+    assert pairs == {m: e[0] for m, e in grouped.items()}
+    assert pairs.get(-1) is None
+
+
+def test_a_cut_keeps_arrays_not_a_tuple_per_message() -> None:
+    """At 100,000 messages a dict of tuples was 200,000 objects kept beside each packed body."""
+    cut = sections(render(toolhist.load(FILES[-1]), "gemini"))
+    assert isinstance(cut.entries, Spans)
+    assert isinstance(cut.carried_by, IntPairs)

@@ -127,3 +127,22 @@ def test_the_timeline_chart_is_built_once_per_view_and_goes_with_its_session() -
     again = state.figure(o.key, chosen, "turn", 1, None, frame)
     assert again is not first  # cleared with its session, then built again: the same chart
     assert again.to_json() == first.to_json()
+
+
+def test_a_text_too_long_to_locate_errors_in_is_not_kept_with_the_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Document.line_of` locates nothing in a text past `MAX_MAPPED_CHARS`: the cached parse drops it."""
+    source = state.sample_input("anthropic_request.json")
+    assert source.data is not None
+    document, session = load_document(source.data, None, name=source.name)
+    assert document.text is not None
+    monkeypatch.setattr(state, "MAX_MAPPED_CHARS", len(document.text) - 1)
+    digest = source.digest + ":text-dropped"  # an entry of its own, not one another test made
+    kept, read = state._load(digest, None, source.name, source.data, None, False)
+    assert kept.text is None
+    assert kept.value == document.value
+    assert read == session
+    monkeypatch.setattr(state, "MAX_MAPPED_CHARS", len(document.text))
+    kept, _ = state._load(digest + ":kept", None, source.name, source.data, None, False)
+    assert kept.text == document.text

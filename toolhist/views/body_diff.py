@@ -16,7 +16,7 @@ before/after frame the Curation page shows (`toolhist.views.diffs.aligned_frame`
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import pandas as pd
@@ -30,12 +30,14 @@ WIDTH: Final = 400
 """Characters of a diff line shown (a tool result can be one line of megabytes)."""
 
 
-def message_lines(body: Any, sect: Sections, message: int) -> list[str]:
-    """The JSON lines of every entry a body holds for source ``message`` (none: an empty list)."""
+def message_lines(entry: Callable[[int], Any], sect: Sections, message: int) -> list[str]:
+    """The JSON lines of every entry a body holds for source ``message`` (none: an empty list).
+
+    ``entry`` gives entry N of the body's message list (`toolhist.views.packed.Packed.entry`).
+    """
     if sect.list_key is None:
         return []
-    entries = body[sect.list_key]
-    return [text for entry in sect.entries.get(message, ()) for text, _ in json_lines(entries[entry])]
+    return [text for n in sect.entries.get(message, ()) for text, _ in json_lines(entry(n))]
 
 
 def line_diff(before: Sequence[str], after: Sequence[str], before_name: str, after_name: str) -> str | None:

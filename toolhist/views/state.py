@@ -19,7 +19,9 @@ the first time a page asks for it (`Opened.found`). Curations, diffs and payload
 strategy, and shared between pages.
 
 Memory: only the `SESSIONS_KEPT` sessions read last keep their cached parse and results
-(`toolhist.views.kept`): `read` marks the session it opens as the newest.
+(`toolhist.views.kept`): `read` marks the session it opens as the newest. The parse keeps no text
+too long to locate an error in, and a parse or a verdict made returns its transient heap to the
+system (`toolhist.views.trim`).
 
 This module knows the open input's ``session_state`` keys; `toolhist.views.prefs` knows its own.
 """
@@ -39,7 +41,7 @@ from toolhist.agents import stores
 from toolhist.agents.openhands.reader import is_conversation
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.errors import ToolhistError
-from toolhist.formats.document import Document
+from toolhist.formats.document import MAX_MAPPED_CHARS, Document
 from toolhist.judgement import judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
@@ -53,6 +55,7 @@ from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember, switch
 from toolhist.views.summary import list_samples
+from toolhist.views.trim import trimmed
 
 __all__ = [  # what pages use through ``state.``: the derived caches and deep-link choices live beside
     "SESSIONS_KEPT",
@@ -137,7 +140,12 @@ def _load(
         document, read_session = paused(copies.load_copy)(_data, fmt, name, session)
     else:
         document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
-    return document, redact_session(read_session)[0] if redact else read_session
+    if document.text is not None and len(document.text) > MAX_MAPPED_CHARS:
+        # read now; a text this long locates no error (`Document.line_of`): 37 MB at 100,000 messages
+        document = replace(document, text=None)
+    made = document, redact_session(read_session)[0] if redact else read_session
+    trimmed()  # the parse's transient heap (`toolhist.views.trim`)
+    return made
 
 
 @st.cache_resource(max_entries=2, show_spinner="Redacting secrets…")
@@ -207,7 +215,9 @@ def redacting() -> bool:
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
     """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
     record(key, _verdict, key, provider, None, None)
-    return verdict(_document, _session, provider)
+    found = verdict(_document, _session, provider)
+    trimmed()  # the rendered body's heap (`toolhist.views.trim`)
+    return found
 
 
 def _size(n: int) -> str:
