@@ -1,7 +1,8 @@
 """Curation: what a strategy does to the history for a provider, before and after, side by side.
 
 Layout and state only: `toolhist.curate` repairs, `toolhist.diff.diff` aligns, `toolhist.views.diffs`
-makes the tables. Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
+makes the tables (`toolhist.views.curation_rows` caches the diff and the rows shown).
+Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from toolhist.errors import ToolhistError
 from toolhist.judgement import judgement_of, pending_calls
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.views import state
+from toolhist.views import curation_rows, state
 from toolhist.views.diffs import (
     STATUS_COLORS,
     changes_frame,
@@ -76,7 +77,7 @@ with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} fo
 if curation.library is not None:
     st.caption(f"Strategy {strategy} ran the real {curation.library}; the after side is the body it sent.")
 with st.spinner("Aligning before and after…"):
-    counts, frame = state.aligned(opened.key, provider, strategy, curation)
+    counts, aligned = curation_rows.diffed(opened.key, provider, strategy, curation)
 with st.spinner(f"Checking the curated history for {provider}…"):
     left = state.violations(opened.key, provider, strategy, session)
 
@@ -99,8 +100,8 @@ if why is not None:  # "accepts" beside a count of changes: say what each change
     st.info(why)
 
 st.subheader("Before and after")
-only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(frame) > 200)
-shown = frame[frame["status"] != "same"] if only_changed else frame
+only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(aligned.rows) > 200)
+shown = curation_rows.table(opened.key, provider, strategy, only_changed, aligned)  # built when first shown
 picked = st.dataframe(
     # colouring is per cell in the browser: only for a table of a size a person scrolls
     shown.style.apply(lambda row: [STATUS_COLORS[row["status"]]] * len(row), axis=1)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import toolhist
 from toolhist.curation.base import Change, Position
-from toolhist.diff import Diff, diff, message_hash, summarize_message
+from toolhist.diff import Diff, content_classes, diff, message_hash, summarize_message
 from toolhist.model import Message, MessageMetadata, Session
 
 
@@ -277,8 +277,13 @@ def test_every_index_once_and_statuses_consistent(pair: tuple[Session, Session])
     assert sum(d.counts().values()) == len(d.rows)
 
 
-def test_a_message_both_sessions_share_is_hashed_once(monkeypatch: Any) -> None:
-    """A curation keeps every untouched message object: diff hashes each object once (counted)."""
+def test_only_messages_that_share_a_rough_key_are_hashed(monkeypatch: Any) -> None:
+    """A curation keeps every untouched message object: diff hashes only objects whose cheap key another has.
+
+    The rebuilt message and the one it was rebuilt from share speaker, block types and ids, so
+    both are hashed in full (once each); the three messages both sessions share, with a key of
+    their own, are not hashed at all.
+    """
     module = sys.modules[diff.__module__]  # `toolhist.diff` the name is the function, not the module
     hashed: list[int] = []
 
@@ -290,7 +295,35 @@ def test_a_message_both_sessions_share_is_hashed_once(monkeypatch: Any) -> None:
     after = session(*BASE.messages[:2], synthetic(BASE.messages[2]), BASE.messages[3])
     d = diff(BASE, after)
     assert [r.status for r in d.rows] == ["same"] * 4
-    assert len(hashed) == len(set(hashed)) == 5  # the 4 messages of BASE and the one rebuilt
+    assert sorted(hashed) == sorted([id(BASE.messages[2]), id(after.messages[2])])
+
+
+pool = st.sampled_from(
+    [
+        human("a"),
+        human("a"),  # equal content, another object
+        Message(speaker="ai", blocks=human("a").blocks),  # same blocks, another speaker
+        ai(call("c1")),
+        ai(call("c1", path="x")),  # same id and name, other parameters
+        ai(call("c1"), "a"),
+        tool(result("c1")),
+        tool(result("c1", "other")),  # same call id, other result
+        synthetic(tool(result("c1"))),  # metadata only: equal content
+        tool(result("c2")),
+        ai("a", "b"),
+        ai("a b"),
+    ]
+)
+
+
+@given(st.lists(pool, max_size=8), st.lists(pool, max_size=8))
+def test_content_classes_are_equal_exactly_when_hashes_are(a: list[Message], b: list[Message]) -> None:
+    """The cheap classes partition messages as `message_hash` does: same class, same hash, and back."""
+    ka, kb = content_classes(a, b)
+    both = [*zip(a, ka, strict=True), *zip(b, kb, strict=True)]
+    for m, k in both:
+        for n, j in both:
+            assert (k == j) == (message_hash(m) == message_hash(n))
 
 
 def test_aligned_frame_summarises_a_shared_message_once(monkeypatch: Any) -> None:
@@ -308,3 +341,18 @@ def test_aligned_frame_summarises_a_shared_message_once(monkeypatch: Any) -> Non
     frame = views.aligned_frame(diff(BASE, after))
     assert list(frame["before"]) == list(frame["after"])
     assert len(summarised) == len(set(summarised)) == 5
+
+
+@settings(max_examples=60)
+@given(edited())
+def test_changed_rows_only_is_the_whole_frame_filtered(pair: tuple[Session, Session]) -> None:
+    """``changed_only`` builds what filtering the whole frame on ``status`` gives: rows, index, dtypes."""
+    from toolhist.views.diffs import aligned_frame
+
+    d = diff(*pair)
+    whole = aligned_frame(d)
+    filtered = whole[whole["status"] != "same"]
+    changed = aligned_frame(d, changed_only=True)
+    assert changed.equals(filtered)
+    assert list(changed.index) == list(filtered.index)
+    assert list(changed.dtypes) == list(filtered.dtypes)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from toolhist._trusted import replace
 from toolhist.curation.base import Change, Pass, Trace
 from toolhist.curation.util import synthetic
-from toolhist.model import Block, Message, ToolResponseBlock
+from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
 
 PASS = "move_results"
 
@@ -51,25 +51,30 @@ def _move(
 ) -> tuple[tuple[Message, ...], list[Change]]:
     home: dict[str, int] = {}
     call_order: dict[str, int] = {}
-    for m, message in enumerate(messages):
-        for i, call in enumerate(message.tool_calls()):
-            home.setdefault(call.id, m)
-            call_order.setdefault(call.id, i)
     run_of: dict[int, int] = {}  # tool message index → the ai message whose run it is in
-    for m, message in enumerate(messages):
-        if message.speaker == "ai" and any(True for _ in message.tool_calls()):
+    answers: list[tuple[int, ToolResponseBlock]] = []
+    for m, message in enumerate(messages):  # one look at every block (a 100,000-message history)
+        i = 0
+        for block in message.blocks:
+            if isinstance(block, ToolCallBlock):
+                if block.id not in home:
+                    home[block.id] = m
+                    call_order[block.id] = i
+                i += 1
+            elif isinstance(block, ToolResponseBlock):
+                answers.append((m, block))
+        if i and message.speaker == "ai":
             j = m + 1
             while j < len(messages) and messages[j].speaker == "tool":
                 run_of[j] = m
                 j += 1
     stray: dict[int, list[ToolResponseBlock]] = {}
-    for m, message in enumerate(messages):
-        for block in message.tool_responses():
-            target = home.get(block.call_id)
-            if target is None:
-                continue  # no call anywhere: synthesize_calls runs first, so only for bare use
-            if run_of.get(m) != target and not (late and m > target):
-                stray.setdefault(target, []).append(block)
+    for m, block in answers:
+        target = home.get(block.call_id)
+        if target is None:
+            continue  # no call anywhere: synthesize_calls runs first, so only for bare use
+        if run_of.get(m) != target and not (late and m > target):
+            stray.setdefault(target, []).append(block)
     moved = {id(b) for blocks in stray.values() for b in blocks}
     out: list[Message] = []
     changes: list[Change] = []

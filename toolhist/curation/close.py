@@ -24,7 +24,7 @@ PENDING = "Tool call still pending: no result was recorded before this request."
 
 def close_orphans(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Insert synthetic results for unanswered calls after each assistant turn's tool run."""
-    answered = {b.call_id for m in messages for b in m.tool_responses()}
+    answered = {b.call_id for m in messages for b in m.blocks if isinstance(b, ToolResponseBlock)}
     out: list[Message] = []
     changes: list[Change] = []
     later_non_tool = [False] * (len(messages) + 1)
@@ -35,7 +35,7 @@ def close_orphans(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Me
         out.append(message)
         missing: list[ToolCallBlock] = []
         if message.speaker == "ai":
-            missing = [c for c in message.tool_calls() if c.id not in answered]
+            missing = [c for c in message.blocks if isinstance(c, ToolCallBlock) and c.id not in answered]
         if missing:
             pending = not later_non_tool[m + 1]
             for call in missing:

@@ -24,14 +24,21 @@ def _rank(block: ToolResponseBlock) -> int:
 def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Keep one result per call id; drop the others, reporting differing ones as conflicts."""
     best: dict[str, ToolResponseBlock] = {}
-    for message in messages:
-        for result in message.tool_responses():
-            leader = best.get(result.call_id)
-            if leader is None or _rank(result) > _rank(leader):
-                best[result.call_id] = result
+    results: list[tuple[int, ToolResponseBlock]] = []
+    for m, message in enumerate(messages):
+        for result in message.blocks:
+            if isinstance(result, ToolResponseBlock):
+                results.append((m, result))
+                leader = best.get(result.call_id)
+                if leader is None or _rank(result) > _rank(leader):
+                    best[result.call_id] = result
+    dropping = {m for m, result in results if best[result.call_id] is not result}  # messages that lose one
     out: list[Message] = []
     changes: list[Change] = []
-    for message in messages:
+    for m, message in enumerate(messages):
+        if m not in dropping:
+            out.append(message)
+            continue
         blocks: list[Block] = []
         for block in message.blocks:
             if isinstance(block, ToolResponseBlock) and best[block.call_id] is not block:

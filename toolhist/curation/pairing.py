@@ -74,8 +74,12 @@ def _assign_calls(
             if not raw:
                 new = canonical_id(provider, None, block.name, _turn_key(message), index)
             else:
-                earlier = by_raw.get(raw, [])
-                twin = next((c for c in earlier if _same_call(c.block, block)), None)
+                earlier = by_raw.get(raw)
+                twin = (
+                    None
+                    if earlier is None
+                    else next((c for c in earlier if _same_call(c.block, block)), None)
+                )
                 if twin is not None:
                     new = twin.new_id
                 elif earlier:
@@ -84,7 +88,10 @@ def _assign_calls(
                     new = raw if mode == "keep" else canonical_id(provider, raw, block.name, "", 0)
             call = _Call(m, block, new)
             calls.append(call)
-            by_raw.setdefault(raw, []).append(call)
+            if raw in by_raw:
+                by_raw[raw].append(call)
+            else:
+                by_raw[raw] = [call]
             index += 1
     return calls, by_raw
 
@@ -110,7 +117,10 @@ def _pair(  # noqa: PLR0917 - one call site; the state is the pass's
                     c.answered = True
                     return c.new_id
         return canonical_id(provider, None, result.tool_name, _turn_key(messages[m]), 0)
-    candidates = [c for c in by_raw.get(result.call_id, []) if c.block.id]
+    candidates = by_raw.get(result.call_id, [])  # keyed by a call's id: a non-empty one, as this result's
+    if len(candidates) == 1:  # the common case, and what the general one does with a single call
+        candidates[0].answered = True
+        return candidates[0].new_id
     before = [c for c in candidates if c.message < m]
     after = [c for c in candidates if c.message >= m]
     for group in (reversed(before), after):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from toolhist.curation.base import Change, Trace
 from toolhist.curation.util import synthetic
-from toolhist.model import Message, ToolCallBlock
+from toolhist.model import Message, ToolCallBlock, ToolResponseBlock
 
 PASS = "synthesize_calls"
 UNKNOWN_TOOL = "unknown_tool"
@@ -18,13 +18,13 @@ UNKNOWN_TOOL = "unknown_tool"
 
 def synthesize_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Insert an assistant turn with a reconstructed call before each result whose call is missing."""
-    known = {b.id for m in messages for b in m.tool_calls()}
+    known = {b.id for m in messages for b in m.blocks if isinstance(b, ToolCallBlock)}
     out: list[Message] = []
     changes: list[Change] = []
     for message in messages:
         missing: list[ToolCallBlock] = []
-        for result in message.tool_responses():
-            if result.call_id in known:
+        for result in message.blocks:
+            if not isinstance(result, ToolResponseBlock) or result.call_id in known:
                 continue
             known.add(result.call_id)
             at = trace.origin(result)

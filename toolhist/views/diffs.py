@@ -19,7 +19,7 @@ import pandas as pd
 from toolhist._gc import paused
 from toolhist.curation import Change, Curation
 from toolhist.curation.compare import compare
-from toolhist.diff import Diff, by_identity, diff, summarize_message
+from toolhist.diff import Diff, DiffRow, by_identity, diff, summarize_message
 from toolhist.model import Session
 
 STATUS_COLORS = {
@@ -33,13 +33,21 @@ STATUS_COLORS = {
 
 
 @paused  # a row per message: 100,000 small dicts, no cycles (see toolhist._gc)
-def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
+def aligned_frame(d: Diff, width: int = 90, *, changed_only: bool = False) -> pd.DataFrame:
     """One row per diff row: ``before #``, ``before``, ``status``, ``after #``, ``after``, ``changes``.
 
     ``changes`` lists the Change numbers (positions in the change log) that concern the row.
+    ``changed_only``: the rows that are not ``same`` only, indexed by their position among all rows
+    (the whole frame filtered on ``status``, without summarizing the messages no row shows: at
+    100,000 messages most of the whole frame's time).
     """
     summary = by_identity(lambda message: summarize_message(message, width))  # shared messages once
-    a, b, rows = d.before.messages, d.after.messages, d.rows
+    a, b = d.before.messages, d.after.messages
+    rows: Sequence[DiffRow] = d.rows
+    index: list[int] | None = None
+    if changed_only:
+        index = [n for n, row in enumerate(rows) if row.status != "same"]
+        rows = [rows[n] for n in index]
     columns = {  # a column at a time, not a dict per row: 100,000 rows at 100,000 messages
         "before #": pd.array([row.before for row in rows], dtype="Int64"),
         "before": [summary(a[row.before]) if row.before is not None else "" for row in rows],
@@ -48,11 +56,12 @@ def aligned_frame(d: Diff, width: int = 90) -> pd.DataFrame:
         "after": [summary(b[row.after]) if row.after is not None else "" for row in rows],
         "changes": [", ".join(map(str, row.changes)) if row.changes else "" for row in rows],
     }
-    if not rows:  # no rows: every text column of dtype object, as for rows of strings
+    if not rows:  # no rows: every text column of the type rows of strings give it
+        text = "str" if changed_only and d.rows else object  # as the whole frame filtered keeps it
         return pd.DataFrame(columns, columns=list(columns)).astype(
-            {name: object for name in columns if name not in ("before #", "after #")}
+            {name: text for name in columns if name not in ("before #", "after #")}
         )
-    return pd.DataFrame(columns, columns=list(columns))
+    return pd.DataFrame(columns, columns=list(columns), index=index)
 
 
 def curation_diff(curation: Curation) -> Diff:
