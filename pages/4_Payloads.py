@@ -27,7 +27,7 @@ from toolhist.errors import ToolhistError
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Payload, Violation, provider_for, render
 from toolhist.redact import shareable_json
-from toolhist.views import state
+from toolhist.views import curation_rows, state
 from toolhist.views.body import (
     field_marks,
     flagged,
@@ -95,7 +95,7 @@ def sources(key: str, provider: str, strategy: str, _session: Session) -> dict[i
     """A repaired history's message → the message as sent (`source_numbers`), cached per strategy."""
     record(key, sources, key, provider, strategy, None)
     curation = state.curated(key, provider, strategy, _session)
-    return source_numbers(state.aligned(key, provider, strategy, curation)[1])
+    return source_numbers(curation_rows.diffed(key, provider, strategy, curation)[1].rows)
 
 
 @st.cache_resource(max_entries=256, show_spinner="Marking what differs…")

@@ -9,18 +9,17 @@ costs what the window costs. A line longer than `WIDTH` is cut for display only:
 whole.
 
 A repaired view numbers its rows by the repaired history; `source_numbers` maps each repaired message
-back to the message of the session as sent (the number Home and the Timeline use), from the aligned
-before/after frame the Curation page shows (`toolhist.views.diffs.aligned_frame`).
+back to the message of the session as sent (the number Home and the Timeline use), from the rows of
+the diff the Curation page shows (`toolhist.views.curation_rows.diffed`).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-import pandas as pd
-
+from toolhist.diff import DiffRow
 from toolhist.views.body import Sections
 from toolhist.views.payloads import json_lines
 
@@ -48,13 +47,12 @@ def line_diff(before: Sequence[str], after: Sequence[str], before_name: str, aft
     return "\n".join(line if len(line) <= WIDTH else line[:WIDTH] + "…" for line in lines)
 
 
-def source_numbers(aligned: pd.DataFrame) -> dict[int, int | None]:
-    """Repaired message → the message it came from as sent (None: inserted by the strategy)."""
-    found: dict[int, int | None] = {}
-    for before, after in aligned[["before #", "after #"]].itertuples(index=False):
-        if after is not pd.NA:
-            found[int(after)] = None if before is pd.NA else int(before)
-    return found
+def source_numbers(rows: Iterable[DiffRow]) -> dict[int, int | None]:
+    """Repaired message → the message it came from as sent (None: inserted by the strategy).
+
+    ``rows`` are the diff's (`toolhist.diff.Diff.rows`), the same pairs the Curation page's table shows.
+    """
+    return {row.after: row.before for row in rows if row.after is not None}
 
 
 def source_label(message: int, sources: Mapping[str, Mapping[int, int | None]]) -> str:

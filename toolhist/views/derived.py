@@ -17,11 +17,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from toolhist.curation import Curation, curate
-from toolhist.diff import Diff, Status, diff
 from toolhist.model import Session
 from toolhist.providers import Payload, Violation, provider_for, render, render_curation
 from toolhist.providers.base import violations as violations_of
-from toolhist.views.diffs import aligned_frame, compare_strategies
+from toolhist.views.diffs import compare_strategies
 from toolhist.views.kept import built, record
 from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame, timeline_figure
@@ -116,16 +115,6 @@ def picture(
         tooltips=False,  # ~100 elements, not ~8,000: the browser draws a 2,500-message window at once
         title=f"messages {lo} to {hi - 1}: tool calls and results, violations ringed",
     )
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def aligned(
-    key: str, provider: str, strategy: str, _curation: Curation
-) -> tuple[dict[Status, int], pd.DataFrame]:
-    """`toolhist.diff.diff` of a curation: its counts and `aligned_frame`, cached (seconds at 100,000)."""
-    record(key, aligned, key, provider, strategy, None)
-    d: Diff = diff(_curation.original, _curation.sent_session(), _curation.changes)  # ids as sent
-    return d.counts(), aligned_frame(d)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

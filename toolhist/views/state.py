@@ -48,7 +48,7 @@ from toolhist.providers import PROVIDERS, Violation
 from toolhist.readers import load_document
 from toolhist.redact import redact_session, redact_text
 from toolhist.views import copies, failure
-from toolhist.views.derived import aligned, compared, curated, events, figure, payload, picture, violations
+from toolhist.views.derived import compared, curated, events, figure, payload, picture, violations
 from toolhist.views.failure import alert
 from toolhist.views.inputs import Input, Stamp, by_reference
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
@@ -61,7 +61,6 @@ __all__ = [  # what pages use through ``state.``: the derived caches and deep-li
     "SESSIONS_KEPT",
     "Input",
     "Opened",
-    "aligned",
     "checked",
     "compared",
     "curated",
