@@ -393,9 +393,17 @@ def violations(
     loop is written for it: the rule-level fields are looked up once per rule, each Violation is
     its state as one dict literal (`toolhist._trusted.filler`), and a finding is located from the
     renderer's path tuples without writing a path string.
+
+    Equal error texts and call-id tuples within one verdict are one object: Mistral's id rule
+    names a call at its call and again at its result, so at 100,000 messages 171,000 texts hold
+    118,000 distinct values (11 MB of the verdicts Home keeps). Every field is the value it was.
     """
     out: list[Violation] = []
     append = out.append
+    texts: dict[str, str] = {}  # a text or ids tuple made before → the one kept
+    ids: dict[tuple[str, ...], tuple[str, ...]] = {}
+    text_of = texts.setdefault
+    ids_of = ids.setdefault
     rules = {r.id: r for r in provider.rules}
     fill = _VIOLATION
     name = provider.name
@@ -429,6 +437,8 @@ def violations(
         else:
             message_index, block_index = _locate(path, fmt, source_map)
         slug, severity, source, fix, template = fields
+        text = template.format(**finding.values)
+        call_ids = tuple(finding.call_ids)
         append(
             fill(  # Violation's fields in declared order (checked below, at import)
                 {
@@ -438,8 +448,8 @@ def violations(
                     "path": fmt(path),
                     "message_index": message_index,
                     "block_index": block_index,
-                    "call_ids": tuple(finding.call_ids),
-                    "error_text": template.format(**finding.values),
+                    "call_ids": ids_of(call_ids, call_ids),
+                    "error_text": text_of(text, text),
                     "source": source,
                     "fix": fix,
                 }
