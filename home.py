@@ -176,7 +176,7 @@ def show_messages(key: str, session: Session) -> None:
     if len(rows) > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser
         pages = -(-len(rows) // PAGE_ROWS)
         page = int(
-            st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="home_page")
+            st.number_input(f"Page (of {pages}; {PAGE_ROWS} messages a page)", 1, pages, key="home_page")
         )
         first = (page - 1) * PAGE_ROWS
         rows = rows.iloc[first : first + PAGE_ROWS]

@@ -150,7 +150,7 @@ def chart() -> None:
             st.session_state["tl_window_for"] = inspected
         window_no = int(
             st.number_input(
-                f"Chart window (of {windows}, {CHART_WINDOW} messages each)", 1, windows, key="tl_window"
+                f"Chart window (of {windows}; {CHART_WINDOW} messages a window)", 1, windows, key="tl_window"
             )
         )
         lo, hi = (window_no - 1) * CHART_WINDOW, min(window_no * CHART_WINDOW, count)
@@ -221,7 +221,7 @@ def table() -> None:
             if not on_page:  # the table follows a new message to the page of its first event
                 st.session_state["tl_page"] = int(positions[0]) // PAGE_ROWS + 1
         st.session_state["tl_page_for"] = inspected
-        page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} rows each)", 1, pages, key="tl_page"))
+        page = int(st.number_input(f"Page (of {pages}; {PAGE_ROWS} rows a page)", 1, pages, key="tl_page"))
     start = (page - 1) * PAGE_ROWS
     window = shown.iloc[start : start + PAGE_ROWS]
     rows = _table_rows()

@@ -84,7 +84,7 @@ if pages > 1:
     if st.session_state.get("vi_page_of") != (provider, tuple(picked_rules)):
         st.session_state["vi_page"] = 1  # another provider or rule: back to the first page
         st.session_state["vi_page_of"] = (provider, tuple(picked_rules))
-    page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} rows each)", 1, pages, key="vi_page"))
+    page = int(st.number_input(f"Page (of {pages}; {PAGE_ROWS} rows a page)", 1, pages, key="vi_page"))
     first, total = (page - 1) * PAGE_ROWS, len(frame)
     frame = frame.iloc[first : first + PAGE_ROWS]
     st.caption(f"Violations {first + 1:,} to {first + len(frame):,} of {total:,}")

@@ -125,7 +125,7 @@ longest = max(len(result.before.tokens), len(result.after.tokens))
 first = 0
 if longest > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser (twice)
     pages = -(-longest // PAGE_ROWS)
-    page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} messages each)", 1, pages, key="co_page"))
+    page = int(st.number_input(f"Page (of {pages}; {PAGE_ROWS} messages a page)", 1, pages, key="co_page"))
     first = (page - 1) * PAGE_ROWS
     st.caption(f"Rows {first:,} to {min(first + PAGE_ROWS, longest) - 1:,} of {longest:,}")
 left, right = st.columns(2)

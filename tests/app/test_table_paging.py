@@ -47,7 +47,7 @@ def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_sess
     assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]
     box = at.number_input(key="vi_page")
     assert box.value == 1
-    assert box.label == f"Page (of {pages}, {PAGE_ROWS} rows each)"
+    assert box.label == f"Page (of {pages}; {PAGE_ROWS} rows a page)"
     shown = table(at)
     assert len(shown) == PAGE_ROWS  # type: ignore[arg-type]
     assert list(shown["error text"]) == list(expected["error text"][:PAGE_ROWS])  # type: ignore[index]
@@ -91,7 +91,7 @@ def test_the_home_page_lists_a_long_history_s_messages_a_page_at_a_time(long_ses
     at.run()
     assert not at.exception, at.exception
     box = at.number_input(key="home_page")
-    assert (box.label, box.value) == ("Page (of 6, 1000 messages each)", 1)
+    assert (box.label, box.value) == ("Page (of 6; 1000 messages a page)", 1)
     shown = next(d.value for d in at.dataframe if "preview" in d.value.columns)
     assert list(shown["#"]) == list(range(HOME_ROWS))
     assert "Messages 0 to 999 of 6,000" in [c.value for c in at.caption]
@@ -108,7 +108,7 @@ def test_the_home_page_lists_a_long_history_s_messages_a_page_at_a_time(long_ses
     at.text_input(key="path").set_value(str(shorter)).run()
     assert not at.exception, at.exception
     box = at.number_input(key="home_page")
-    assert (box.label, box.value) == ("Page (of 3, 1000 messages each)", 1)
+    assert (box.label, box.value) == ("Page (of 3; 1000 messages a page)", 1)
 
     # a short session has one table and no pager; a long one opened again starts on its first page
     at.segmented_control(key="source").set_value("Sample").run()

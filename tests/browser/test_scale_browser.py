@@ -189,7 +189,7 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     first = int(frame.index[frame["message"] >= TARGET][0])
     table_page = first // PAGE_ROWS + 1
     row = (table_page - 1) * PAGE_ROWS + 2  # the third row of that page
-    box = page.get_by_label(f"Page (of {pages}, {PAGE_ROWS} rows each)")
+    box = page.get_by_label(f"Page (of {pages}; {PAGE_ROWS} rows a page)")
     box.fill(str(table_page))
     box.press("Enter")
     picked = int(frame["message"].iloc[row])
@@ -216,7 +216,7 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     codes = [c.strip() for c in code.all_inner_texts()]
     assert all(shown in codes for shown in blocks)
     windows = -(-MESSAGES // CHART_WINDOW)
-    window = page.get_by_label(f"Chart window (of {windows}, {CHART_WINDOW} messages each)")
+    window = page.get_by_label(f"Chart window (of {windows}; {CHART_WINDOW} messages a window)")
     expect(window).to_have_value(str(picked // CHART_WINDOW + 1), timeout=WAIT)
     lo = picked // CHART_WINDOW * CHART_WINDOW
     expect(page.get_by_text(f"Messages {lo} to {lo + CHART_WINDOW - 1};", exact=False)).to_be_visible(

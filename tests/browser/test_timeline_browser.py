@@ -102,7 +102,7 @@ def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
     want_page, want_row = first // PAGE_ROWS + 1, first % PAGE_ROWS
 
     page.goto(f"{app_url}/Timeline?path={session_file}&provider=openai-chat")
-    box = page.get_by_label(f"Page (of {-(-len(frame) // PAGE_ROWS)}, {PAGE_ROWS} rows each)")
+    box = page.get_by_label(f"Page (of {-(-len(frame) // PAGE_ROWS)}; {PAGE_ROWS} rows a page)")
     expect(box).to_have_value(str(shown_page), timeout=WAIT)
     expect(page.get_by_text(f"Message {inspected}: row ", exact=False)).to_be_visible(timeout=WAIT)
     expect(page.locator("svg.th-timeline")).to_have_count(1, timeout=WAIT)  # the default chart
