@@ -24,7 +24,7 @@ from toolhist.views import state
 from toolhist.views.compaction import Shown, shown, side_frame
 from toolhist.views.kept import built, record
 from toolhist.views.sent import as_sent, ran_on_of
-from toolhist.views.trim import released
+from toolhist.views.trim import trimmed
 
 PAGE_ROWS = 1000  # message rows per table page
 
@@ -42,7 +42,7 @@ def compacted(
     made = built(compact)(_session, provider, keep=keep, threshold=threshold, rendering=rendering)
     kept = built(shown)(made)
     del made  # the Compaction (the compacted history) goes now, and its heap with it
-    released()  # `built` froze what is alive: a cheap collection, then the trim (`toolhist.views.trim`)
+    trimmed()  # (`toolhist.views.trim`)
     return kept
 
 

@@ -55,7 +55,7 @@ from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember, switch
 from toolhist.views.summary import list_samples
-from toolhist.views.trim import released, trimmed
+from toolhist.views.trim import trimmed
 
 __all__ = [  # what pages use through ``state.``: the derived caches and deep-link choices live beside
     "SESSIONS_KEPT",
@@ -264,13 +264,11 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     read_text = f"{len(session.messages):,} messages read ({session.source.format})"
     bar = st.empty()
     found: dict[str, list[Violation]] = {}
-    made = False
     try:
         for done, provider in enumerate(providers):
             if verdict_ready(opened.key, provider):
                 found[provider] = opened.found(provider)
                 continue
-            made = True
             bar.progress(
                 (first + done) / steps,
                 text=f"{read_text}; checking {provider} ({done + 1} of {len(providers)})…",
@@ -279,8 +277,6 @@ def checked(opened: Opened, providers: Sequence[str], *, first: int = 0) -> dict
     finally:
         bar.empty()
     settle()
-    if made:  # with the verdicts frozen, a collection is cheap and gives back more (`toolhist.views.trim`)
-        released()
     return found
 
 

@@ -6,21 +6,12 @@ parsed JSON document) stays in the process's RSS as free heap until it is reused
 page, in another arena, may never do. ``malloc_trim(0)`` returns every arena's free pages. Called
 only after a cached result is made (a miss), never on a rerun that computes nothing; where there is
 no glibc (macOS, Windows, musl) it does nothing.
-
-`released` first runs a full collection, for a caller that has just frozen what is alive
-(``gc.freeze``, `toolhist.views.state.settle`, `toolhist.views.kept.built`): with everything
-frozen the collection scans next to nothing (3 ms after a 100,000-message Compaction), yet it
-finds no garbage there and still gives back about 19 MB more of the server's RSS than the trim
-alone (measured: 86 MB kept after that Compaction with a trim, 67 MB with both), which fits what
-a full collection does besides collecting: it empties the interpreter's free lists, whose few
-cached objects each keep a whole arena of a freed transient.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
-import gc
 import sys
 from collections.abc import Callable
 
@@ -44,9 +35,3 @@ def trimmed() -> bool:
         return False
     trim(0)
     return True
-
-
-def released() -> bool:
-    """A full collection, then `trimmed`: for right after ``gc.freeze``, when the collection is cheap."""
-    gc.collect()
-    return trimmed()
