@@ -27,6 +27,9 @@ from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.trim import trimmed
 
 PAGE_ROWS = 1000  # message rows per table page
+SUMMARY_LINES = 400
+"""Lines of the tier-2 summary shown (one per summarised call and heading: 51,583 lines, 3.7 MB, at
+100,000 messages, all sent to the browser and kept by the server); the CLI prints it whole."""
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -107,14 +110,28 @@ st.subheader("Tokens per tier")
 st.dataframe(result.tiers, hide_index=True, key="co_tiers")
 
 st.subheader("What each summary replaced")
-if len(result.replacements):
-    st.dataframe(result.replacements, hide_index=True, key="co_replacements")
+replaced = result.replacements
+if len(replaced) > PAGE_ROWS:  # a page at a time, like the tokens per message below
+    pages = -(-len(replaced) // PAGE_ROWS)
+    label = f"Page (of {pages}; {PAGE_ROWS} summaries a page)"
+    page = int(st.number_input(label, 1, pages, key="co_rep_page"))
+    start = (page - 1) * PAGE_ROWS
+    st.caption(f"Rows {start:,} to {min(start + PAGE_ROWS, len(replaced)) - 1:,} of {len(replaced):,}")
+    replaced = replaced.iloc[start : start + PAGE_ROWS]
+if len(replaced):
+    st.dataframe(replaced, hide_index=True, key="co_replacements")
 else:
     st.caption("Nothing was replaced with these settings.")
 
 if result.summary:
     st.subheader("Historical summary (tier 2)")
-    st.code(result.summary, language=None, wrap_lines=True)
+    head, lines = result.summary, result.summary.count("\n") + 1
+    if lines > SUMMARY_LINES:
+        head = "\n".join(result.summary.split("\n", SUMMARY_LINES)[:SUMMARY_LINES])
+        command = f"toolhist compact FILE --provider {provider} --keep {keep} --threshold {threshold}"
+        command += " --rendering text-embed" if rendering == "text-embed" else ""
+        st.caption(f"The first {SUMMARY_LINES:,} of {lines:,} lines. The whole summary: `{command}`")
+    st.code(head, language=None, wrap_lines=True)
 
 if result.notes:
     st.subheader("Text-embed notes")

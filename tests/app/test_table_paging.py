@@ -15,12 +15,14 @@ from streamlit.testing.v1 import AppTest
 
 import toolhist
 from toolhist.check import check
+from toolhist.compaction import compact
 from toolhist.views.summary import messages_table
 from toolhist.views.violations import violations_frame
 
 ROOT = Path(__file__).parent.parent.parent
 PAGE_ROWS = 500  # pages/2_Violations.py
-HOME_ROWS = 1000  # app.py
+HOME_ROWS = 1000  # app.py (and the Compaction page's tables)
+SUMMARY_LINES = 400  # pages/6_Compaction.py
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +120,37 @@ def test_the_home_page_lists_a_long_history_s_messages_a_page_at_a_time(long_ses
     at.text_input(key="path").set_value(str(long_session)).run()
     assert not at.exception, at.exception
     assert at.number_input(key="home_page").value == 1
+
+
+def test_compaction_shows_a_long_history_s_summaries_a_page_at_a_time(long_session: Path) -> None:
+    """3,098 pairs replaced: their table a page at a time, and the summary's first lines with the CLI's command."""
+    c = compact(toolhist.load(long_session), "openai-chat")
+    total, lines = len(c.replacements), c.summary.split("\n")
+    pages = -(-total // HOME_ROWS)
+    assert pages > 3  # long enough to page
+    assert len(lines) > SUMMARY_LINES  # and to cut
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["path"] = str(long_session)
+    at.run()
+    at.switch_page("pages/6_Compaction.py").run()
+    assert not at.exception, at.exception
+
+    def shown() -> object:
+        return next(d.value for d in at.dataframe if "summary" in d.value.columns)
+
+    box = at.number_input(key="co_rep_page")
+    assert (box.label, box.value) == (f"Page (of {pages}; 1000 summaries a page)", 1)
+    assert list(shown()["call id"]) == [r.call_id for r in c.replacements[:HOME_ROWS]]  # type: ignore[index]
+    assert f"Rows 0 to 999 of {total:,}" in [c.value for c in at.caption]
+    box.set_value(pages).run()
+    assert not at.exception, at.exception
+    last = c.replacements[(pages - 1) * HOME_ROWS :]
+    assert list(shown()["summary"]) == [r.summary for r in last]  # type: ignore[index]
+    assert f"Rows {(pages - 1) * HOME_ROWS:,} to {total - 1:,} of {total:,}" in [c.value for c in at.caption]
+
+    code = next(b.value for b in at.code if b.value.startswith(lines[0]))
+    assert code == "\n".join(lines[:SUMMARY_LINES])
+    command = "toolhist compact FILE --provider openai-chat --keep 6 --threshold 10000"
+    assert f"The first {SUMMARY_LINES} of {len(lines):,} lines. The whole summary: `{command}`" in [
+        c.value for c in at.caption
+    ]
