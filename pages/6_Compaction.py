@@ -27,9 +27,9 @@ from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.trim import trimmed
 
 PAGE_ROWS = 1000  # message rows per table page
+# Lines of the tier-2 summary shown (one per summarised call and heading: 51,584 lines, 3.7 MB, at
+# 100,000 messages, all sent to the browser and kept by the server); the CLI prints it whole.
 SUMMARY_LINES = 400
-"""Lines of the tier-2 summary shown (one per summarised call and heading: 51,583 lines, 3.7 MB, at
-100,000 messages, all sent to the browser and kept by the server); the CLI prints it whole."""
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
