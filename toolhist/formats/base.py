@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -107,25 +108,35 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
     names: dict[str, str] = {}
     out: list[Message] = []
     for message in messages:
-        changed = False
-        blocks: list[Block] = []
-        for block in message.blocks:
-            if isinstance(block, ToolCallBlock):
-                names.setdefault(block.id, block.name)
-            elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
-                # The block was validated when read; only the name changes. `construct` makes what
-                # ``model_construct`` with every field would (same fields set), more cheaply.
-                named = {**block.__dict__, "tool_name": names[block.call_id]}
-                blocks.append(construct(ToolResponseBlock, **named))
-                changed = True
-                continue
-            blocks.append(block)
+        blocks = named_blocks(message.blocks, names)
         out.append(
-            construct(Message, speaker=message.speaker, blocks=tuple(blocks), metadata=message.metadata)
-            if changed
+            construct(Message, speaker=message.speaker, blocks=blocks, metadata=message.metadata)
+            if blocks is not None
             else message
         )
     return out
+
+
+def named_blocks(blocks: Iterable[Block], names: dict[str, str]) -> tuple[Block, ...] | None:
+    """``blocks`` with each unnamed result named after the earlier call with its id (None: none changed).
+
+    ``names`` (call id → name) gains this message's calls: a reader that makes its messages one by
+    one (`toolhist.agents.claude_code.merged`) names them as `fill_tool_names` does the whole list.
+    """
+    changed = False
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, ToolCallBlock):
+            names.setdefault(block.id, block.name)
+        elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
+            # The block was validated when read; only the name changes. `construct` makes what
+            # ``model_construct`` with every field would (same fields set), more cheaply.
+            named = {**block.__dict__, "tool_name": names[block.call_id]}
+            out.append(construct(ToolResponseBlock, **named))
+            changed = True
+            continue
+        out.append(block)
+    return tuple(out) if changed else None
 
 
 UNREADABLE = "unreadable "

@@ -16,14 +16,13 @@ from __future__ import annotations
 from pydantic import JsonValue
 
 from toolhist._trusted import construct
+from toolhist.formats.base import named_blocks
 from toolhist.formats.jsonl_stream import Collector
 from toolhist.model import (
     Block,
     Message,
     MessageMetadata,
     Speaker,
-    ToolCallBlock,
-    ToolResponseBlock,
 )
 
 
@@ -61,16 +60,8 @@ class Open:
         A result without a tool name takes the name of an earlier call with its id, as
         `toolhist.formats.base.fill_tool_names` gives it.
         """
-        blocks: list[Block] = []
-        for block in self.blocks:
-            if isinstance(block, ToolCallBlock):
-                names.setdefault(block.id, block.name)
-            elif isinstance(block, ToolResponseBlock) and block.tool_name is None and block.call_id in names:
-                named = {**block.__dict__, "tool_name": names[block.call_id]}
-                blocks.append(construct(ToolResponseBlock, **named))
-                continue
-            blocks.append(block)
+        blocks = named_blocks(self.blocks, names) or tuple(self.blocks)
         self.extra["lines"] = self.lines
         metadata = construct(MessageMetadata, **self.metadata, extra=self.extra)
-        message = construct(Message, speaker=self.speaker, blocks=tuple(blocks), metadata=metadata)
+        message = construct(Message, speaker=self.speaker, blocks=blocks, metadata=metadata)
         built.add(message, self.line, self.index, f"[{self.index}].message")
