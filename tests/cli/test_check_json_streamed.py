@@ -1,0 +1,187 @@
+"""``check --json`` written provider by provider (`toolhist.cli.streamed`): the same bytes, less held.
+
+The text must be exactly what ``_emit_json(CheckResult.to_json())`` printed when every provider's
+violations were held at once (DESIGN §6 fixes the object; scripts diff it), and no two providers'
+violations may be alive at once while it is written (issue 26: the peak memory of a gigabyte log).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from history_gen import broken_sessions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolhist.check import CheckResult, check, judged_verdict, result_of, start
+from toolhist.cli.streamed import write_check_json
+from toolhist.judgement import judge
+from toolhist.model import Session
+from toolhist.providers import PROVIDERS, Violation
+from toolhist.ran_on import RanOn
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def emitted(result: CheckResult) -> str:
+    """What ``check --json`` printed before it streamed: `toolhist.cli._emit_json` of the whole."""
+    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def streamed(result: CheckResult, batch: int = 1000) -> tuple[str, int]:
+    """The streamed text of ``result`` (its envelope and its results written provider by provider)."""
+    parts: list[str] = []
+    envelope = CheckResult(**{**result.__dict__, "results": {}})
+    errors = write_check_json(envelope, iter(result.results.items()), parts.append, batch=batch)
+    return "".join(parts), errors
+
+
+any_text = st.text(max_size=12)  # every code point: controls, quotes, non-ASCII, lone surrogates
+violations = st.builds(
+    Violation,
+    provider=st.sampled_from(list(PROVIDERS)),
+    rule=any_text,
+    severity=st.sampled_from(["error", "warning"]),
+    path=any_text,
+    message_index=st.none() | st.integers(0, 10**6),
+    block_index=st.none() | st.integers(0, 50),
+    call_ids=st.lists(any_text, max_size=3).map(tuple),
+    error_text=any_text,
+    source=any_text,
+    fix=any_text,
+)
+results = st.dictionaries(st.sampled_from(list(PROVIDERS)), st.lists(violations, max_size=7), max_size=4)
+ran = st.none() | st.builds(RanOn, named=any_text, provider=st.none() | any_text, model=st.none() | any_text,
+                            evidence=any_text)  # fmt: skip
+counts = st.dictionaries(any_text, st.integers(0, 99), max_size=3)
+check_results = st.builds(
+    CheckResult,
+    file=any_text,
+    format=any_text,
+    messages=st.integers(0, 10**6),
+    notes=st.lists(any_text, max_size=3).map(tuple),
+    skipped=counts,
+    unsent=counts,
+    results=results,
+    judged=st.sampled_from(["as-sent", "next-request"]),
+    appended=st.none() | any_text,
+    ran_on=ran,
+)
+
+
+@given(check_results, st.integers(1, 4))
+def test_streamed_text_is_the_whole_dumped(result: CheckResult, batch: int) -> None:
+    """Any result, any batch size: the bytes of ``_emit_json(to_json())`` and its error count."""
+    text, errors = streamed(result, batch)
+    assert text == emitted(result)
+    assert errors == result.errors()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_sessions())
+def test_streamed_verdicts_of_generated_sessions(session: Session) -> None:
+    """Real verdicts of generated broken histories, every provider: the same text as `to_json`."""
+    judged = judge(session)
+    found = {p: judged_verdict(judged, p, remember=False) for p in PROVIDERS}
+    result = result_of("generated.json", session, found, judged)
+    text, errors = streamed(result, batch=2)
+    assert text == emitted(result)
+    assert json.loads(text)["results"].keys() == set(PROVIDERS)
+    assert errors == result.errors()
+
+
+def watched(
+    verdicts: Iterator[tuple[str, list[Violation]]], seen: list[str]
+) -> Iterator[tuple[str, list[Violation]]]:
+    """``verdicts``, asserting before each next verdict is made that the last one's violations are gone."""
+    alive: list[weakref.ref[Violation]] = []
+    for provider, found in verdicts:
+        gc.collect()
+        assert [r for r in alive if r() is not None] == [], f"{seen[-1]}'s violations outlived it"
+        alive = [weakref.ref(v) for v in found]
+        seen.append(provider)
+        yield provider, found
+        del found
+    gc.collect()
+    assert [r for r in alive if r() is not None] == [], f"{seen[-1]}'s violations outlived the writing"
+
+
+def test_no_two_providers_violations_alive_at_once() -> None:
+    """Structural bound on the peak: each provider's violations are dead before the next is made."""
+    log = CORPUS / "logs" / "codex" / "masonc15-demo-v0155-apply-patch.fixture.jsonl"
+    run = start(str(log))
+    seen: list[str] = []
+    parts: list[str] = []
+    errors = write_check_json(run.result({}), watched(run.verdicts(), seen), parts.append)
+    assert seen == list(PROVIDERS)
+    whole = check(str(log))
+    assert "".join(parts) == emitted(whole)
+    assert errors == whole.errors() > 0  # the log has violations to hold
+
+
+def test_many_violations_for_one_provider_let_go() -> None:
+    """More violations than one batch: every batch written, none kept after the provider's are done."""
+    many = [
+        Violation(provider="kimi", rule="kimi.id_format", severity="error", path=f"messages[{i}]",
+                  message_index=i, error_text="bad id é\u2028", source="s", fix="f")
+        for i in range(2500)
+    ]  # fmt: skip
+    result = CheckResult(file="f", format="codex", messages=2500, results={"kimi": many, "gemini": []})
+    text, errors = streamed(result)
+    assert text == emitted(result)
+    assert errors == 2500
+
+
+def _toolhist(*args: str) -> subprocess.CompletedProcess[bytes]:
+    exe = Path(sys.executable).parent / "toolhist"
+    return subprocess.run([str(exe), *args], capture_output=True, check=False, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("log", "options"),
+    [
+        ("logs/claude-code/kvsankar-real-session-01.jsonl", ()),
+        (
+            "logs/claude-code/kvsankar-real-session-01.jsonl",
+            ("--provider", "kimi", "--provider", "anthropic"),
+        ),
+        ("logs/codex/masonc15-demo-v0155-apply-patch.fixture.jsonl", ("--strategy", "toolhist")),
+        ("logs/codex/masonc15-demo-v0155-apply-patch.fixture.jsonl", ("--provider", "gemini")),
+    ],
+)
+def test_cli_prints_the_library_result_and_its_exit_code(log: str, options: tuple[str, ...]) -> None:
+    """The installed command: stdout is ``_emit_json`` of `toolhist.check.check`; exit 1 on errors."""
+    path = str(CORPUS / log)
+    out = _toolhist("check", path, *options, "--json")
+    providers = [options[i + 1] for i, o in enumerate(options) if o == "--provider"] or None
+    strategy = options[1] if options[:1] == ("--strategy",) else "none"
+    result = check(path, providers, strategy=strategy)
+    assert out.stdout.decode() == emitted(result)
+    assert out.returncode == (1 if result.errors() else 0)
+
+
+def test_cli_redacts_the_streamed_text(tmp_path: Path) -> None:
+    """``--redact`` sees each write whole: a key inside a violation's text is replaced as before."""
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0"
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "tool", "tool_call_id": key, "content": "x"},
+        ],
+    }
+    f = tmp_path / "leak.json"
+    f.write_text(json.dumps(body))
+    out = _toolhist("--redact", "check", str(f), "--provider", "openai-chat", "--json")
+    assert out.returncode == 1
+    assert key not in out.stdout.decode()
+    plain = _toolhist("check", str(f), "--provider", "openai-chat", "--json")
+    assert key in plain.stdout.decode()
+    assert json.loads(out.stdout)["results"]["openai-chat"]["violations"]
