@@ -1,4 +1,4 @@
-"""``check --json`` written provider by provider (`toolhist.cli.streamed`): the same bytes, less held.
+"""``check --json`` written provider by provider, ``curate --json`` a message at a time: the same bytes.
 
 The text must be exactly what ``_emit_json(CheckResult.to_json())`` printed when every provider's
 violations were held at once (DESIGN §6 fixes the object; scripts diff it), and no two providers'
@@ -21,11 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolhist.check import CheckResult, check, judged_verdict, result_of, start
-from toolhist.cli.streamed import write_check_json
+from toolhist.cli.streamed import write_check_json, write_curate_json
+from toolhist.curation import curate
+from toolhist.curation.base import Curation
 from toolhist.judgement import judge
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, Violation
+from toolhist.providers import PROVIDERS, Violation, validate
 from toolhist.ran_on import RanOn
+from toolhist.readers import load
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -185,3 +188,40 @@ def test_cli_redacts_the_streamed_text(tmp_path: Path) -> None:
     plain = _toolhist("check", str(f), "--provider", "openai-chat", "--json")
     assert key in plain.stdout.decode()
     assert json.loads(out.stdout)["results"]["openai-chat"]["violations"]
+
+
+def curate_emitted(curation: Curation, left: list[Violation]) -> str:
+    """What ``curate --json`` printed before it streamed."""
+    data = curation.to_json()
+    data["violations"] = [v.model_dump(mode="json") for v in left]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_sessions(), st.sampled_from(["openai-chat", "anthropic", "gemini", "mistral"]),
+       st.sampled_from(["toolhist", "canonical", "none"]))  # fmt: skip
+def test_curate_json_streamed_is_the_whole_dumped(session: Session, provider: str, strategy: str) -> None:
+    """``curate --json`` written a message, a Change and a batch of violations at a time: same text."""
+    curation = curate(session, provider, strategy=strategy)
+    left = validate(session, provider, strategy=strategy)
+    parts: list[str] = []
+    write_curate_json(curation, left, parts.append)
+    assert "".join(parts) == curate_emitted(curation, left)
+
+
+@pytest.mark.parametrize(
+    ("log", "provider", "strategy"),
+    [
+        ("logs/codex/masonc15-demo-v0155-apply-patch.fixture.jsonl", "mistral", "toolhist"),
+        ("logs/claude-code/kvsankar-real-session-01.jsonl", "openai-chat", "canonical"),
+        ("logs/codex/masonc15-demo-v0155-apply-patch.fixture.jsonl", "gemini", "none"),
+    ],
+)
+def test_curate_cli_prints_the_library_result(log: str, provider: str, strategy: str) -> None:
+    """The installed ``curate --json``: the library's curation as ``_emit_json`` printed it, exit code."""
+    path = str(CORPUS / log)
+    out = _toolhist("curate", path, "--provider", provider, "--strategy", strategy, "--json")
+    session = load(path)
+    left = validate(session, provider, strategy=strategy)
+    assert out.stdout.decode() == curate_emitted(curate(session, provider, strategy=strategy), left)
+    assert out.returncode == (1 if any(v.severity == "error" for v in left) else 0)

@@ -20,13 +20,14 @@ surrogate) falls back to ``json`` for its batch.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 if TYPE_CHECKING:
     from toolhist.check import CheckResult
+    from toolhist.curation.base import Curation
     from toolhist.providers import Violation
 
 INDENT = "  "
@@ -34,6 +35,9 @@ INDENT = "  "
 
 BATCH = 1000
 """Violations serialised per orjson call and written per write."""
+
+CHUNK = 1 << 16
+"""Characters gathered before a write, when items are written one by one (`_write_list`)."""
 
 Write = Callable[[str], None]
 
@@ -57,23 +61,36 @@ def _items(values: list[dict[str, Any]], depth: int) -> str:
     return pad + text[2:-2].replace("\n", "\n" + pad)  # "[\n  {...},\n  {...}\n]" → the items
 
 
-def _batch(found: Sequence[Violation], start: int, size: int) -> str:
-    """Violations ``start`` to ``start + size`` of ``found`` as list items four levels in.
+def _batch(found: Sequence[Violation], start: int, size: int, depth: int) -> str:
+    """Violations ``start`` to ``start + size`` of ``found`` as list items ``depth`` levels in.
 
     Its own function so the batch's dicts die on return, not at the next batch.
     """
-    return _items([v.model_dump(mode="json") for v in found[start : start + size]], 4)
+    return _items([v.model_dump(mode="json") for v in found[start : start + size]], depth)
 
 
-def _write_violations(found: Sequence[Violation], write: Write, size: int) -> None:
-    """``"violations": [...]`` of one provider (three levels in), from after its key to its ``]``."""
-    if not found:
-        write("[]")
-        return
-    write("[\n")
+def _violations(found: Sequence[Violation], depth: int, size: int) -> Iterator[str]:
+    """``found`` as list items ``depth`` levels in, ``size`` a piece."""
     for start in range(0, len(found), size):
-        write(("" if start == 0 else ",\n") + _batch(found, start, size))
-    write("\n" + INDENT * 3 + "]")
+        yield _batch(found, start, size, depth)
+
+
+def _write_list(pieces: Iterable[str], depth: int, write: Write) -> None:
+    """A list ``depth`` levels in, from its ``[`` to its ``]``, of ``pieces`` (whole items as text).
+
+    Pieces are gathered up to `CHUNK` characters a write; a write never ends inside an item.
+    """
+    gathered: list[str] = []
+    size = 0
+    opened = False
+    for piece in pieces:
+        gathered.append(("," if opened else "[") + "\n" + piece)
+        opened = True
+        size += len(piece)
+        if size >= CHUNK:
+            write("".join(gathered))
+            gathered, size = [], 0
+    write("".join(gathered) + ("\n" + INDENT * depth + "]" if opened else "[]"))
 
 
 def write_check_json(
@@ -104,10 +121,46 @@ def write_check_json(
         errors += sum(v.severity == "error" for v in found)
         lead = ",\n" if opened else head + "{\n"  # nothing written before the first verdict is made
         write(f'{lead}{INDENT * 2}{_key(provider)}: {{\n{INDENT * 3}"violations": ')
-        _write_violations(found, write, batch)
+        _write_list(_violations(found, 4, batch), 3, write)
         write(f"\n{INDENT * 2}}}")
         opened = True
         del found  # before the next provider's verdict is made
     tail = [f",\n{INDENT}{_key(k)}: {nested(whole[k], 1)}" for k in keys[at + 1 :]]
     write(("\n" + INDENT + "}" if opened else head + "{}") + "".join(tail) + "\n}\n")
     return errors
+
+
+def write_curate_json(curation: Curation, left: Sequence[Violation], write: Write) -> None:
+    """Write ``curate --json``: `Curation.to_json` with ``violations`` (``left``) after it.
+
+    The text ``_emit_json`` printed of the whole, but the curated session's messages, the Changes
+    and the violations are dumped and written one at a time: the whole as one dict and one string
+    was several times the session again, on top of the session as given and as curated.
+    """
+    bare = curation.model_copy(
+        update={"session": curation.session.model_copy(update={"messages": ()}), "changes": ()}
+    )
+    whole = bare.to_json()
+    whole["violations"] = []
+    for n, key in enumerate(whole):
+        write(("{\n" if n == 0 else ",\n") + f"{INDENT}{_key(key)}: ")
+        if key == "session":
+            session = whole[key]
+            for m, field in enumerate(session):
+                write(("{\n" if m == 0 else ",\n") + f"{INDENT * 2}{_key(field)}: ")
+                if field == "messages":
+                    messages = (
+                        INDENT * 3 + nested(x.model_dump(mode="json"), 3) for x in curation.session.messages
+                    )
+                    _write_list(messages, 2, write)
+                else:
+                    write(nested(session[field], 2))
+            write("\n" + INDENT + "}" if session else "{}")
+        elif key == "changes":
+            changes = (INDENT * 2 + nested(c.to_json(), 2) for c in curation.changes)
+            _write_list(changes, 1, write)
+        elif key == "violations":
+            _write_list(_violations(left, 2, BATCH), 1, write)
+        else:
+            write(nested(whole[key], 1))
+    write("\n}\n")
