@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import signal
 import subprocess
 import sys
 import weakref
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench_modules import benchmark_module
 from history_gen import broken_sessions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -225,3 +227,28 @@ def test_curate_cli_prints_the_library_result(log: str, provider: str, strategy:
     left = validate(session, provider, strategy=strategy)
     assert out.stdout.decode() == curate_emitted(curate(session, provider, strategy=strategy), left)
     assert out.returncode == (1 if any(v.severity == "error" for v in left) else 0)
+
+
+def test_interrupted_mid_write_is_one_line_and_leaves_no_file(tmp_path: Path) -> None:
+    """Ctrl-C while the JSON is being written (stdout blocked on a full pipe): exit 130, one line.
+
+    stdout is the user's (a shell redirection truncates it itself); toolhist writes no file of its
+    own for ``check``, so the folder it ran in holds only the log afterwards.
+    """
+    log = tmp_path / "rollout.jsonl"
+    benchmark_module("agent_logs").write("codex", log, lines=3000)  # 1.7 MB of JSON: more than a pipe holds
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolhist", "check", str(log), "--json"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.read1(4096)  # type: ignore[attr-defined]  # written: the writing has begun
+    assert first.startswith(b'{\n  "file": ')
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == b"toolhist: interrupted\n"
+    assert len(first + out) < 1_700_000  # stopped before the end
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rollout.jsonl"]
