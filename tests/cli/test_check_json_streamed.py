@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -252,3 +255,51 @@ def test_interrupted_mid_write_is_one_line_and_leaves_no_file(tmp_path: Path) ->
     assert err == b"toolhist: interrupted\n"
     assert len(first + out) < 1_700_000  # stopped before the end
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rollout.jsonl"]
+
+
+def _screen(drawn: str) -> list[str]:
+    """The lines a terminal shows for ``drawn``: ``\\r`` goes to the line's start, ESC[K erases to its end."""
+    lines: list[str] = []
+    line: list[str] = []
+    col = 0
+    for part in re.split(r"(\r|\n|\x1b\[K)", drawn):
+        if part == "\r":
+            col = 0
+        elif part == "\n":
+            lines.append("".join(line))
+            line, col = [], 0
+        elif part == "\x1b[K":
+            del line[col:]
+        else:
+            for ch in part:
+                line[col : col + 1] = [ch]
+                col += 1
+    return [*lines, "".join(line)] if line else lines
+
+
+def test_a_terminal_showing_both_shows_the_json_whole(tmp_path: Path) -> None:
+    """stdout and the status line on one terminal: what it shows at the end is the JSON, every line.
+
+    The status is drawn between providers; were a provider's last line left half-written, the
+    status would be drawn over it and its erasure take the JSON's text with it.
+    """
+    log = CORPUS / "logs" / "codex" / "masonc15-demo-v0155-apply-patch.fixture.jsonl"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolhist", "check", str(log), "--json"], stdout=follower, stderr=follower
+    )
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the process closed the terminal (it exited)
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    assert proc.wait(timeout=120) == 1
+    os.close(leader)
+    text = drawn.decode()
+    assert "\rchecking masonc15-demo-v0155-apply-patch.fixture.jsonl  bedrock (7/7)" in text  # drawn
+    assert _screen(text) == emitted(check(str(log))).splitlines()

@@ -105,16 +105,24 @@ def _check_json(
 
     The bytes ``_emit_json(check(...).to_json())`` would print, but each provider's violations
     are written as they are made and let go (`toolhist.cli.streamed`: issue 26, peak memory). The
-    status line is erased before each write. Returns the error-level violations.
+    status line is erased before each write, and each write ends a line: a status drawn over a
+    half-written line would erase it from a terminal that shows both. Returns the error-level
+    violations.
     """
     from toolhist.check import start
     from toolhist.cli.streamed import write_check_json
 
     run = start(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
 
+    held = [""]  # the last line begun: written with the next write, after the status is drawn
+
     def write(text: str) -> None:
-        progress.clear()
-        click.echo(text, nl=False)
+        text = held[0] + text
+        cut = text.rfind("\n") + 1
+        held[0] = text[cut:]
+        if cut:
+            progress.clear()
+            click.echo(text[:cut], nl=False)
 
     return write_check_json(run.result({}), run.verdicts(steps), write)
 
