@@ -275,7 +275,7 @@ def check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the 
                     or not _model_side(following)
                     or (stored and isinstance(item.get("id"), str) and _bare_assistant_message(following))
                 ):
-                    values = {"id": str(item.get("id", ""))}
+                    values: dict[str, Any] = {"id": str(item.get("id", ""))}
                     reasoning.append(Finding("resp.reasoning_dangling", ("input", i), values))
             elif kind == "function_call" and isinstance(item.get("id"), str) and not seen_reasoning:
                 # kept when reasoning turns out replayed (below)
