@@ -100,21 +100,23 @@ def parse_arguments(raw: str) -> tuple[JsonValue, str | None]:
 
 
 def fill_tool_names(messages: list[Message]) -> list[Message]:
-    """Give every result without a tool name the name of the earlier call it answers.
+    """Give every result without a tool name the name of the earlier call it answers, in place.
 
     Anthropic, Bedrock and Responses results carry only the call id; downstream (Gemini needs the
     name, the timeline shows it) everything is easier when the name is on the result too.
+
+    Each named message replaces its unnamed self in ``messages`` (returned), so the old one is
+    freed as soon as its successor is made: a new list beside the reader's held every message
+    with results twice until the reader was done, 7% of a Codex rollout's size (issue 26).
     """
     names: dict[str, str] = {}
-    out: list[Message] = []
-    for message in messages:
+    for index, message in enumerate(messages):
         blocks = named_blocks(message.blocks, names)
-        out.append(
-            construct(Message, speaker=message.speaker, blocks=blocks, metadata=message.metadata)
-            if blocks is not None
-            else message
-        )
-    return out
+        if blocks is not None:
+            messages[index] = construct(
+                Message, speaker=message.speaker, blocks=blocks, metadata=message.metadata
+            )
+    return messages
 
 
 def named_blocks(blocks: Iterable[Block], names: dict[str, str]) -> tuple[Block, ...] | None:

@@ -305,17 +305,26 @@ class OpenAIResponsesReader(Reader):
             metadata={"shape": "body" if isinstance(value, dict) else "list"},
         )
 
-    def _read_items(self, items: list[Any], ptr: Pointer, built: Built) -> None:
+    def _read_items(
+        self,
+        items: list[Any],
+        ptr: Pointer,
+        built: Built,
+        *,
+        first: int = 0,
+        sides: dict[str, MessageMetadata] | None = None,
+    ) -> None:
+        """``items`` grouped into messages added to ``built``; ``items[0]`` is item ``first`` of the input.
+
+        A caller reading a long list a part at a time (`toolhist.agents.codex.reader`) gives each
+        part's place, so indices and pointers are the whole list's, and the same ``sides``
+        (`side_metadata`) for every part.
+        """
         group: list[Block] = []
         group_items: list[int] = []
         group_side: str | None = None
         start = 0
-        # one metadata object per side, shared by its messages (frozen, equal by value): one per
-        # message was 8 MB of a 50 MB Codex rollout (issue 26)
-        side_metadata = {
-            "ai": construct(MessageMetadata, source_role="assistant"),
-            "tool": construct(MessageMetadata, source_role=None),
-        }
+        side_metadata = sides if sides is not None else side_metadata_pair()
 
         def flush() -> None:
             nonlocal group, group_items, group_side
@@ -337,7 +346,7 @@ class OpenAIResponsesReader(Reader):
                 )
             group, group_items, group_side = [], [], None
 
-        for i, raw in enumerate(items):
+        for i, raw in enumerate(items, first):
             iptr = (*ptr, i)
             item = obj(raw, iptr)
             kind = _kind(item)
@@ -390,6 +399,26 @@ class OpenAIResponsesReader(Reader):
             group.extend(blocks)
             group_items.extend(i for _ in blocks)
         flush()
+
+
+def side_metadata_pair() -> dict[str, MessageMetadata]:
+    """One metadata object per side (``ai``, ``tool``), shared by the grouped messages of a read.
+
+    Frozen and equal by value: one per message was 8 MB of a 50 MB Codex rollout (issue 26).
+    """
+    return {
+        "ai": construct(MessageMetadata, source_role="assistant"),
+        "tool": construct(MessageMetadata, source_role=None),
+    }
+
+
+def opens_turn(item: Any) -> bool:
+    """Whether ``item`` closes the group before it and starts none: a message not the assistant's.
+
+    `OpenAIResponsesReader._read_items` flushes at such an item and makes it a message of its
+    own, so the items between two of them group the same whether read together or apart.
+    """
+    return type(item) is dict and _kind(item) == "message" and item.get("role") != "assistant"
 
 
 def _read_tools(tools: Any) -> tuple[ToolSpec, ...]:

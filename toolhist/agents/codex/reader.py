@@ -77,7 +77,13 @@ from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthe
 from toolhist.formats.base import Built, ShapeError, Skips, tag
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
-from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
+from toolhist.formats.openai_responses import (
+    AI_SIDE,
+    TOOL_SIDE,
+    OpenAIResponsesReader,
+    opens_turn,
+    side_metadata_pair,
+)
 from toolhist.formats.records import MAX_SKIPPED, kind_of, skipped_note
 from toolhist.model import Location, Session, SessionSource, Unsent
 
@@ -233,7 +239,7 @@ _LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
 
 
 def _grouped(
-    items: list[dict[str, Any]],
+    items: list[Any],
     item_lines: list[int | None],
     name: str,
     path: str | None,
@@ -248,17 +254,26 @@ def _grouped(
     record does not make a whole session unreadable. Done here, item by item, rather than by the
     stream's line skipping (`toolhist.formats.records`): a compaction's ``replacement_history``
     holds many items on one line, and one bad item must not take the whole compaction with it.
+
+    Read a turn at a time (`_turns`), each turn's parsed items let go once they are blocks: read
+    whole, every parsed item stayed beside its blocks until the last was made, a sixth of the
+    rollout's size at the read's peak (issue 26). A bad item is retried within its turn, and with
+    the turn before when it was the item that opened the turn (without it the two turns are one
+    group, as a read of the whole list would make them). ``items`` is emptied.
     """
-    while True:
-        doc = Document(value=items, name=name, path=path, jsonl_lines=None)
-        built = Built(doc)
-        built.notes = notes
+    built = Built(Document(value=items, name=name, path=path, jsonl_lines=None))
+    built.notes = notes
+    reader = OpenAIResponsesReader()
+    sides = side_metadata_pair()
+    kept = start = 0  # items[kept:start]: the turn before, kept until the next one is read
+    kept_made = made = 0  # how many messages there were before each of the two turns
+    while start < len(items):
+        end = _turn_end(items, start)
         said = len(notes)
         try:
-            OpenAIResponsesReader()._read_items(items, (), built)
-            break
+            reader._read_items(items[start:end], (), built, first=start, sides=sides)
         except ShapeError as exc:
-            del notes[said:]  # what the failed pass noted is said again by the next one
+            del built.messages[made:], built.locations[made:], notes[said:]
             first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
             line = item_lines[first] if first is not None else None
             if first is None or skips.unreadable() >= MAX_SKIPPED:
@@ -268,20 +283,33 @@ def _grouped(
             where = f"line {line}" if line is not None else f"item {first}"
             notes.append(skipped_note(where, kind, record, ("payload", *exc.pointer[1:]), exc.reason))
             skips.add_unreadable(kind, line)
-            items = items[:first] + items[first + 1 :]
-            item_lines = item_lines[:first] + item_lines[first + 1 :]
+            del items[first], item_lines[first]
+            if first == start and start > kept:  # the turn's opening item gone: one turn with the last
+                del built.messages[kept_made:], built.locations[kept_made:]
+                start, made = kept, kept_made
+            continue
+        items[kept:start] = [None] * (start - kept)  # the turn before let go, places kept
+        kept, kept_made = start, made
+        start, made = end, len(built.messages)
     items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
     located = _LOCATION
-    locations = tuple(
-        located(
+    places = built.locations  # each replaced where it is: the Responses one is freed at once
+    for n, loc in enumerate(places):
+        places[n] = located(
             loc.index,
             item_lines[loc.index] if loc.index is not None else None,
             "payload",
             loc.block_items,
         )
-        for loc in built.locations
-    )
-    return built, locations
+    return built, tuple(places)
+
+
+def _turn_end(items: list[Any], start: int) -> int:
+    """Where the turn starting at ``items[start]`` ends: the next item that opens one (`opens_turn`)."""
+    for end in range(start + 1, len(items)):
+        if opens_turn(items[end]):
+            return end
+    return len(items)
 
 
 class CodexReader(StreamReader):
