@@ -73,8 +73,8 @@ from toolhist.agents.codex.history import (
     is_user_message,
     rollback_event,
 )
-from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
-from toolhist.formats.base import Built, ShapeError, Skips, tag
+from toolhist.agents.codex.normalize import ABORTED, OUTPUT_OF, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.formats.base import Built, ShapeError, Shared, Skips, tag
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import (
@@ -121,13 +121,22 @@ SHARED_PART_LISTS = ("content", "summary")
 """An item's lists of parts, whose ``type`` repeats as well (``output_text``, ``summary_text``)."""
 
 
-def _share_strings(item: dict[str, Any]) -> None:
+def _share_strings(item: dict[str, Any], calls: dict[str, str]) -> None:
     """Make the repeated short strings of ``item`` (`SHARED_FIELDS`) one interned string per value.
 
     The parser makes a new string for every value it reads: a 200 MB rollout kept 50,000 copies of
     ``"function_call"``, ``"reasoning"``, ``"exec_command"``… in its blocks, 5% of what its session
     holds (issue 26). Values are equal before and after, so nothing read changes.
+
+    An output's ``call_id`` becomes its call's string (``calls``: the ids of calls not answered
+    yet, each let go when its output comes), so a call and its result hold one id, not two.
     """
+    call_id = item.get("call_id")
+    if type(call_id) is str:
+        if item.get("type") in OUTPUT_OF.values():
+            item["call_id"] = calls.pop(call_id, call_id)
+        else:
+            calls[call_id] = call_id
     intern = sys.intern
     for key in SHARED_FIELDS:
         value = item.get(key)
@@ -265,13 +274,14 @@ def _grouped(
     built.notes = notes
     reader = OpenAIResponsesReader()
     sides = side_metadata_pair()
+    share = Shared()  # equal small provider data, one dict per value for the whole rollout
     kept = start = 0  # items[kept:start]: the turn before, kept until the next one is read
     kept_made = made = 0  # how many messages there were before each of the two turns
     while start < len(items):
         end = _turn_end(items, start)
         said = len(notes)
         try:
-            reader._read_items(items[start:end], (), built, first=start, sides=sides)
+            reader._read_items(items[start:end], (), built, first=start, sides=sides, share=share)
         except ShapeError as exc:
             del built.messages[made:], built.locations[made:], notes[said:]
             first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
@@ -342,6 +352,7 @@ class CodexReader(StreamReader):
         turns = 0
         model: str | None = None
         compactions: list[JsonValue] = []
+        calls: dict[str, str] = {}  # call ids without an output yet (`_share_strings`)
         notes = list(notes)
         for line, entry in lines:
             classified = _classify(entry, line, skips, events)
@@ -351,7 +362,7 @@ class CodexReader(StreamReader):
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
-                _share_strings(payload)
+                _share_strings(payload, calls)
                 if payload.get("type") == "local_shell_call":
                     payload = _local_shell(payload)
                 items.append(payload)
