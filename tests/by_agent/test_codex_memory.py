@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import JsonValue
 
 import toolhist
 from toolhist.formats import base
@@ -303,3 +304,53 @@ def test_bad_items_are_skipped_as_a_whole_read_would_skip_them(tmp_path: Path, k
     assert [loc.index for loc in read.source.locations] == [loc.index for loc in clean.source.locations]
     assert read.source.skipped.get("unreadable response_item", 0) == bad
     assert sum("skipped a record of kind `response_item`" in n for n in read.source.notes) == bad
+
+
+def test_equal_provider_data_and_call_ids_are_one_object(tmp_path: Path) -> None:
+    """Every call's ``{"type": "function_call"}`` is one dict, and a result's call id its call's string.
+
+    Counted, not timed: a dict per block for the same small value, and the id string of every
+    call again on its output, were 7% of a loaded rollout (issue 26).
+    """
+    session = toolhist.load(_rollout(tmp_path))
+    blocks = [b for m in session.messages for b in m.blocks]
+    calls = [b for b in blocks if isinstance(b, ToolCallBlock)]
+    results = [b for b in blocks if isinstance(b, ToolResponseBlock)]
+    assert len({id(b.provider_data) for b in calls}) == 1
+    assert len({id(b.provider_data) for b in results}) == 1
+    assert results[0].provider_data == {"type": "function_call_output"}
+    assert all(r.call_id is c.id and r.raw_call_id is c.id for c, r in zip(calls, results, strict=True))
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.floats(0, 1), st.text(max_size=3))
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from("abc"), _SCALARS | st.dictionaries(st.sampled_from("xy"), _SCALARS), max_size=3
+        )
+    )
+)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_shared_gives_back_an_equal_value_in_the_same_order(values: list[dict[str, Any]]) -> None:
+    """`Shared` hands back a dict that dumps as the one given (key order, ``1`` vs ``true`` vs ``1.0``)."""
+    share = base.Shared()
+    for value in values:
+        got = share(value)
+        assert json.dumps(got) == json.dumps(value)
+        assert type(got) is dict
+
+
+def test_shared_keeps_a_bounded_table() -> None:
+    """Values that never repeat (an item ``id``) stop being remembered at `SHARED_MAX`, still given back."""
+    share = base.Shared()
+    for k in range(base.SHARED_MAX + 50):
+        item: dict[str, JsonValue] = {"type": "message", "id": f"msg_{k}"}
+        assert share(item) is item
+    late: dict[str, JsonValue] = {"type": "message", "id": f"msg_{base.SHARED_MAX + 10}"}
+    assert share(late) is late  # not remembered: a new equal dict is its own
+    early: dict[str, JsonValue] = {"type": "message", "id": "msg_3"}
+    again = share(early)
+    assert again is not early
+    assert again == early
