@@ -35,7 +35,6 @@ from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.share import share
 from toolhist.views.state import DEFAULT_SAMPLE, MAX_UPLOAD_MB, Input
-from toolhist.views.transcript import threads
 from toolhist.views.summary import (
     messages_table,
     summary_rows,
@@ -44,6 +43,7 @@ from toolhist.views.summary import (
     verdict_rows,
     verdicts_so_far,
 )
+from toolhist.views.transcript import threads
 from toolhist.views.widgets import PAGES, sentence, show_ids, style_links
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
