@@ -101,7 +101,7 @@ class Shared:
 
     A Codex rollout's call, output and text items leave the same ``{"type": "function_call"}``
     (``function_call_output``, ``output_text``…) on every block: a dict of its own per block was
-    6% of what a loaded rollout holds (issue 26). Models are frozen and their dicts are never
+    7% of what a loaded rollout holds (issue 26). Models are frozen and their dicts are never
     changed in place (copy-on-write), so equal values can be one object. Only small dicts of
     strings, booleans and nulls (one level of such dicts inside) are shared: their key is cheap,
     and ``1 == True`` cannot make two different values one.
@@ -167,7 +167,7 @@ def fill_tool_names(messages: list[Message]) -> list[Message]:
 
     Each named message replaces its unnamed self in ``messages`` (returned), so the old one is
     freed as soon as its successor is made: a new list beside the reader's held every message
-    with results twice until the reader was done, 7% of a Codex rollout's size (issue 26).
+    with results twice until the reader was done, a tenth of a Codex rollout's size (issue 26).
     """
     names: dict[str, str] = {}
     for index, message in enumerate(messages):
