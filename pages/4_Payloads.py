@@ -325,11 +325,16 @@ end = min(count, start + size)
 st.caption(f"Messages {start:,} to {max(end - 1, start):,} of {count:,}")
 numbers = {} if strategy == "none" else {p: sources(opened.key, p, strategy, session) for p in shown}
 pair = diff_pair(shown)
-hit = {m for p in shown for v in found[p] if (m := v.message_index) is not None and start <= m < end}
+marked_at: dict[int, set[str]] = {}  # window message -> the rules marking it (one pass over the verdicts)
+for provider in shown:
+    for v in found[provider]:
+        if (m := v.message_index) is not None and start <= m < end:
+            marked_at.setdefault(m, set()).add(v.rule)
+hit = set(marked_at)
 dropped = {p: omitted_by_message(payloads[p].omitted) for p in shown}
 open_all = st.toggle("Open every message of the window", key="pl_open_all")
 for m in range(start, end):
-    broken = sorted({v.rule for p in shown for v in found[p] if v.message_index == m})
+    broken = sorted(marked_at.get(m, ()))
     what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
     title = (
         f"Message {m} · {session.messages[m].speaker} · {what}"
