@@ -73,7 +73,8 @@ def test_a_long_body_packs_its_first_screen_and_the_rest_when_another_window_sho
     shown = list(at.multiselect(key="pl_providers").value)
     assert sorted(kept) == sorted(shown)
     assert all(None in k.chunks for k in kept.values())  # not every chunk packed for the first screen
-    start = int(at.number_input(key="pl_from").value)
+    start = at.number_input(key="pl_from").value
+    assert isinstance(start, int)
     first = [e for e in at.expander if e.label.startswith("Message ")]
     assert first[0].label.startswith(f"Message {start} · ")
     # a jump to the last violation: a window outside the packed chunks
