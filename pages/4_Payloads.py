@@ -77,17 +77,42 @@ def sdk_view(key: str, provider: str, strategy: str, _session: Session) -> SdkRe
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def packed(key: str, provider: str, strategy: str, _session: Session) -> Packed:
+def packed(key: str, provider: str, strategy: str, _session: Session, _hot: range | None = None) -> Packed:
     """The payload as this page keeps it (`toolhist.views.packed`), per session key, provider and strategy.
 
     Not the dict tree: three 100,000-message bodies kept as trees were about 290 MB of the server's
-    memory for as long as the session was open, to show a window of 50 messages.
+    memory for as long as the session was open, to show a window of 50 messages. ``_hot``: the
+    source messages the first screen can show; only their entries are packed now, the rest when
+    first read (rendered again: `again`). Not part of the cache key: another window reads the same.
     """
-    record(key, packed, key, provider, strategy, None)
+    record(key, packed, key, provider, strategy, None, None)
+    again = partial(rendered_again, key, provider, strategy, _session)
     # the tree goes before the freeze (`built`) and its heap after (`toolhist.views.trim`)
-    made = built(lambda: pack(rendered(key, provider, strategy, _session)))()
+    made = built(lambda: pack(rendered(key, provider, strategy, _session), hot=_hot, again=again))()
     trimmed()
     return made
+
+
+def rendered_again(key: str, provider: str, strategy: str, session: Session) -> Payload:
+    """`rendered`, for a packed body's chunks not packed yet; its heap goes back once they are."""
+    trimmed()  # what the last render left
+    return rendered(key, provider, strategy, session)
+
+
+def first_screen(count: int, found: dict[str, list[Violation]]) -> range:
+    """The messages the first window can show: from where this run opens it, as wide as a window gets.
+
+    As the window's start is chosen below (``pl_from``: kept, or from the link or the first error).
+    """
+    linked_msg = state.message_param(count)
+    held = st.session_state.get("pl_from")
+    if isinstance(held, int) and st.session_state.get("pl_from_link") == linked_msg:
+        start = held
+    else:
+        targets = jumps(found)
+        focus = linked_msg if linked_msg is not None else targets[0][1] if targets else 0
+        start = max(0, min(focus - CONTEXT, max(count - 1, 0)))
+    return range(start, start + max(WINDOWS))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -164,13 +189,14 @@ if len(chosen) == 1:
     state.remember("provider", chosen[0])
 
 as_is = state.checked(opened, chosen) if strategy == "none" else {}
+hot = first_screen(len(session.messages), as_is) if strategy == "none" else None
 payloads: dict[str, Packed] = {}
 found: dict[str, list[Violation]] = {}
 failed: dict[str, str] = {}
 for provider in chosen:
     try:
         with st.spinner(f"Rendering {provider}…"):
-            payloads[provider] = packed(opened.key, provider, strategy, session)
+            payloads[provider] = packed(opened.key, provider, strategy, session, hot)
             found[provider] = (
                 as_is[provider]
                 if strategy == "none"
@@ -299,11 +325,16 @@ end = min(count, start + size)
 st.caption(f"Messages {start:,} to {max(end - 1, start):,} of {count:,}")
 numbers = {} if strategy == "none" else {p: sources(opened.key, p, strategy, session) for p in shown}
 pair = diff_pair(shown)
-hit = {m for p in shown for v in found[p] if (m := v.message_index) is not None and start <= m < end}
+marked_at: dict[int, set[str]] = {}  # window message -> the rules marking it (one pass over the verdicts)
+for provider in shown:
+    for v in found[provider]:
+        if (m := v.message_index) is not None and start <= m < end:
+            marked_at.setdefault(m, set()).add(v.rule)
+hit = set(marked_at)
 dropped = {p: omitted_by_message(payloads[p].omitted) for p in shown}
 open_all = st.toggle("Open every message of the window", key="pl_open_all")
 for m in range(start, end):
-    broken = sorted({v.rule for p in shown for v in found[p] if v.message_index == m})
+    broken = sorted(marked_at.get(m, ()))
     what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
     title = (
         f"Message {m} · {session.messages[m].speaker} · {what}"

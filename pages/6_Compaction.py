@@ -117,9 +117,11 @@ if len(replaced) > PAGE_ROWS:  # a page at a time, like the tokens per message b
     page = int(st.number_input(label, 1, pages, key="co_rep_page"))
     start = (page - 1) * PAGE_ROWS
     st.caption(f"Rows {start:,} to {min(start + PAGE_ROWS, len(replaced)) - 1:,} of {len(replaced):,}")
-    replaced = replaced.iloc[start : start + PAGE_ROWS]
-if len(replaced):
-    st.dataframe(replaced, hide_index=True, key="co_replacements")
+    table = replaced.page(range(start, start + PAGE_ROWS))  # only the page shown is made
+else:
+    table = replaced.page(None)
+if len(table):
+    st.dataframe(table, hide_index=True, key="co_replacements")
 else:
     st.caption("Nothing was replaced with these settings.")
 

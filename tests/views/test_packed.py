@@ -41,7 +41,7 @@ def test_a_packed_body_holds_its_list_as_bytes_and_gives_back_every_entry(
     assert isinstance(listed, list)
     assert kept.size == len(listed) > CHUNK  # more than one chunk
     assert all(isinstance(chunk, bytes) for chunk in kept.chunks)  # no dict tree is kept for the list
-    assert sum(map(len, kept.chunks)) < len(orjson.dumps(listed)) / 2  # compressed
+    assert sum(len(chunk or b"") for chunk in kept.chunks) < len(orjson.dumps(listed)) / 2  # compressed
     assert [kept.entry(n) for n in range(kept.size)] == listed
     assert kept.body() == payload.body
     assert list(kept.body()) == list(payload.body)  # the body's own key order
@@ -58,7 +58,9 @@ def test_a_short_body_is_kept_as_it_is() -> None:
     assert all(isinstance(chunk, list) for chunk in kept.chunks)
     listed = payload.body["messages"]
     assert isinstance(listed, list)
-    assert kept.chunks[0][0] is listed[0]  # the same objects, not copies
+    first = kept.chunks[0]
+    assert isinstance(first, list)
+    assert first[0] is listed[0]  # the same objects, not copies
 
 
 def _json() -> st.SearchStrategy[Any]:
@@ -98,3 +100,38 @@ def test_every_entry_reads_back_as_it_was(some: list[Any], times: int) -> None:
     assert kept.size == len(entries)
     assert _same([kept.entry(n) for n in range(kept.size)], entries)
     assert _same(kept.body(), {"model": "m", "messages": entries})
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "anthropic", "gemini"])
+def test_the_first_screen_is_packed_now_and_the_rest_when_first_read(
+    provider: str, generated: Session
+) -> None:
+    """``hot``: only the chunks of those messages' entries are packed; another entry renders the body again, once."""
+    payload = render(generated, provider)
+    renders: list[int] = []
+
+    def again() -> Payload:
+        renders.append(1)
+        return render(generated, provider)
+
+    kept = pack(payload, pack_from=0, hot=range(10, 20), again=again)
+    key = kept.sections.list_key
+    assert key is not None
+    listed = payload.body[key]
+    assert isinstance(listed, list)
+    wanted = {e // CHUNK for m in range(10, 20) for e in kept.sections.entries.get(m, ())}
+    assert wanted == {0}
+    assert [at for at, chunk in enumerate(kept.chunks) if chunk is not None] == [0]
+    assert isinstance(kept.chunks[0], bytes)
+    assert [kept.entry(n) for n in range(CHUNK)] == listed[:CHUNK]
+    assert renders == []  # the first screen reads nothing else
+    assert kept.entry(kept.size - 1) == listed[-1]
+    assert renders == [1]
+    assert all(isinstance(chunk, bytes) for chunk in kept.chunks)  # every chunk packed, once
+    assert kept.body() == payload.body
+    assert renders == [1]
+
+
+def test_without_a_way_to_render_again_every_chunk_is_packed(generated: Session) -> None:
+    kept = pack(render(generated, "anthropic"), pack_from=0, hot=range(3))
+    assert all(isinstance(chunk, bytes) for chunk in kept.chunks)

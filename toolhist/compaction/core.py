@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from toolhist._trusted import construct
 from toolhist._trusted import replace as trusted_replace
 from toolhist.compaction.categories import Category
-from toolhist.compaction.rendering import Rendering, elide, result_marker
+from toolhist.compaction.rendering import Rendering, elide, has_long, result_marker
 from toolhist.compaction.summaries import SummaryItem, call_line, historical_summary
 from toolhist.compaction.tiers import TIER_NAMES, Pair, Tier, layout, pairs
 from toolhist.errors import UsageError
@@ -268,7 +268,7 @@ _Side = tuple[Session, Sequence[Tier], Sequence[int]]
 
 
 def _tier_table(
-    counter: TokenCounter, original: _Side, compacted: _Side, block_tiers: Sequence[Sequence[Tier]]
+    counter: TokenCounter, original: _Side, compacted: _Side, block_tiers: Sequence[Sequence[Tier]] | None
 ) -> tuple[TierTokens, ...]:
     before = _tier_tokens(counter, original)
     after = _tier_tokens(counter, compacted, block_tiers)
@@ -277,8 +277,8 @@ def _tier_table(
         TierTokens(
             tier=tier,
             name=name,
-            messages_before=sum(t == tier for t in tiers_before),
-            messages_after=sum(t == tier for t in tiers_after),
+            messages_before=tiers_before.count(tier),
+            messages_after=tiers_after.count(tier),
             tokens_before=before[tier],
             tokens_after=after[tier],
         )
@@ -288,8 +288,8 @@ def _tier_table(
 
 def _short_call(call: ToolCallBlock) -> ToolCallBlock:
     """The call with long argument values elided (invalid-JSON arguments stay as they were)."""
-    if call.arguments_error is not None or call.parameters is None:
-        return call
+    if call.arguments_error is not None or call.parameters is None or not has_long(call.parameters):
+        return call  # nothing to elide (most calls: a walk that copies nothing)
     parameters = elide(call.parameters)
     if parameters == call.parameters:
         return call
@@ -307,8 +307,11 @@ def _native(
     items: list[SummaryItem],
     tiers: tuple[Tier, ...],
     kept: set[tuple[int, int]],
-) -> tuple[list[Message], list[Tier], list[list[Tier]], list[str]]:
-    """Same messages and blocks; an older call loses long arguments, a successful result becomes its line."""
+) -> tuple[list[Message], list[Tier], None, list[str]]:
+    """Same messages and blocks; an older call loses long arguments, a successful result becomes its line.
+
+    Every block keeps its message's tier (no per-block tiers: None, as `_tier_tokens` reads it).
+    """
     replace: dict[tuple[int, int], Block] = {}
     for pair, item in zip(chosen, items, strict=True):
         replace[pair.call_at] = _short_call(pair.call)
@@ -321,8 +324,7 @@ def _native(
         else trusted_replace(m, blocks=tuple(replace.get((i, b), x) for b, x in enumerate(m.blocks)))
         for i, m in enumerate(session.messages)
     ]
-    block_tiers = [[t] * len(m.blocks) for t, m in zip(tiers, messages, strict=True)]
-    return messages, list(tiers), block_tiers, []
+    return messages, list(tiers), None, []
 
 
 def _text_embed(

@@ -66,6 +66,17 @@ def elide(value: JsonValue, limit: int = ELIDE_OVER) -> JsonValue:
     return value
 
 
+def has_long(value: JsonValue, limit: int = ELIDE_OVER) -> bool:
+    """Whether `elide` would change ``value``: a string in it is over ``limit`` characters."""
+    if isinstance(value, str):
+        return len(value) > limit
+    if isinstance(value, list):
+        return any(has_long(v, limit) for v in value)
+    if isinstance(value, dict):
+        return any(has_long(v, limit) for v in value.values())
+    return False
+
+
 def result_marker(call_id: str, name: str | None, error: bool) -> str:
     """The line that opens an embedded result (Kilo's HTML-comment marker, chosen against mimicry)."""
     tool = f" {name}" if name else ""

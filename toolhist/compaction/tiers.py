@@ -63,15 +63,19 @@ def pairs(session: Session, counter: TokenCounter) -> list[Pair]:
     open_calls: dict[str, tuple[ToolCallBlock, tuple[int, int]]] = {}
     found: list[Pair] = []
     for m, message in enumerate(session.messages):
-        for b, block in enumerate(message.blocks):
-            if isinstance(block, ToolCallBlock) and message.speaker == "ai":
-                open_calls[block.id] = (block, (m, b))
-            elif isinstance(block, ToolResponseBlock) and message.speaker == "tool":
-                opened = open_calls.pop(block.call_id, None)
-                if opened is not None:
-                    call, at = opened
-                    tokens = count_block(counter, call) + count_block(counter, block)
-                    found.append(Pair(call, at, block, (m, b), categorize(call.name), tokens))
+        speaker = message.speaker  # calls count in ai messages only, results in tool messages only
+        if speaker == "ai":
+            for b, block in enumerate(message.blocks):
+                if isinstance(block, ToolCallBlock):
+                    open_calls[block.id] = (block, (m, b))
+        elif speaker == "tool":
+            for b, block in enumerate(message.blocks):
+                if isinstance(block, ToolResponseBlock):
+                    opened = open_calls.pop(block.call_id, None)
+                    if opened is not None:
+                        call, at = opened
+                        tokens = count_block(counter, call) + count_block(counter, block)
+                        found.append(Pair(call, at, block, (m, b), categorize(call.name), tokens))
     found.sort(key=lambda p: p.call_at)
     return found
 
@@ -104,9 +108,9 @@ def layout(session: Session, found: Sequence[Pair], keep: int) -> Layout:
     while 0 < recent_from < len(found) and found[recent_from - 1].call_at[0] == found[recent_from].call_at[0]:
         recent_from -= 1  # never split the parallel calls of one assistant message
 
-    with_tools = [i for i, m in enumerate(messages) if _has_tools(m)]
-    if with_tools:
-        current_from = max(with_tools[-1] + 1, intent_end)
+    last_with_tools = next((i for i in range(count - 1, -1, -1) if _has_tools(messages[i])), None)
+    if last_with_tools is not None:
+        current_from = max(last_with_tools + 1, intent_end)
     else:
         humans = [i for i, m in enumerate(messages) if m.speaker == "human" and i >= intent_end]
         current_from = humans[-1] if humans else count

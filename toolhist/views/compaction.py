@@ -7,7 +7,9 @@ escapes it.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
+from typing import Final
 
 import pandas as pd
 
@@ -40,27 +42,80 @@ def tiers_frame(c: Compaction) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+REPLACEMENT_COLUMNS: Final = (
+    "tool",
+    "call id",
+    "category",
+    "call at",
+    "result at",
+    "tokens before",
+    "outcome",
+    "summary",
+)
+OUTCOMES: Final = ("error kept in full", "replaced by the summary", "kept (shorter than its summary)")
+
+
 def replacements_frame(c: Compaction) -> pd.DataFrame:
     """One row per replaced pair: the tool, where its call and result were, and what stands for it."""
-    columns = ["tool", "call id", "category", "call at", "result at", "tokens before", "outcome", "summary"]
-    rows = [
-        {
-            "tool": r.tool_name,
-            "call id": r.call_id,
-            "category": r.category,
-            "call at": f"message {r.call_at[0]}, block {r.call_at[1]}",
-            "result at": f"message {r.result_at[0]}, block {r.result_at[1]}",
-            "tokens before": r.tokens_before,
-            "outcome": (
-                "error kept in full"
-                if r.is_error
-                else ("replaced by the summary" if r.result_replaced else "kept (shorter than its summary)")
-            ),
-            "summary": r.summary,
-        }
-        for r in c.replacements
-    ]
-    return pd.DataFrame(rows, columns=columns)
+    return replaced_of(c).page(None)
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """`replacements_frame`'s rows, kept a column at a time; a page of them made when shown (`page`).
+
+    At 100,000 messages 51,000 pairs are replaced: the whole frame (two position strings per row
+    among its cells) was 13 MB the Compaction page kept per setting, to show 1,000 rows at a time.
+    """
+
+    tools: tuple[str, ...]
+    call_ids: tuple[str, ...]
+    categories: tuple[str, ...]
+    places: array[int]
+    """Per row: the call's message and block, then the result's."""
+    tokens: array[int]
+    outcomes: bytes
+    """Per row: its index into `OUTCOMES`."""
+    summaries: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def page(self, rows: range | None) -> pd.DataFrame:
+        """Rows ``rows`` (None: all) as `replacements_frame` has them, numbered as in the whole frame."""
+        picked = range(len(self))[rows.start : rows.stop] if rows is not None else range(len(self))
+        if not picked:  # as a frame of no rows is (every column of dtype object)
+            return pd.DataFrame([], columns=list(REPLACEMENT_COLUMNS))
+        at = self.places
+        columns = (
+            [self.tools[i] for i in picked],
+            [self.call_ids[i] for i in picked],
+            [self.categories[i] for i in picked],
+            [f"message {at[4 * i]}, block {at[4 * i + 1]}" for i in picked],
+            [f"message {at[4 * i + 2]}, block {at[4 * i + 3]}" for i in picked],
+            [self.tokens[i] for i in picked],
+            [OUTCOMES[self.outcomes[i]] for i in picked],
+            [self.summaries[i] for i in picked],
+        )
+        frame = pd.DataFrame(
+            dict(zip(REPLACEMENT_COLUMNS, columns, strict=True)), columns=list(REPLACEMENT_COLUMNS)
+        )
+        frame.index = pd.RangeIndex(picked.start, picked.stop)
+        return frame
+
+
+def replaced_of(c: Compaction) -> Replaced:
+    """`Replaced` of ``c``'s replacements."""
+    made = c.replacements
+    return Replaced(
+        tools=tuple(r.tool_name for r in made),
+        call_ids=tuple(r.call_id for r in made),
+        categories=tuple(r.category for r in made),
+        places=array("q", (n for r in made for n in (*r.call_at, *r.result_at))),
+        tokens=array("q", (r.tokens_before for r in made)),
+        outcomes=bytes(0 if r.is_error else 1 if r.result_replaced else 2 for r in made),
+        summaries=tuple(r.summary for r in made),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,7 +157,8 @@ class Shown:
     exact: bool
     reason: str
     tiers: pd.DataFrame
-    replacements: pd.DataFrame
+    replacements: Replaced
+    """What each summary replaced (`Replaced.page` makes the rows shown)."""
     summary: str
     notes: tuple[str, ...]
     before: Side
@@ -120,7 +176,7 @@ def shown(c: Compaction) -> Shown:
         exact=c.exact,
         reason=c.reason,
         tiers=tiers_frame(c),
-        replacements=replacements_frame(c),
+        replacements=replaced_of(c),
         summary=c.summary,
         notes=c.notes,
         before=side_of(c),

@@ -11,19 +11,28 @@ Exact, or not packed: a chunk is kept packed only when its JSON reads back equal
 tuple, an integer past 64 bits, a lone surrogate would not: that chunk stays as it is). A list of
 at most `PACK_FROM` entries is kept as it is (packing costs about 5 ms per 1,000 entries, which a
 short session would pay for nothing).
+
+The first screen first: packing a 100,000-entry list (its JSON, the read-back check, zlib) took
+0.3 s of CPU per provider, three or four times on the page's first run, to show a window of 10 to
+50 messages. Given ``hot`` (the source messages the first screen shows) and ``again`` (how to
+render the body again), `pack` packs only the chunks those messages' entries are in; the first
+entry read from any other chunk renders the body again and packs every chunk still missing, once
+(the page's next window, the download). Without them, every chunk is packed at once.
 """
 
 from __future__ import annotations
 
+import threading
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import orjson
 
 from toolhist.providers import Payload
 from toolhist.views.body import Sections, sections
+from toolhist.views.trim import trimmed
 
 CHUNK: Final = 128
 """Entries per packed chunk: a window of 50 messages unpacks one or two."""
@@ -42,20 +51,46 @@ class Packed:
     id_map: Mapping[str, str]
     size: int
     """Entries in the message list (0: none)."""
-    chunks: tuple[bytes | list[Any], ...]
-    """The message list, `CHUNK` entries each: compressed JSON, or the entries as they are."""
+    chunks: list[bytes | list[Any] | None]
+    """The message list, `CHUNK` entries each: compressed JSON, the entries as they are, or None
+    for a chunk not packed yet (made from ``again`` when first read)."""
     order: tuple[str, ...]
     """The body's keys in their order (the list's among them)."""
+    again: Callable[[], Payload] | None = field(default=None, repr=False)
+    """Renders the same payload again, for the chunks not packed yet (None: every chunk is)."""
+    _filling: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def entry(self, n: int) -> Any:
         """Entry ``n`` of the message list, as the body holds it."""
         if not 0 <= n < self.size:
             raise IndexError(n)
-        return _unpacked(self.chunks[n // CHUNK])[n % CHUNK]
+        return _unpacked(self._chunk(n // CHUNK))[n % CHUNK]
 
     def entries(self) -> list[Any]:
         """The whole message list."""
-        return [entry for chunk in self.chunks for entry in _unpacked(chunk)]
+        return [entry for at in range(len(self.chunks)) for entry in _unpacked(self._chunk(at))]
+
+    def _chunk(self, at: int) -> bytes | list[Any]:
+        chunk = self.chunks[at]
+        if chunk is None:
+            self._fill()
+            chunk = self.chunks[at]
+            assert chunk is not None  # _fill packs every chunk
+        return chunk
+
+    def _fill(self) -> None:
+        """Render the body again and pack every chunk not packed yet (once: the page's caches share it)."""
+        with self._filling:
+            missing = [at for at, chunk in enumerate(self.chunks) if chunk is None]
+            if not missing or self.again is None:
+                return
+            listed = _listed(self.again(), self.sections.list_key)
+            if len(listed) != self.size:  # a renderer is deterministic: the same history, the same body
+                raise RuntimeError(f"{self.provider}: rendered again, {len(listed)} entries, not {self.size}")
+            for at in missing:
+                self.chunks[at] = _packed(listed[at * CHUNK : (at + 1) * CHUNK])
+            del listed
+        trimmed()  # the tree rendered again goes, and its heap with it (`toolhist.views.trim`)
 
     def body(self) -> dict[str, Any]:
         """The whole body, in its own key order (made anew: the download, the SDK check, a tree)."""
@@ -63,15 +98,52 @@ class Packed:
         return {k: self.entries() if k == key else fields[k] for k in self.order}
 
 
-def pack(payload: Payload, *, pack_from: int = PACK_FROM) -> Packed:
-    """``payload`` as the Payloads page keeps it (its body's message list packed when long)."""
+def pack(
+    payload: Payload,
+    *,
+    pack_from: int = PACK_FROM,
+    hot: Iterable[int] | None = None,
+    again: Callable[[], Payload] | None = None,
+) -> Packed:
+    """``payload`` as the Payloads page keeps it (its body's message list packed when long).
+
+    ``hot`` and ``again`` together: only the chunks holding the entries of source messages ``hot``
+    are packed now; the others when first read, from ``again()`` (the module's docstring says why).
+    """
     cut = sections(payload)
-    body = payload.body
     key = cut.list_key
-    listed: list[Any] = body[key] if key is not None else []  # type: ignore[assignment]
+    listed = _listed(payload, key)
     groups = [listed[i : i + CHUNK] for i in range(0, len(listed), CHUNK)]
-    chunks = tuple(_packed(group) for group in groups) if len(listed) > pack_from else tuple(groups)
-    return Packed(payload.provider, cut, payload.omitted, payload.id_map, len(listed), chunks, tuple(body))
+    if len(listed) <= pack_from:
+        return Packed(
+            payload.provider,
+            cut,
+            payload.omitted,
+            payload.id_map,
+            len(listed),
+            list(groups),
+            tuple(payload.body),
+        )
+    wanted = (
+        None if hot is None or again is None else {e // CHUNK for m in hot for e in cut.entries.get(m, ())}
+    )
+    chunks = [_packed(group) if wanted is None or at in wanted else None for at, group in enumerate(groups)]
+    later = again if wanted is not None and len(wanted) < len(groups) else None
+    return Packed(
+        payload.provider,
+        cut,
+        payload.omitted,
+        payload.id_map,
+        len(listed),
+        chunks,
+        tuple(payload.body),
+        later,
+    )
+
+
+def _listed(payload: Payload, key: str | None) -> list[Any]:
+    listed: list[Any] = payload.body[key] if key is not None else []  # type: ignore[assignment]
+    return listed
 
 
 def _packed(group: list[Any]) -> bytes | list[Any]:
