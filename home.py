@@ -43,6 +43,7 @@ from toolhist.views.summary import (
     verdict_rows,
     verdicts_so_far,
 )
+from toolhist.views.transcript import threads
 from toolhist.views.widgets import PAGES, sentence, show_ids, style_links
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
@@ -224,6 +225,22 @@ def show_reader_notes(summary: Summary) -> None:
         alert("info", "What the reader noted", "\n".join(summary.notes))
 
 
+def show_sidechains(session: Session) -> None:
+    """A link to the Conversation page on the first sidechain a Claude Code log keeps apart.
+
+    The reader's note says how to load one from Python (``read_sidechain``); in the app the
+    subagents' threads are under Thread on the Conversation page, and the note alone did not say so.
+    """
+    chains = [t for t in threads(session) if t.key.startswith("sidechain:")]
+    if chains:
+        st.page_link(
+            PAGES["conversation"],
+            label=f"Read its {len(chains)} sidechain(s) (subagent threads) on the Conversation page",
+            icon=":material/forum:",
+            query_params={"thread": chains[0].key},
+        )
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def summary_of(key: str, _session: Session) -> Summary:
     """`toolhist.summarize`, cached per content key."""
@@ -301,6 +318,7 @@ def show(opened: state.Opened) -> None:
     cols[3].metric("Unanswered calls", len(summary.unanswered_calls))
     cols[4].metric("Unmatched results", len(summary.unmatched_results))
     show_reader_notes(summary)
+    show_sidechains(session)
 
     st.subheader("Would a provider accept it?")
     as_sent()

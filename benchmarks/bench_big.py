@@ -123,7 +123,9 @@ def main() -> None:
         "--lines", default="10000,100000,1000000", help="line counts (short outputs); '' for none"
     )
     parser.add_argument("--mb", default="1000", help="sizes in MB (realistic outputs); '' for none")
-    parser.add_argument("--commands", default="summary,check")
+    parser.add_argument(
+        "--commands", default="summary,check", help="comma-separated, each with its options ('check --json')"
+    )
     parser.add_argument(
         "--dir", type=Path, help="where generated logs are kept (default: a temporary directory)"
     )
@@ -156,7 +158,7 @@ def main() -> None:
                 floor = median_run([sys.executable, "-c", FLOOR, str(path)], env, runs, None)
                 cells = []
                 for command in commands:
-                    run = median_run([*toolhist, command, str(path)], env, runs, args.limit_gb)
+                    run = median_run([*toolhist, *command.split(), str(path)], env, runs, args.limit_gb)
                     if run.status not in (0, 1):
                         cells.append(f"{'failed (exit ' + str(run.status) + ')':>36}")
                         continue

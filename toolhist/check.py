@@ -114,7 +114,11 @@ class CheckResult:
         return sum(v.severity == "error" for vs in self.results.values() for v in vs)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``check --json`` object (DESIGN §6)."""
+        """The ``check --json`` object (DESIGN §6).
+
+        ``toolhist check --json`` writes its text provider by provider instead of building it
+        (`toolhist.cli.streamed`); tests/cli holds the two byte for byte equal.
+        """
         return {
             "file": self.file,
             "format": self.format,

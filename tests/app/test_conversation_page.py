@@ -182,3 +182,22 @@ def test_the_violations_to_jump_from_are_the_checks() -> None:
     assert list(table["rule"]) == [v.rule for v in found]
     assert list(table["message"]) == [v.message_index for v in found]
     assert "openai-chat · oai.call_unanswered · error" in transcript(at)
+
+
+def test_home_links_a_log_s_sidechains_to_their_thread() -> None:
+    """Home says where the sidechains the reader kept apart are read in the app, and the link opens one."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["path"] = str(SIDECHAIN_LOG)
+    at.run()
+    assert not at.exception, at.exception
+    links = [link for link in at.get("page_link") if "sidechain" in link.proto.label]
+    assert [(link.proto.label, link.proto.query_string) for link in links] == [
+        (
+            "Read its 2 sidechain(s) (subagent threads) on the Conversation page",
+            "thread=sidechain%3Ab674eedd-0d9d-49e7-8116-1f092cd750ed",
+        )
+    ]
+    plain = AppTest.from_file(APP, default_timeout=120)
+    plain.query_params["path"] = str(SESSION_FILE)
+    plain.run()
+    assert not [link for link in plain.get("page_link") if "sidechain" in link.proto.label]

@@ -320,3 +320,15 @@ def test_a_gateway_carrier_in_the_session_is_in_the_ledger_and_followed_across_t
         "anthropic",
         "unverified",
     )
+
+
+def test_the_origin_of_an_agent_log_names_the_field_that_says_so() -> None:
+    """One parenthesis, as the Switch page writes it: "made on X (the log ran on it, per FIELD)"."""
+    rollout = toolhist.load(
+        ROOT / "tests" / "corpus" / "logs" / "codex" / "simonw-sample-codex-session.jsonl"
+    )
+    report = switch(rollout, 1, "openai-chat", strategies=["none"])
+    assert (report.origin, report.origin_evidence) == (
+        "openai-responses",
+        "the log ran on it, per session_meta.model_provider",
+    )

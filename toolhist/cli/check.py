@@ -2,7 +2,8 @@
 
 Each provider's verdict is printed as it is made and then let go (`toolhist.check.Checking`), so a
 gigabyte log's violations are never all in memory at once (issue 26); the output is the one
-`toolhist.check.check` gives, line for line. ``--json`` prints `toolhist.check.CheckResult.to_json`.
+`toolhist.check.check` gives, line for line. ``--json`` prints `toolhist.check.CheckResult.to_json`,
+written the same way (`toolhist.cli.streamed`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolhist._gc import paused
-from toolhist.cli import _echo_violations, _emit_json
+from toolhist.cli import _echo_violations
 from toolhist.cli.options import format_option, peer_versions_option, strategy_option
 from toolhist.cli.progress import Progress
 
@@ -37,8 +38,6 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
     history plus the next user turn or the pending results); the output says which. Exit 0 when
     no provider has an error-level violation, 1 when one has.
     """
-    from toolhist.check import check
-
     with Progress() as progress:
         reading = progress.reading(file)
 
@@ -48,12 +47,8 @@ def check_cmd(file: str, providers: tuple[str, ...], strategy: str, fmt: str | N
             else:
                 progress.show(f"checking {os.path.basename(file)}  {stage} ({done + 1}/{total})", now=True)
 
-        if not as_json:
-            errors = _check_text(file, providers, strategy, fmt, steps=steps, progress=progress)
-        else:
-            result = check(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
-            _emit_json(result.to_json())
-            errors = result.errors()
+        shown = _check_json if as_json else _check_text
+        errors = shown(file, providers, strategy, fmt, steps=steps, progress=progress)
     if errors:
         raise click.exceptions.Exit(1)
 
@@ -94,6 +89,42 @@ def _check_text(
         del found
     _echo_read(run.result({}))
     return errors
+
+
+@paused
+def _check_json(
+    file: str,
+    providers: tuple[str, ...],
+    strategy: str,
+    fmt: str | None,
+    *,
+    steps: Callable[[str, int, int], None],
+    progress: Progress,
+) -> int:
+    """``check --json``: `toolhist.check.CheckResult.to_json` written provider by provider.
+
+    The bytes ``_emit_json(check(...).to_json())`` would print, but each provider's violations
+    are written as they are made and let go (`toolhist.cli.streamed`: issue 26, peak memory). The
+    status line is erased before each write, and each write ends a line: a status drawn over a
+    half-written line would erase it from a terminal that shows both. Returns the error-level
+    violations.
+    """
+    from toolhist.check import start
+    from toolhist.cli.streamed import write_check_json
+
+    run = start(file, list(providers) or None, strategy=strategy, format=fmt, steps=steps)
+
+    held = [""]  # the last line begun: written with the next write, after the status is drawn
+
+    def write(text: str) -> None:
+        text = held[0] + text
+        cut = text.rfind("\n") + 1
+        held[0] = text[cut:]
+        if cut:
+            progress.clear()
+            click.echo(text[:cut], nl=False)
+
+    return write_check_json(run.result({}), run.verdicts(steps), write)
 
 
 def _echo_verdict(name: str, found: Sequence[Violation], *, as_sent: bool) -> None:

@@ -42,10 +42,10 @@ def curate_cmd(file: str, provider: str, strategy: str, fmt: str | None, as_json
     session = load_shown(file, fmt)
     curation = curate(session, provider, strategy=strategy)
     left = validate(session, provider, strategy=strategy)
-    if as_json:
-        data = curation.to_json()
-        data["violations"] = [v.model_dump(mode="json") for v in left]
-        _emit_json(data)
+    if as_json:  # `Curation.to_json` and the violations left, written a message at a time
+        from toolhist.cli.streamed import write_curate_json
+
+        write_curate_json(curation, left, lambda text: click.echo(text, nl=False))
     else:
         _echo_curation(file, strategy, curation)
         errors = sum(v.severity == "error" for v in left)

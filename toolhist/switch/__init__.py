@@ -151,7 +151,7 @@ def origin_of(session: Session) -> tuple[str | None, str]:
     """The provider that made the session's messages, and why toolhist thinks so (None: unknown)."""
     ran = ran_on(session)
     if ran is not None and ran.provider is not None:
-        return ran.provider, f"the log ran on it ({ran.evidence})"
+        return ran.provider, f"the log ran on it, per {ran.evidence}"
     own = sorted({p for p, (fmt, _) in OWN_FORMAT.items() if fmt == session.source.format})
     if len(own) == 1:
         return own[0], "a request body in its own format"
