@@ -22,7 +22,7 @@ from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation, checked, provider_for, rendered, validate
 from toolhist.providers.base import violations
-from toolhist.providers.chat_shared import sharing
+from toolhist.providers.chat_shared import CHAT_SHAPED, sharing
 from toolhist.ran_on import RanOn, ran_on
 from toolhist.readers import load_document
 
@@ -162,14 +162,24 @@ class Checking:
             return verdict(self.doc, self.session, provider, self.strategy, remember=False)
         return judged_verdict(self.judged, provider, self.strategy, remember=False)
 
-    def verdicts(self, steps: Steps | None = None) -> Iterator[tuple[str, list[Violation]]]:
+    def verdicts(
+        self, steps: Steps | None = None, *, chat_first: bool = False
+    ) -> Iterator[tuple[str, list[Violation]]]:
         """``(provider, violations)`` for each provider in turn, ``steps`` told before each (`Steps`).
 
         One collector pause over every provider (`toolhist._gc.pausing`), the caller's work between
         them included: it lets each provider's violations go, so nothing builds up while paused.
+        In registry order Mistral and Kimi share one rendered body, OpenAI Chat renders its own
+        (another provider's render drops a kept body: `toolhist.providers.chat_shared`).
+        ``chat_first`` takes the three chat-shaped providers first, as Home does, so all three share
+        one body and OpenAI Chat's pairing passes: for a caller that keeps every verdict anyway
+        (`check`); a caller that prints each and lets it go keeps the registry order (the CLI's
+        printed order), where holding Mistral's and Kimi's verdicts or a body for later would raise
+        its peak memory.
         """
-        with pausing(), sharing():  # Mistral and Kimi, one after the other, share one rendered body
-            for n, provider in enumerate(self.providers):
+        order = sorted(self.providers, key=lambda p: p not in CHAT_SHAPED) if chat_first else self.providers
+        with pausing(), sharing():
+            for n, provider in enumerate(order):
                 if steps is not None:
                     steps(provider, n, len(self.providers))
                 yield provider, self.verdict(provider)
@@ -212,7 +222,8 @@ def check(
     progress (`Steps`).
     """
     run = start(source, providers, strategy=strategy, format=format, name=name, steps=steps)
-    return run.result(dict(run.verdicts(steps)))
+    found = dict(run.verdicts(steps, chat_first=True))  # every verdict is kept: the chat trio shares a body
+    return run.result({p: found[p] for p in run.providers})
 
 
 def result_of(

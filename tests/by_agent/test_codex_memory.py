@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import JsonValue
 
 import toolhist
 from toolhist.formats import base
@@ -213,3 +216,141 @@ def test_check_lets_each_providers_violations_go(tmp_path: Path, monkeypatch: py
     assert f"kimi              0 error(s), {N} warning(s)" in lines
     expected = check_module.check(str(path))  # the same verdicts as `check` gives
     assert sum(line.startswith("  error   ") for line in lines) == expected.errors()
+
+
+def _turns_rollout(tmp_path: Path, items: list[dict[str, Any]], name: str) -> Path:
+    lines = [
+        _rec("session_meta", {"id": "0199", "cwd": "/repo", "cli_version": "0.44.0"}),
+        *(_rec("response_item", item) for item in items),
+    ]
+    path = tmp_path / name
+    path.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
+    return path
+
+
+def test_a_turns_parsed_items_go_before_a_later_turn_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items become blocks a turn at a time: reading a turn, no parsed item of two turns back is alive.
+
+    Counted, not timed: read whole, every parsed item stayed beside its blocks until the last
+    one was made, a sixth of a rollout's size at the read's peak (issue 26). The turn just before
+    is kept (a bad item opening the next turn joins the two), so at most two turns' items live.
+    """
+    from toolhist.formats.openai_responses import OpenAIResponsesReader
+
+    turns = 6
+    items: list[dict[str, Any]] = []
+    for t in range(turns):
+        items.append(
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"t{t}"}]}
+        )
+        for k in range(3):
+            summary = [{"type": "summary_text", "text": f"{t}.{k}"}]
+            items.append({"type": "reasoning", "summary": summary, "encrypted_content": f"freed_{t}_{k}"})
+        items.append(
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}
+        )
+    path = _turns_rollout(tmp_path, items, "rollout-turns.jsonl")
+    del items  # only the reader's parsed items are counted
+    alive: list[int] = []
+    original = OpenAIResponsesReader._read_items
+
+    def counting(self: Any, part: list[Any], *args: Any, **kwargs: Any) -> None:
+        alive.append(_parsed_items())
+        original(self, part, *args, **kwargs)
+
+    monkeypatch.setattr(OpenAIResponsesReader, "_read_items", counting)
+    session = toolhist.load(path)
+    assert len(alive) == turns  # one read per turn
+    assert alive == [3 * turns] * 2 + [3 * (turns - t + 1) for t in range(2, turns)]
+    thinking = [b.data for m in session.messages for b in m.blocks if isinstance(b, ThinkingBlock)]
+    assert thinking == [f"freed_{t}_{k}" for t in range(turns) for k in range(3)]
+
+
+_PIECES: dict[str, dict[str, Any]] = {
+    "user": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]},
+    "bad user": {"type": "message", "role": 7, "content": "?"},
+    "developer": {"type": "message", "role": "developer", "content": "rules"},
+    "assistant": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a"}]},
+    "reasoning": {"type": "reasoning", "summary": [], "encrypted_content": "e"},
+    "bad reasoning": {"type": "reasoning", "summary": [], "encrypted_content": 5},
+    "call": {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c"},
+    "output": {"type": "function_call_output", "call_id": "c", "output": "o"},
+}
+
+
+@given(st.lists(st.sampled_from(sorted(_PIECES)), max_size=14))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_bad_items_are_skipped_as_a_whole_read_would_skip_them(tmp_path: Path, kinds: list[str]) -> None:
+    """Read a turn at a time, a rollout with bad items reads as the same rollout without them.
+
+    A bad item that opened a turn (a message whose role is not a string) joins the turn before
+    and its own into one group, as reading the list without it makes them; a bad item inside a
+    turn leaves the turn's other items as they were. Groups, blocks and item indices are the
+    ones of the rollout written without the bad items; each bad item is named once.
+    """
+    items = [_PIECES[k] for k in kinds]
+    good = [item for k, item in zip(kinds, items, strict=True) if not k.startswith("bad")]
+    bad = len(items) - len(good)
+    if not good or bad > 20:
+        return
+    read = toolhist.load(_turns_rollout(tmp_path, items, "rollout-with-bad.jsonl"))
+    clean = toolhist.load(_turns_rollout(tmp_path, good, "rollout-clean.jsonl"))
+    assert read.messages == clean.messages
+    assert [loc.block_items for loc in read.source.locations] == [
+        loc.block_items for loc in clean.source.locations
+    ]
+    assert [loc.index for loc in read.source.locations] == [loc.index for loc in clean.source.locations]
+    assert read.source.skipped.get("unreadable response_item", 0) == bad
+    assert sum("skipped a record of kind `response_item`" in n for n in read.source.notes) == bad
+
+
+def test_equal_provider_data_and_call_ids_are_one_object(tmp_path: Path) -> None:
+    """Every call's ``{"type": "function_call"}`` is one dict, and a result's call id its call's string.
+
+    Counted, not timed: a dict per block for the same small value, and the id string of every
+    call again on its output, were 7% of a loaded rollout (issue 26).
+    """
+    session = toolhist.load(_rollout(tmp_path))
+    blocks = [b for m in session.messages for b in m.blocks]
+    calls = [b for b in blocks if isinstance(b, ToolCallBlock)]
+    results = [b for b in blocks if isinstance(b, ToolResponseBlock)]
+    assert len({id(b.provider_data) for b in calls}) == 1
+    assert len({id(b.provider_data) for b in results}) == 1
+    assert results[0].provider_data == {"type": "function_call_output"}
+    assert all(r.call_id is c.id and r.raw_call_id is c.id for c, r in zip(calls, results, strict=True))
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.floats(0, 1), st.text(max_size=3))
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from("abc"), _SCALARS | st.dictionaries(st.sampled_from("xy"), _SCALARS), max_size=3
+        )
+    )
+)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_shared_gives_back_an_equal_value_in_the_same_order(values: list[dict[str, Any]]) -> None:
+    """`Shared` hands back a dict that dumps as the one given (key order, ``1`` vs ``true`` vs ``1.0``)."""
+    share = base.Shared()
+    for value in values:
+        got = share(value)
+        assert json.dumps(got) == json.dumps(value)
+        assert type(got) is dict
+
+
+def test_shared_keeps_a_bounded_table() -> None:
+    """Values that never repeat (an item ``id``) stop being remembered at `SHARED_MAX`, still given back."""
+    share = base.Shared()
+    for k in range(base.SHARED_MAX + 50):
+        item: dict[str, JsonValue] = {"type": "message", "id": f"msg_{k}"}
+        assert share(item) is item
+    late: dict[str, JsonValue] = {"type": "message", "id": f"msg_{base.SHARED_MAX + 10}"}
+    assert share(late) is late  # not remembered: a new equal dict is its own
+    early: dict[str, JsonValue] = {"type": "message", "id": "msg_3"}
+    again = share(early)
+    assert again is not early
+    assert again == early

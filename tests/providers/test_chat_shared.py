@@ -116,10 +116,8 @@ def test_outside_sharing_nothing_is_kept() -> None:
     assert render(session, "mistral").body is not first
 
 
-def test_a_check_shares_mistrals_body_with_kimi_and_keeps_nothing_after(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """`toolhist.check` checks in registry order: Mistral's body is Kimi's; nothing is left once done."""
+def _counting_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sessions `chat_render.render_fresh` really renders, from now on."""
     seen: list[int] = []
     original = chat_render.render_fresh
 
@@ -129,10 +127,47 @@ def test_a_check_shares_mistrals_body_with_kimi_and_keeps_nothing_after(
 
     chat_shared._SHARED.clear()
     monkeypatch.setattr("toolhist.providers.chat_shared.render_fresh", counting)  # counts the real renders
+    return seen
+
+
+def test_check_renders_one_chat_body_and_keeps_nothing_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`toolhist.check.check` checks the chat trio first: one body for all three; results in registry order."""
+    seen = _counting_renders(monkeypatch)
     result = check(SAMPLES / "openai_chat_request.json")
-    assert set(result.results) >= set(CHAT)
-    assert len(seen) == 2  # OpenAI Chat's own, then one for Mistral and Kimi
+    assert tuple(result.results) == toolhist.PROVIDERS
+    assert len(seen) == 1
     assert chat_shared._SHARED == {}
+    assert chat_shared._PASSES == {}
+
+
+def test_streamed_verdicts_keep_registry_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Checking.verdicts` (the CLI prints each as it comes) keeps the registry order and holds no body
+    across the others: OpenAI Chat renders its own, Mistral's is Kimi's, nothing is left once done."""
+    from toolhist.check import start
+
+    seen = _counting_renders(monkeypatch)
+    run = start(SAMPLES / "openai_chat_request.json")
+    names = [name for name, _ in run.verdicts()]
+    assert tuple(names) == toolhist.PROVIDERS
+    assert len(seen) == 2
+    assert chat_shared._SHARED == {}
+    assert chat_shared._PASSES == {}
+
+
+def test_chat_first_finds_what_registry_order_finds() -> None:
+    """The order of the providers changes no verdict: every field of every violation is the same."""
+    from toolhist.check import start
+
+    for sample in (
+        "openai_chat_request.json",
+        "claude_code_compacted_result.jsonl",
+        "kilo_flattened_resumed.json",
+    ):
+        run = start(SAMPLES / sample)
+        streamed = {name: [v.model_dump() for v in found] for name, found in run.verdicts()}
+        kept = {name: [v.model_dump() for v in found] for name, found in run.verdicts(chat_first=True)}
+        assert list(kept) == sorted(toolhist.PROVIDERS, key=lambda p: p not in CHAT)
+        assert kept == streamed, sample
 
 
 LONG_IDS: dict[str, Any] = {  # an id past OpenAI's 40 characters: oai.id_len for OpenAI, not for Kimi

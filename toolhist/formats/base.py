@@ -91,6 +91,66 @@ def rest(d: dict[str, Any], *known: str) -> dict[str, JsonValue]:
     return {k: v for k, v in d.items() if k not in known}
 
 
+SHARED_MAX = 256
+"""How many distinct values `Shared` keeps: the few that repeat on every item are found early, and
+a value that never repeats (an item ``id``) must not grow the table with the session."""
+
+
+class Shared:
+    """One dict per distinct small value of a block's ``provider_data`` while one session is read.
+
+    A Codex rollout's call, output and text items leave the same ``{"type": "function_call"}``
+    (``function_call_output``, ``output_text``…) on every block: a dict of its own per block was
+    7% of what a loaded rollout holds (issue 26). Models are frozen and their dicts are never
+    changed in place (copy-on-write), so equal values can be one object. Only small dicts of
+    strings, booleans and nulls (one level of such dicts inside) are shared: their key is cheap,
+    and ``1 == True`` cannot make two different values one.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[Any, ...], dict[str, JsonValue]] = {}
+
+    def __call__(self, data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+        """``data``, or the equal dict (same keys in the same order) seen first in this read."""
+        key = _flat_key(data, nested=True)
+        if key is None:
+            return data
+        found = self._seen.get(key)
+        if found is not None:
+            return found
+        if len(self._seen) < SHARED_MAX:
+            self._seen[key] = data
+        return data
+
+
+def _flat_key(data: dict[str, Any], *, nested: bool) -> tuple[Any, ...] | None:
+    """``data``'s items as a hashable key when it is small and flat (see `Shared`), else None."""
+    if len(data) > 6:
+        return None
+    key: list[Any] = []
+    for name, value in data.items():
+        kind = type(value)
+        if kind is str:
+            if len(value) > 64:
+                return None
+            key.append((name, value))
+        elif kind is dict and nested:
+            inner = _flat_key(value, nested=False)
+            if inner is None:
+                return None
+            key.append((name, inner))
+        elif value is None or kind is bool:
+            key.append((name, value))
+        else:
+            return None
+    return tuple(key)
+
+
+def unshared(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """`Shared`'s stand-in for readers that share nothing: ``data`` itself."""
+    return data
+
+
 def parse_arguments(raw: str) -> tuple[JsonValue, str | None]:
     """Parse an OpenAI-style argument string; on failure keep ``None`` and say why."""
     try:
@@ -100,21 +160,23 @@ def parse_arguments(raw: str) -> tuple[JsonValue, str | None]:
 
 
 def fill_tool_names(messages: list[Message]) -> list[Message]:
-    """Give every result without a tool name the name of the earlier call it answers.
+    """Give every result without a tool name the name of the earlier call it answers, in place.
 
     Anthropic, Bedrock and Responses results carry only the call id; downstream (Gemini needs the
     name, the timeline shows it) everything is easier when the name is on the result too.
+
+    Each named message replaces its unnamed self in ``messages`` (returned), so the old one is
+    freed as soon as its successor is made: a new list beside the reader's held every message
+    with results twice until the reader was done, a tenth of a Codex rollout's size (issue 26).
     """
     names: dict[str, str] = {}
-    out: list[Message] = []
-    for message in messages:
+    for index, message in enumerate(messages):
         blocks = named_blocks(message.blocks, names)
-        out.append(
-            construct(Message, speaker=message.speaker, blocks=blocks, metadata=message.metadata)
-            if blocks is not None
-            else message
-        )
-    return out
+        if blocks is not None:
+            messages[index] = construct(
+                Message, speaker=message.speaker, blocks=blocks, metadata=message.metadata
+            )
+    return messages
 
 
 def named_blocks(blocks: Iterable[Block], names: dict[str, str]) -> tuple[Block, ...] | None:

@@ -9,6 +9,7 @@ item (``Location.block_items``), so the exact item list can be rebuilt and a vio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import JsonValue
@@ -26,6 +27,7 @@ from toolhist.formats.base import (
     rest,
     tag,
     text,
+    unshared,
 )
 from toolhist.formats.document import Document
 from toolhist.model import (
@@ -91,8 +93,13 @@ def _kind(item: dict[str, Any]) -> str:
     return kind if isinstance(kind, str) else "message"
 
 
-def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
-    """A message item's content (string or parts) as blocks."""
+def read_message_parts(
+    content: Any,
+    ptr: Pointer,
+    fmt: str,
+    share: Callable[[dict[str, JsonValue]], dict[str, JsonValue]] = unshared,
+) -> list[Block]:
+    """A message item's content (string or parts) as blocks (``share``: `toolhist.formats.base.Shared`)."""
     if isinstance(content, str):
         return [construct(TextBlock, text=content)]
     blocks: list[Block] = []
@@ -104,7 +111,7 @@ def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
                 construct(
                     TextBlock,
                     text=text(part.get("text"), (*ptr, j, "text")),
-                    provider_data=rest(part, "text"),
+                    provider_data=share(rest(part, "text")),
                 )
             )
         elif kind == "refusal":
@@ -131,12 +138,17 @@ def read_message_parts(content: Any, ptr: Pointer, fmt: str) -> list[Block]:
     return blocks
 
 
-def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
-    """One non-message item as blocks (usually one)."""
+def read_item(
+    item: dict[str, Any],
+    ptr: Pointer,
+    fmt: str,
+    share: Callable[[dict[str, JsonValue]], dict[str, JsonValue]] = unshared,
+) -> list[Block]:
+    """One non-message item as blocks (usually one; ``share``: see `toolhist.formats.base.Shared`)."""
     kind = _kind(item)
     if kind in CALL_TYPES:
         call_id = text(item.get("call_id"), (*ptr, "call_id"))
-        extra = rest(item, "call_id", "name", "arguments", "input")
+        extra = share(rest(item, "call_id", "name", "arguments", "input"))
         if kind == "function_call":
             raw_args = text(item.get("arguments"), (*ptr, "arguments"))
             params, error = parse_arguments(raw_args)
@@ -171,6 +183,7 @@ def read_item(item: dict[str, Any], ptr: Pointer, fmt: str) -> list[Block]:
         extra = rest(item, "call_id", "output")
         if out_id is None:
             extra["_call_id"] = "absent"
+        extra = share(extra)
         return [
             construct(
                 ToolResponseBlock,
@@ -305,17 +318,27 @@ class OpenAIResponsesReader(Reader):
             metadata={"shape": "body" if isinstance(value, dict) else "list"},
         )
 
-    def _read_items(self, items: list[Any], ptr: Pointer, built: Built) -> None:
+    def _read_items(
+        self,
+        items: list[Any],
+        ptr: Pointer,
+        built: Built,
+        *,
+        first: int = 0,
+        sides: dict[str, MessageMetadata] | None = None,
+        share: Callable[[dict[str, JsonValue]], dict[str, JsonValue]] = unshared,
+    ) -> None:
+        """``items`` grouped into messages added to ``built``; ``items[0]`` is item ``first`` of the input.
+
+        A caller reading a long list a part at a time (`toolhist.agents.codex.reader`) gives each
+        part's place, so indices and pointers are the whole list's, and the same ``sides``
+        (`side_metadata_pair`) and ``share`` (`toolhist.formats.base.Shared`) for every part.
+        """
         group: list[Block] = []
         group_items: list[int] = []
         group_side: str | None = None
         start = 0
-        # one metadata object per side, shared by its messages (frozen, equal by value): one per
-        # message was 8 MB of a 50 MB Codex rollout (issue 26)
-        side_metadata = {
-            "ai": construct(MessageMetadata, source_role="assistant"),
-            "tool": construct(MessageMetadata, source_role=None),
-        }
+        side_metadata = sides if sides is not None else side_metadata_pair()
 
         def flush() -> None:
             nonlocal group, group_items, group_side
@@ -337,7 +360,7 @@ class OpenAIResponsesReader(Reader):
                 )
             group, group_items, group_side = [], [], None
 
-        for i, raw in enumerate(items):
+        for i, raw in enumerate(items, first):
             iptr = (*ptr, i)
             item = obj(raw, iptr)
             kind = _kind(item)
@@ -351,9 +374,10 @@ class OpenAIResponsesReader(Reader):
                     )
                 if "content" not in item:
                     raise ShapeError((*iptr, "content"), "required field 'content' is missing")
-                blocks = read_message_parts(item["content"], (*iptr, "content"), self.id)
+                blocks = read_message_parts(item["content"], (*iptr, "content"), self.id, share)
                 extra: dict[str, JsonValue] = rest(item, "role", "content")
                 extra["_content_form"] = "string" if isinstance(item["content"], str) else "parts"
+                extra = share(extra)
                 built.add(
                     construct(
                         Message,
@@ -371,7 +395,7 @@ class OpenAIResponsesReader(Reader):
                 flush()
                 group_side, start = side, i
             if kind == "message":
-                blocks = read_message_parts(item.get("content", []), (*iptr, "content"), self.id)
+                blocks = read_message_parts(item.get("content", []), (*iptr, "content"), self.id, share)
                 # The item's own fields (id, status, type, role) ride on its first block.
                 head: dict[str, JsonValue] = {
                     "_item": rest(item, "content"),
@@ -379,17 +403,39 @@ class OpenAIResponsesReader(Reader):
                 }
                 if blocks:
                     blocks[0] = (
-                        blocks[0].model_copy(update={"provider_data": {**blocks[0].provider_data, **head}})
+                        blocks[0].model_copy(
+                            update={"provider_data": share({**blocks[0].provider_data, **head})}
+                        )
                         if not isinstance(blocks[0], OpaqueBlock)
                         else blocks[0]
                     )
                 else:
                     blocks = [construct(OpaqueBlock, source_format=self.id, data=dict(item))]
             else:
-                blocks = read_item(item, iptr, self.id)
+                blocks = read_item(item, iptr, self.id, share)
             group.extend(blocks)
             group_items.extend(i for _ in blocks)
         flush()
+
+
+def side_metadata_pair() -> dict[str, MessageMetadata]:
+    """One metadata object per side (``ai``, ``tool``), shared by the grouped messages of a read.
+
+    Frozen and equal by value: one per message was 8 MB of a 50 MB Codex rollout (issue 26).
+    """
+    return {
+        "ai": construct(MessageMetadata, source_role="assistant"),
+        "tool": construct(MessageMetadata, source_role=None),
+    }
+
+
+def opens_turn(item: Any) -> bool:
+    """Whether ``item`` closes the group before it and starts none: a message not the assistant's.
+
+    `OpenAIResponsesReader._read_items` flushes at such an item and makes it a message of its
+    own, so the items between two of them group the same whether read together or apart.
+    """
+    return type(item) is dict and _kind(item) == "message" and item.get("role") != "assistant"
 
 
 def _read_tools(tools: Any) -> tuple[ToolSpec, ...]:

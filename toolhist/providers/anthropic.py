@@ -78,112 +78,149 @@ def every_block(messages: list[Any]) -> list[list[IndexedBlock]]:
     return [_blocks(m) for m in messages]
 
 
-def check_pairing(messages: list[Any], blocks: list[list[IndexedBlock]] | None = None) -> Iterator[Finding]:
-    """tool_use → tool_result in the next user message(s), results first; results → their tool_use."""
-    blocks = every_block(messages) if blocks is None else blocks
-    for i, message in enumerate(messages):
-        if (
-            not isinstance(message, dict) or message.get("role") != "assistant"
-        ):  # _role, inline: every message
-            continue
-        uses = _uses(message, blocks[i])
-        if not uses:
-            continue
-        run: list[tuple[int, int, dict[str, Any]]] = []
-        k = i + 1
-        while k < len(messages) and _role(messages[k]) == "assistant" and _only_tool_uses(blocks[k]):
-            k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
-        while k < len(messages) and _role(messages[k]) == "user":
-            run.extend([(k, j, b) for j, b in blocks[k]])
-            k += 1
-        answered: set[str] = set()
-        leading: set[str] = set()
-        first_other: tuple[int, int] | None = None
-        for mi, j, block in run:
-            if block.get("type") == "tool_result":
-                rid = _text_id(block.get("tool_use_id"))
-                answered.add(rid)
-                if first_other is None:
-                    leading.add(rid)
-            elif first_other is None:
-                first_other = (mi, j)
-        missing = [u for u in uses if u not in answered]
-        late = [u for u in uses if u in answered and u not in leading]
-        if missing:
-            values = {"index": i, "ids": ", ".join(missing)}
-            yield Finding("ant.result_missing", ("messages", i), values, tuple(missing))
-        if late and first_other is not None:
-            values = {"index": i, "ids": ", ".join(late)}
-            yield Finding("ant.result_first", _path(*first_other), values, tuple(late))
-    yield from _check_results(messages, blocks)
+def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the per-message call it saves
+    messages: list[Any], every: list[list[IndexedBlock]]
+) -> tuple[list[Finding], ...]:
+    """The pairing, result and per-block rules in one walk over the messages, each rule's own list.
 
+    Four passes over every message and block (pairing, results, blocks, empty content) were most
+    of checking a long body: the walk is one now, and each pass keeps its findings apart, so
+    `check` yields them in the order the passes gave them (pairing, results, blocks, messages).
+    ``every`` is `every_block` of ``messages``: pairing looks ahead at the user run after a call.
 
-def _check_results(messages: list[Any], every: list[list[IndexedBlock]]) -> Iterator[Finding]:
-    """Orphan and duplicate tool_result blocks; server results without their server_tool_use."""
-    seen: set[str] = set()
+    - pairing: tool_use → tool_result in the next user message(s), results first;
+    - results: orphan and duplicate tool_result blocks, server results without their
+      server_tool_use (a reused id, ant.reused_tool_use_id, may be answered again after its new use);
+    - blocks: unique and well-formed ids, non-empty text, signatures, tool_use last;
+    - empty: empty content (the final assistant message excepted) and the first block naming a
+      tool, for ant.tools_required.
+    """
+    pairing: list[Finding] = []
+    results: list[Finding] = []
+    found: list[Finding] = []
+    empty: list[Finding] = []
+    tooled: list[tuple[int, int]] = []  # the first block naming a tool (ant.tools_required)
+    seen: set[str] = set()  # results: tool_result ids answered so far
     server_uses: set[str] = set()
     previous: set[str] = set()  # tool_use ids of the assistant messages right before this user run
     last_role: Any = None
+    ids: set[str] = set()  # blocks: the tool_use ids of the current assistant turn
+    earlier: set[str] = set()  # those of the turns before it
+    count = len(messages)
+    last = count - 1
     for i, message in enumerate(messages):
-        if not isinstance(message, dict):  # no role, no blocks
+        if not isinstance(message, dict):  # no role, no blocks: nothing any pass finds
             continue
         role = message.get("role")
         blocks = every[i]
-        if role == "assistant":
-            uses = {_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"}
-            previous = previous | uses if last_role == "assistant" else uses
-            seen -= uses  # a reused id (ant.reused_tool_use_id) may be answered again after its new use
+        assistant = role == "assistant"
+        content = message.get("content")
+        if content in ("", []) and not (i == last and assistant):
+            empty.append(Finding("ant.empty_content", ("messages", i), {"index": i}))
+        if not tooled:
+            for j, b in blocks:
+                if b.get("type") in ("tool_use", "tool_result"):
+                    tooled.append((i, j))
+                    break
+        if assistant:
+            uses = [_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"]
+            if uses:
+                _pair(messages, every, i, uses, pairing)
+            used = set(uses)
+            previous = previous | used if last_role == "assistant" else used
+            seen -= used
+        elif role == "user":
+            earlier |= ids
+            ids = set()
         if role in ("user", "assistant"):
             last_role = role
+        after_use: list[str] = []
+        flagged = False
         for j, block in blocks:
             kind = block.get("type")
-            if kind in {"tool_use", "text"}:  # the common kinds: none of the cases below
-                continue
+            if kind == "tool_use":
+                raw = block.get("id")
+                call_id = _text_id(raw)
+                if not isinstance(raw, str) or not TOOL_USE_ID.match(raw):
+                    values = {"index": i, "block": j, "kind": kind, "pattern": TOOL_USE_ID.pattern}
+                    found.append(Finding("ant.id_pattern", (*_path(i, j), "id"), values, (call_id,)))
+                if call_id in ids:
+                    found.append(
+                        Finding("ant.dup_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
+                    )
+                elif call_id in earlier:
+                    values = {"index": i, "block": j}
+                    found.append(Finding("ant.reused_tool_use_id", _path(i, j), values, (call_id,)))
+                ids.add(call_id)
+                if assistant:
+                    after_use.append(call_id)
+                continue  # none of the cases below
+            if kind == "server_tool_use":
+                raw = block.get("id")
+                if not isinstance(raw, str) or not SERVER_TOOL_USE_ID.match(raw):
+                    values = {"index": i, "block": j, "kind": kind, "pattern": SERVER_TOOL_USE_ID.pattern}
+                    found.append(Finding("ant.id_pattern", (*_path(i, j), "id"), values, (_text_id(raw),)))
+            if after_use and not flagged and assistant:
+                flagged = True
+                values = {"index": i, "ids": ", ".join(after_use)}
+                found.append(Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use)))
+            if kind == "text":
+                if _blank(block.get("text")):
+                    found.extend(_check_text(i, j, block, blocks))
+                continue  # none of the cases below
+            if kind == "thinking":
+                found.extend(_check_text(i, j, block, blocks))
             if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))
             elif kind == "tool_result" and role == "user":
                 rid = _text_id(block.get("tool_use_id"))
                 if rid in seen:
                     values = {"index": i, "block": j, "id": rid}
-                    yield Finding("ant.dup_tool_result", _path(i, j), values, (rid,))
+                    results.append(Finding("ant.dup_tool_result", _path(i, j), values, (rid,)))
                     continue
                 seen.add(rid)
                 if rid not in previous:
                     values = {"index": i, "block": j, "id": rid}
-                    yield Finding("ant.result_orphan", _path(i, j), values, (rid,))
+                    results.append(Finding("ant.result_orphan", _path(i, j), values, (rid,)))
             elif isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
                 rid = _text_id(block.get("tool_use_id"))
                 if rid not in server_uses:
                     values = {"index": i, "block": j, "id": rid, "kind": kind}
-                    yield Finding("ant.server_result_orphan", _path(i, j), values, (rid,))
+                    results.append(Finding("ant.server_result_orphan", _path(i, j), values, (rid,)))
+    return pairing, results, found, empty, [Finding("ant.tools_required", _path(*at)) for at in tooled]
 
 
-def check_blocks(messages: list[Any], every: list[list[IndexedBlock]] | None = None) -> Iterator[Finding]:
-    """Per-block rules: unique and well-formed ids, non-empty text, signatures, tool_use last."""
-    every = every_block(messages) if every is None else every
-    ids: set[str] = set()  # the tool_use ids of the current assistant turn
-    earlier: set[str] = set()  # those of the turns before it
-    for i, message in enumerate(messages):
-        role = _role(message)
-        assistant = role == "assistant"
-        if role == "user":
-            earlier |= ids
-            ids = set()
-        after_use: list[str] = []
-        flagged = False
-        blocks = every[i]
-        for j, block in blocks:
-            kind = block.get("type")
-            if kind in ("tool_use", "server_tool_use"):
-                yield from _check_id(i, j, block, str(kind), ids, earlier=earlier)
-            if kind == "tool_use" and assistant:
-                after_use.append(_text_id(block.get("id")))
-            elif after_use and not flagged and assistant:
-                flagged = True
-                values = {"index": i, "ids": ", ".join(after_use)}
-                yield Finding("ant.tool_use_last", _path(i, j), values, tuple(after_use))
-            if kind == "thinking" or (kind == "text" and _blank(block.get("text"))):  # else nothing to find
-                yield from _check_text(i, j, block, blocks)
+def _pair(
+    messages: list[Any], every: list[list[IndexedBlock]], i: int, uses: list[str], out: list[Finding]
+) -> None:
+    """Pairing for the assistant message ``i`` that calls ``uses``: its answers in the next user run."""
+    run: list[tuple[int, int, dict[str, Any]]] = []
+    k = i + 1
+    count = len(messages)
+    while k < count and _role(messages[k]) == "assistant" and _only_tool_uses(every[k]):
+        k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
+    while k < count and _role(messages[k]) == "user":
+        run.extend([(k, j, b) for j, b in every[k]])
+        k += 1
+    answered: set[str] = set()
+    leading: set[str] = set()
+    first_other: tuple[int, int] | None = None
+    for mi, j, block in run:
+        if block.get("type") == "tool_result":
+            rid = _text_id(block.get("tool_use_id"))
+            answered.add(rid)
+            if first_other is None:
+                leading.add(rid)
+        elif first_other is None:
+            first_other = (mi, j)
+    missing = [u for u in uses if u not in answered]
+    late = [u for u in uses if u in answered and u not in leading]
+    if missing:
+        values = {"index": i, "ids": ", ".join(missing)}
+        out.append(Finding("ant.result_missing", ("messages", i), values, tuple(missing)))
+    if late and first_other is not None:
+        values = {"index": i, "ids": ", ".join(late)}
+        out.append(Finding("ant.result_first", _path(*first_other), values, tuple(late)))
 
 
 def _blank(text: Any) -> bool:
@@ -223,44 +260,6 @@ def _check_text(i: int, j: int, block: dict[str, Any], blocks: list[IndexedBlock
         else:
             return
         yield Finding("ant.thinking_signature", _path(i, j), {"index": i, "block": j, "problem": problem})
-
-
-def _check_id(
-    i: int, j: int, block: dict[str, Any], kind: str, ids: set[str], *, earlier: set[str]
-) -> Iterator[Finding]:
-    raw = block.get("id")
-    call_id = _text_id(raw)
-    pattern = TOOL_USE_ID if kind == "tool_use" else SERVER_TOOL_USE_ID
-    if not isinstance(raw, str) or not pattern.match(raw):
-        values = {"index": i, "block": j, "kind": kind, "pattern": pattern.pattern}
-        yield Finding("ant.id_pattern", (*_path(i, j), "id"), values, (call_id,))
-    if kind == "tool_use":
-        if call_id in ids:
-            yield Finding("ant.dup_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
-        elif call_id in earlier:
-            yield Finding("ant.reused_tool_use_id", _path(i, j), {"index": i, "block": j}, (call_id,))
-        ids.add(call_id)
-
-
-def check_messages(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
-    """Message-level rules: first role, empty content, tools declared, thinking placement."""
-    if messages and _role(messages[0]) != "user":
-        yield Finding("ant.first_user", ("messages", 0))
-    last = len(messages) - 1
-    for i, message in enumerate(messages):
-        if not isinstance(message, dict):
-            continue
-        content = message.get("content")
-        if content in ("", []) and not (i == last and message.get("role") == "assistant"):
-            yield Finding("ant.empty_content", ("messages", i), {"index": i})
-    tools = body.get("tools")
-    if not (isinstance(tools, list) and tools):
-        for i, message in enumerate(messages):
-            hit = next((j for j, b in _blocks(message) if b.get("type") in ("tool_use", "tool_result")), None)
-            if hit is not None:
-                yield Finding("ant.tools_required", _path(i, hit))
-                break
-    yield from _check_thinking(body, messages)
 
 
 def _turn_start(messages: list[Any]) -> int:
@@ -317,10 +316,18 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Anthropic rule over a body."""
     raw = body.get("messages")
     messages: list[Any] = raw if isinstance(raw, list) else []
-    blocks = every_block(messages)
-    yield from check_pairing(messages, blocks)
-    yield from check_blocks(messages, blocks)
-    yield from check_messages(body, messages)
+    pairing, results, found, empty, tooled = check_walk(messages, every_block(messages))
+    yield from pairing
+    yield from results
+    yield from found
+    # Message-level rules: first role, empty content, tools declared, thinking placement.
+    if messages and _role(messages[0]) != "user":
+        yield Finding("ant.first_user", ("messages", 0))
+    yield from empty
+    tools = body.get("tools")
+    if not (isinstance(tools, list) and tools):
+        yield from tooled
+    yield from _check_thinking(body, messages)
     yield from check_tools(body)
     yield from check_turns(messages)
 

@@ -21,6 +21,7 @@ from typing import Any
 from toolhist.providers.base import Finding, PathT, Provider, dotted
 from toolhist.providers.bedrock_history import RULES as HISTORY_RULES
 from toolhist.providers.bedrock_history import check as check_history
+from toolhist.providers.bedrock_history import tool_use_name
 from toolhist.providers.bedrock_render import render
 from toolhist.providers.bedrock_rules import ID_PATTERN, NAME, NAME_PATTERN, field_constraint
 from toolhist.providers.bedrock_rules import RULES as BLOCK_RULES
@@ -50,48 +51,31 @@ def _id(inner: dict[str, Any]) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def check_turns(messages: list[Any]) -> Iterator[Finding]:
-    """First role, alternation, empty messages."""
-    if messages and _role(messages[0]) != "user":
-        yield Finding("brk.first_user", ("messages", 0))
-    for i, message in enumerate(messages):
-        if i and _role(message) == "assistant" and _role(messages[i - 1]) == "assistant":
-            yield Finding("brk.alternate", ("messages", i))
-        elif i and _role(message) == "user" and _role(messages[i - 1]) == "user":
-            yield Finding("brk.consecutive_user", ("messages", i))
-        if isinstance(message, dict) and message.get("content") == []:
-            yield Finding("brk.empty_content", ("messages", i), {"index": i})
+Summary = tuple[list[str], list[str], bool, bool]
+"""A message's toolUse ids, its toolResult ids, whether all its blocks are toolResults, whether one is
+conversation (text, image, document, video): all that `check_pairing` asks of a message."""
 
 
-def _summary(message: Any) -> tuple[list[str], list[str], bool, bool]:
-    """The toolUse ids, the toolResult ids, whether all blocks are toolResults, whether one is conversation.
+def check_pairing(roles: list[Any], summaries: list[Summary]) -> tuple[list[Finding], list[Finding]]:
+    """The turn rules and the pairing rules over each message's role and `Summary`, each its own list.
 
-    One walk over a message's blocks for all that `check_pairing` asks of it (it asks of most messages twice).
+    Turns: first role, alternation, empty messages. Pairing: each toolUse answered in the next
+    message; result counts; duplicate ids; mixed user turns.
     """
-    uses: list[str] = []
-    results: list[str] = []
-    only_results = True
-    talk = False
-    content = message.get("content") if isinstance(message, dict) else None
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
-            continue
-        use = block.get("toolUse")
-        if isinstance(use, dict):
-            uses.append(_id(use))
-        result = block.get("toolResult")
-        if isinstance(result, dict):
-            results.append(_id(result))
-        only_results = only_results and "toolResult" in block
-        talk = talk or not block.keys().isdisjoint(CONVERSATION_KEYS)
-    return uses, results, only_results, talk
-
-
-def check_pairing(messages: list[Any]) -> Iterator[Finding]:
-    """Each toolUse answered in the next message; result counts; duplicate ids; mixed user turns."""
-    summaries = [_summary(m) for m in messages]
-    roles = [_role(m) for m in messages]
+    turns: list[Finding] = []
+    pairing: list[Finding] = []
+    count = len(roles)
+    if count and roles[0] != "user":
+        turns.append(Finding("brk.first_user", ("messages", 0)))
+    before: Any = None  # the previous message's role
     for i, role in enumerate(roles):
+        if i and role == "assistant" and before == "assistant":
+            turns.append(Finding("brk.alternate", ("messages", i)))
+        elif i and role == "user" and before == "user":
+            turns.append(Finding("brk.consecutive_user", ("messages", i)))
+        before = role
+        if summaries[i] is _EMPTY:  # a message whose content is []
+            turns.append(Finding("brk.empty_content", ("messages", i), {"index": i}))
         if role == "assistant":
             uses = summaries[i][0]
             dups = (
@@ -100,15 +84,11 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
                 else []
             )
             if dups:
-                yield Finding(
-                    "brk.dup_ids",
-                    ("messages", i, "content"),
-                    {"index": i, "ids": ", ".join(dups)},
-                    tuple(dups),
-                )
+                values = {"index": i, "ids": ", ".join(dups)}
+                pairing.append(Finding("brk.dup_ids", ("messages", i, "content"), values, tuple(dups)))
             answered = set(summaries[i][1])  # a server tool's result in the same message
             k = i + 1
-            while k < len(messages) and roles[k] == "user":
+            while k < count and roles[k] == "user":
                 answered.update(summaries[k][1])
                 if not summaries[k][2]:
                     break  # results after a user text are not "at the start of the next turn"
@@ -117,19 +97,27 @@ def check_pairing(messages: list[Any]) -> Iterator[Finding]:
             if missing:
                 missing = list(dict.fromkeys(missing))
             if missing:
-                path: PathT = ("messages", i + 1, "content") if i + 1 < len(messages) else ("messages", i)
-                yield Finding(
-                    "brk.result_missing", path, {"index": i + 1, "ids": ", ".join(missing)}, tuple(missing)
-                )
+                path: PathT = ("messages", i + 1, "content") if i + 1 < count else ("messages", i)
+                values = {"index": i + 1, "ids": ", ".join(missing)}
+                pairing.append(Finding("brk.result_missing", path, values, tuple(missing)))
         elif role == "user":
             results = summaries[i][1]
             if not results:
                 continue
             previous = summaries[i - 1][0] if i and roles[i - 1] == "assistant" else []
             if len(results) > len(previous):
-                yield Finding("brk.result_count", ("messages", i, "content"), {"index": i}, tuple(results))
+                pairing.append(
+                    Finding("brk.result_count", ("messages", i, "content"), {"index": i}, tuple(results))
+                )
             if summaries[i][3]:
-                yield Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
+                pairing.append(
+                    Finding("brk.mixed_turn", ("messages", i, "content"), {"index": i}, tuple(results))
+                )
+    return turns, pairing
+
+
+_EMPTY: Summary = ([], [], True, False)
+"""The `Summary` of a message whose content is ``[]`` (brk.empty_content's case), and no other."""
 
 
 def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
@@ -137,45 +125,69 @@ def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
     return field_constraint(value, pattern)
 
 
-def check_blocks(messages: list[Any]) -> Iterator[Finding]:
-    """Per-block rules: ids, blank text, empty error results, reasoning without text.
+def check_blocks(messages: list[Any]) -> tuple[list[Summary], list[Finding], list[Finding]]:
+    """Each message's `Summary`, the per-block rules, and brk.tool_use_name: one walk over every block.
 
-    The walk over every block of the body, written out (no helper call per block and key).
+    Per-block rules: ids, blank text, empty error results, reasoning without text. The summaries
+    (for `check_pairing`) and the history's tool names (`toolhist.providers.bedrock_history`) were
+    walks of their own over the same blocks; each rule's findings are still their own list.
     """
+    summaries: list[Summary] = []
+    found: list[Finding] = []
+    names: list[Finding] = []
     for i, message in enumerate(messages):
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
+            summaries.append(([], [], True, False))
             continue
+        if not content:
+            summaries.append(_EMPTY)
+            continue
+        uses: list[str] = []
+        results: list[str] = []
+        only_results = True
+        talk = False
         for j, block in enumerate(content):
             if not isinstance(block, dict):
                 continue
-            for kind in ("toolUse", "toolResult"):
-                inner = block.get(kind)
-                if not isinstance(inner, dict):
-                    continue
-                constraint = field_constraint(inner.get("toolUseId"), ID_PATTERN)
+            use = block.get("toolUse")
+            if isinstance(use, dict):
+                uses.append(_id(use))
+                constraint = field_constraint(use.get("toolUseId"), ID_PATTERN)
                 if constraint is not None:
-                    call_id = _id(inner)
-                    values = {"id": call_id, "index": i, "block": j, "kind": kind, "constraint": constraint}
-                    yield Finding(
-                        "brk.id_pattern", ("messages", i, "content", j, kind, "toolUseId"), values, (call_id,)
-                    )
+                    found.append(_id_finding(use, i, j, "toolUse", constraint))
+                named = tool_use_name(use, i, j)
+                if named is not None:
+                    names.append(named)
+            result = block.get("toolResult")
+            if isinstance(result, dict):
+                results.append(_id(result))
+                constraint = field_constraint(result.get("toolUseId"), ID_PATTERN)
+                if constraint is not None:
+                    found.append(_id_finding(result, i, j, "toolResult", constraint))
+            only_results = only_results and "toolResult" in block
+            talk = talk or not block.keys().isdisjoint(CONVERSATION_KEYS)
             text = block.get("text")
             if isinstance(text, str) and not text.strip():
-                yield Finding("brk.blank_text", ("messages", i, "content", j), {"index": i, "block": j})
-            result = block.get("toolResult")
-            if isinstance(result, dict) and result.get("status") == "error" and not result.get("content"):
-                yield Finding(
-                    "brk.nonempty",
-                    ("messages", i, "content", j, "toolResult"),
-                    {"index": i, "block": j},
-                    (_id(result),),
+                found.append(
+                    Finding("brk.blank_text", ("messages", i, "content", j), {"index": i, "block": j})
                 )
+            if isinstance(result, dict) and result.get("status") == "error" and not result.get("content"):
+                at: PathT = ("messages", i, "content", j, "toolResult")
+                found.append(Finding("brk.nonempty", at, {"index": i, "block": j}, (_id(result),)))
             reasoning = block.get("reasoningContent")
             reasoning_text = reasoning.get("reasoningText") if isinstance(reasoning, dict) else None
             if isinstance(reasoning_text, dict) and reasoning_text.get("text") is None:
                 path = ("messages", i, "content", j, "reasoningContent", "reasoningText", "text")
-                yield Finding("brk.reasoning_null", path, {"index": i, "block": j})
+                found.append(Finding("brk.reasoning_null", path, {"index": i, "block": j}))
+        summaries.append((uses, results, only_results, talk))
+    return summaries, found, names
+
+
+def _id_finding(inner: dict[str, Any], i: int, j: int, kind: str, constraint: str) -> Finding:
+    call_id = _id(inner)
+    values = {"id": call_id, "index": i, "block": j, "kind": kind, "constraint": constraint}
+    return Finding("brk.id_pattern", ("messages", i, "content", j, kind, "toolUseId"), values, (call_id,))
 
 
 def check_tools(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
@@ -206,13 +218,16 @@ def check_tools(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
 
 
 def check(body: dict[str, Any]) -> Iterator[Finding]:
-    """Every Bedrock Converse rule over a body."""
+    """Every Bedrock Converse rule over a body: one walk over the blocks, one over the roles."""
     raw = body.get("messages")
     messages: list[Any] = raw if isinstance(raw, list) else []
-    yield from check_turns(messages)
-    yield from check_pairing(messages)
-    yield from check_blocks(messages)
+    summaries, found, names = check_blocks(messages)
+    turns, pairing = check_pairing([_role(m) for m in messages], summaries)
+    yield from turns
+    yield from pairing
+    yield from found
     yield from check_tools(body, messages)
+    yield from names
     yield from check_history(body, messages)
 
 

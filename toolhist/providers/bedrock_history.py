@@ -104,20 +104,25 @@ def _blocks(message: Any) -> list[tuple[int, dict[str, Any]]]:
     return [(j, b) for j, b in enumerate(content) if isinstance(b, dict)] if isinstance(content, list) else []
 
 
+def tool_use_name(use: dict[str, Any], i: int, j: int) -> Finding | None:
+    """brk.tool_use_name for the toolUse ``use`` at block ``j`` of message ``i`` (None: its name is fine).
+
+    Asked of every toolUse by `toolhist.providers.bedrock.check_blocks`, in its walk over the blocks.
+    """
+    constraint = field_constraint(use.get("name"), NAME_PATTERN)
+    if constraint is None:
+        return None
+    call_id = use.get("toolUseId")
+    values = {"name": use.get("name"), "index": i, "block": j, "constraint": constraint}
+    at: PathT = ("messages", i, "content", j, "toolUse", "name")
+    return Finding("brk.tool_use_name", at, values, (call_id,) if isinstance(call_id, str) else ())
+
+
 def check(body: dict[str, Any], messages: list[Any]) -> Iterator[Finding]:
-    """The rules above over a Converse body's messages (model conditions are filtered by the rule)."""
-    for i, message in enumerate(messages):
-        content = message.get("content") if isinstance(message, dict) else None
-        for j, block in enumerate(content if isinstance(content, list) else ()):
-            use = block.get("toolUse") if isinstance(block, dict) else None
-            if not isinstance(use, dict):
-                continue
-            constraint = field_constraint(use.get("name"), NAME_PATTERN)
-            if constraint is not None:
-                call_id = use.get("toolUseId")
-                values = {"name": use.get("name"), "index": i, "block": j, "constraint": constraint}
-                at: PathT = ("messages", i, "content", j, "toolUse", "name")
-                yield Finding("brk.tool_use_name", at, values, (call_id,) if isinstance(call_id, str) else ())
+    """The final-message rules above over a Converse body's messages (brk.tool_use_name: `tool_use_name`).
+
+    Model conditions are filtered by the rule.
+    """
     last = messages[-1] if messages else None
     final_text = isinstance(last, dict) and last.get("role") == "assistant"
     if final_text and not any("toolUse" in b for _, b in _blocks(last)):

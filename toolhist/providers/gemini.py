@@ -18,29 +18,10 @@ from typing import Any
 
 from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
 from toolhist.providers.gemini_parts import RULES as PART_RULES
-from toolhist.providers.gemini_parts import check as check_mixed
+from toolhist.providers.gemini_parts import check_walk
 from toolhist.providers.gemini_render import render
 
 NAME = "gemini"
-DATA_FIELDS = {
-    "text": "text",
-    "inlineData": "inlineData",
-    "inline_data": "inlineData",
-    "fileData": "fileData",
-    "file_data": "fileData",
-    "functionCall": "functionCall",
-    "function_call": "functionCall",
-    "functionResponse": "functionResponse",
-    "function_response": "functionResponse",
-    "executableCode": "executableCode",
-    "executable_code": "executableCode",
-    "codeExecutionResult": "codeExecutionResult",
-    "code_execution_result": "codeExecutionResult",
-}
-"""The members of Part's ``data`` oneof in both spellings, mapped to the name the API reports."""
-VALID_ROLES = ("user", "model", "function")
-"""``function`` is outside the documented pair, but older official SDKs sent it for responses and
-it was accepted; only roles no Google client sends (``tool``, ``assistant``, ``system``…) are flagged."""
 FN_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 """The declared-name rule as the newest error text states it (letters, digits, ``_ . : -``, ≤64)."""
 _VERSION = re.compile(r"gemini-(\d+)(?:\.(\d+))?")
@@ -275,37 +256,52 @@ def _fold_responses(contents: list[Any]) -> list[tuple[int, Any]]:
     return out
 
 
-def check_turns(contents: list[Any], *, fold: bool = False) -> Iterator[Finding]:
-    """Call / response turn order and counts (gem.fc_position, gem.fr_position, gem.fr_count)."""
-    turns = _fold_responses(contents) if fold else list(enumerate(contents))
+def check_turns(
+    contents: list[Any], *, fold: bool = False, counts: list[tuple[int, int]] | None = None
+) -> Iterator[Finding]:
+    """Call / response turn order and counts (gem.fc_position, gem.fr_position, gem.fr_count).
+
+    ``counts`` are each content's functionCall and functionResponse parts (`check_walk`'s), read
+    instead of counted again; a folded body (``fold``) counts its merged turns itself.
+    """
+    if counts is None or fold:
+        turns = _fold_responses(contents) if fold else list(enumerate(contents))
+        counts = [(_calls(c), _responses(c)) for _, c in turns]
+    else:
+        turns = list(enumerate(contents))
+    prev_calls = 0
+    prev: Any = None
     for n, (i, content) in enumerate(turns):
-        if not isinstance(content, dict):
-            continue
-        prev = turns[n - 1][1] if n > 0 else None
-        prev_role = prev.get("role") if isinstance(prev, dict) else None
-        calls, responses, prev_calls = _calls(content), _responses(content), _calls(prev)
-        if calls and (prev is None or prev_calls or prev_role == "model"):
-            yield Finding("gem.fc_position", ("contents", i))
-        if responses and not prev_calls:
-            yield Finding("gem.fr_position", ("contents", i))
-        elif prev_calls and not calls and responses != prev_calls:
-            # Also a call turn followed by a turn with no responses at all (a cancelled tool run).
-            yield Finding("gem.fr_count", ("contents", i))
+        calls, responses = counts[n]
+        if isinstance(content, dict):
+            prev_role = prev.get("role") if isinstance(prev, dict) else None
+            if calls and (prev is None or prev_calls or prev_role == "model"):
+                yield Finding("gem.fc_position", ("contents", i))
+            if responses and not prev_calls:
+                yield Finding("gem.fr_position", ("contents", i))
+            elif prev_calls and not calls and responses != prev_calls:
+                # Also a call turn followed by a turn with no responses at all (a cancelled tool run).
+                yield Finding("gem.fr_count", ("contents", i))
+        prev, prev_calls = content, calls
 
 
-def check_signatures(contents: list[Any]) -> Iterator[Finding]:
-    """The first functionCall part of each model step since the last user text turn needs a signature."""
-    start = 0
-    for i, content in enumerate(contents):
-        if (
-            isinstance(content, dict)
-            and content.get("role") != "model"
-            and any(
-                isinstance(p, dict) and "functionResponse" not in p and "function_response" not in p
-                for p in _parts(content)
-            )
-        ):
-            start = i + 1
+def check_signatures(contents: list[Any], start: int | None = None) -> Iterator[Finding]:
+    """The first functionCall part of each model step since the last user text turn needs a signature.
+
+    ``start`` is the index after that turn (`check_walk` finds it); None: found here.
+    """
+    if start is None:
+        start = 0
+        for i, content in enumerate(contents):
+            if (
+                isinstance(content, dict)
+                and content.get("role") != "model"
+                and any(
+                    isinstance(p, dict) and "functionResponse" not in p and "function_response" not in p
+                    for p in _parts(content)
+                )
+            ):
+                start = i + 1
     for i in range(start, len(contents)):
         content = contents[i]
         if not isinstance(content, dict) or content.get("role") != "model":
@@ -322,37 +318,6 @@ def check_signatures(contents: list[Any]) -> Iterator[Finding]:
                     {"name": name if isinstance(name, str) else "", "position": i + 1},
                 )
             break
-
-
-def _thought_part(part: dict[str, Any]) -> bool:
-    """A part carrying only a thought signature (or ``thought: true``): Gemini returns these and takes them back."""
-    return any(k in part for k in ("thoughtSignature", "thought_signature", "thought"))
-
-
-def check_parts(contents: list[Any]) -> Iterator[Finding]:
-    """Roles, empty part lists and the data oneof of every part."""
-    for i, content in enumerate(contents):
-        if not isinstance(content, dict):
-            continue
-        role = content.get("role")
-        if role is not None and role not in VALID_ROLES:
-            yield Finding("gem.role", ("contents", i, "role"))
-        parts = content.get("parts")
-        if parts is None or parts == []:
-            yield Finding("gem.parts_nonempty", ("contents", i, "parts"), {"index": i})
-            continue
-        for j, part in enumerate(parts if isinstance(parts, list) else []):
-            if not isinstance(part, dict):
-                continue
-            fields = [k for k in part if k in DATA_FIELDS and not (k == "text" and part[k] == "")]
-            if not fields and "text" not in part and not _thought_part(part):
-                yield Finding("gem.part_oneof", ("contents", i, "parts", j), {"index": i, "part": j})
-            elif len(fields) > 1:
-                yield Finding(
-                    "gem.part_oneof_multi",
-                    ("contents", i, "parts", j),
-                    {"index": i, "part": j, "field": DATA_FIELDS[fields[1]]},
-                )
 
 
 def check_declarations(body: dict[str, Any]) -> Iterator[Finding]:
@@ -373,13 +338,14 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Gemini rule over a body (model-dependent ones are filtered by their ``applies``)."""
     raw = body.get("contents")
     contents = raw if isinstance(raw, list) else []
-    yield from check_parts(contents)
-    yield from check_turns(contents, fold=gemini_version(body) == (2, 5))
-    yield from check_signatures(contents)
+    found, mixed, counts, start = check_walk(contents)
+    yield from found
+    yield from check_turns(contents, fold=gemini_version(body) == (2, 5), counts=counts)
+    yield from check_signatures(contents, start)
     if contents and isinstance(contents[-1], dict) and contents[-1].get("role") == "model":
         yield Finding("gem.no_trailing_model", ("contents", len(contents) - 1))
     yield from check_declarations(body)
-    yield from check_mixed(contents)
+    yield from mixed
 
 
 PROVIDER = Provider(

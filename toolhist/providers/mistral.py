@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, Payload, Provider, Rule, bracketed, new_payload
+from toolhist.providers.base import Finding, PathT, Payload, Provider, Rule, bracketed, new_payload
 from toolhist.providers.chat_shared import render_chat
 from toolhist.providers.edge_ids import MISTRAL_ID
 
@@ -245,9 +245,10 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
         yield Finding("mis.empty", ("messages",))
         return
     yield from _check_structure(messages, body.get("continue_final_message") is True)
-    yield from _check_order(messages)
-    yield from _check_pairing(messages)
-    yield from _check_messages(messages)
+    order, pairing, found = _check_walk(messages)
+    yield from order
+    yield from pairing
+    yield from found
     yield from _check_tools(body.get("tools"))
 
 
@@ -267,59 +268,86 @@ def _check_structure(messages: list[Any], continue_final: bool) -> Iterator[Find
         yield Finding("mis.last_role", ("messages", len(messages) - 1, "role"), {"role": "assistant"})
 
 
-def _check_order(messages: list[Any]) -> Iterator[Finding]:
-    """Each role against the one before it; unknown roles are not judged (no Mistral text for them)."""
+def _check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the per-message call it saves
+    messages: list[Any],
+) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """The order, pairing and per-message rules in one walk over the messages, each its own list.
+
+    - order: each role against the one before it; unknown roles are not judged (no Mistral text);
+    - pairing (V13): results against the ids of the last assistant message, counted at the next
+      one; the validator skips the first message;
+    - per message: ids, names, and (V3) content beside tool_calls. This pass yields most of the
+      findings of a long history whose ids came from another provider (116,000 at 100,000 messages).
+
+    They were three walks over every message; the findings are yielded in the order they gave them.
+    """
+    order: list[Finding] = []
+    pairing: list[Finding] = []
+    found: list[Finding] = []
+    id_ok = MISTRAL_ID.fullmatch
     previous: str | None = None
+    expected: list[str] = []
+    observed: set[str] = set()
+    owner = 0
     for i, m in enumerate(messages):
         role = _role(m)
         if role not in ROLES:
             previous = None
-            continue
-        if previous == "tool" and role == "user":
-            yield Finding(
-                "mis.user_after_tool", ("messages", i, "role"), {"role": role, "previous": previous}
-            )
-        elif previous is not None and role not in FOLLOWERS[previous]:
-            call_ids = (str(m["tool_call_id"]),) if role == "tool" and "tool_call_id" in m else ()
-            yield Finding(
-                "mis.order", ("messages", i, "role"), {"role": role, "previous": previous}, call_ids
-            )
-        previous = role
-
-
-def _check_pairing(messages: list[Any]) -> Iterator[Finding]:
-    """V13 pairing: results against the ids of the last assistant message, counted at the next one."""
-    expected: list[str] = []
-    observed: set[str] = set()
-    owner = 0
-    for i, m in enumerate(messages[1:], start=1):  # the validator skips the first message
-        role = _role(m)
+        else:
+            if previous == "tool" and role == "user":
+                values = {"role": role, "previous": previous}
+                order.append(Finding("mis.user_after_tool", ("messages", i, "role"), values))
+            elif previous is not None and role not in FOLLOWERS[previous]:
+                call_ids = (str(m["tool_call_id"]),) if role == "tool" and "tool_call_id" in m else ()
+                values = {"role": role, "previous": previous}
+                order.append(Finding("mis.order", ("messages", i, "role"), values, call_ids))
+            previous = role
         if role == "tool":
             call_id = m.get("tool_call_id")
-            if not isinstance(call_id, str):
-                continue  # mis.id_missing
-            path = ("messages", i, "tool_call_id")
-            if call_id in observed:
-                yield Finding("mis.dup_result", path, {"id": call_id}, (call_id,))
-            elif call_id not in expected:
-                yield Finding("mis.unexpected_result", path, {"id": call_id}, (call_id,))
-            else:
-                observed.add(call_id)
+            if i and isinstance(call_id, str):  # (not a str: mis.id_missing)
+                path = ("messages", i, "tool_call_id")
+                if call_id in observed:
+                    pairing.append(Finding("mis.dup_result", path, {"id": call_id}, (call_id,)))
+                elif call_id not in expected:
+                    pairing.append(Finding("mis.unexpected_result", path, {"id": call_id}, (call_id,)))
+                else:
+                    observed.add(call_id)
+            name = m.get("name")
+            if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+                found.append(Finding("mis.name_format", ("messages", i, "name"), {"name": name}))
+            if call_id is None:
+                found.append(Finding("mis.id_missing", ("messages", i, "tool_call_id")))
+            elif isinstance(call_id, str) and not id_ok(call_id):
+                values = {"id": call_id}
+                found.append(Finding("mis.id_format", ("messages", i, "tool_call_id"), values, (call_id,)))
         elif role == "assistant":
-            yield from _count(expected, observed, owner)
-            expected, observed, owner = [], set(), i
             calls = m.get("tool_calls")
-            for k, c in enumerate(calls if isinstance(calls, list) else []):
+            listed = calls if isinstance(calls, list) else []
+            if i:
+                pairing.extend(_count(expected, observed, owner))
+                expected, observed, owner = [], set(), i
+                for k, c in enumerate(listed):
+                    if not isinstance(c, dict):
+                        continue
+                    call_id = _call_id(c)
+                    if call_id in expected and call_id != "null":  # a missing id is mis.call_id_missing
+                        at: PathT = ("messages", i, "tool_calls", k, "id")
+                        pairing.append(Finding("mis.dup_call", at, {"id": call_id}, (call_id,)))
+                    else:
+                        expected.append(call_id)
+            if bool(m.get("content")) == bool(calls):
+                found.append(Finding("mis.content_xor_calls", ("messages", i)))
+            for k, c in enumerate(listed):
                 if not isinstance(c, dict):
                     continue
                 call_id = _call_id(c)
-                if call_id in expected and call_id != "null":  # a missing id is mis.call_id_missing
-                    yield Finding(
-                        "mis.dup_call", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
-                    )
-                else:
-                    expected.append(call_id)
-    yield from _count(expected, observed, owner)
+                if call_id == "null":
+                    found.append(Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id")))
+                elif not id_ok(call_id):
+                    at = ("messages", i, "tool_calls", k, "id")
+                    found.append(Finding("mis.id_format", at, {"id": call_id}, (call_id,)))
+    pairing.extend(_count(expected, observed, owner))
+    return order, pairing, found
 
 
 def _call_id(call: Any) -> str:
@@ -333,46 +361,6 @@ def _count(expected: list[str], observed: set[str], owner: int) -> Iterator[Find
     if missing:
         ids = tuple(c for c in missing if c != "null")  # "null": the validator's stand-in for no id
         yield Finding("mis.count", ("messages", owner, "tool_calls"), call_ids=ids)
-
-
-def _check_messages(messages: list[Any]) -> Iterator[Finding]:
-    """Per-message content rules: ids, names, and (V3) content beside tool_calls.
-
-    One generator over every message, not one per message: this walk yields most of the findings
-    of a long history whose ids came from another provider (116,000 at 100,000 messages).
-    """
-    id_ok = MISTRAL_ID.fullmatch
-    for i, m in enumerate(messages):
-        if not isinstance(m, dict):
-            continue
-        role = m.get("role")
-        if role == "tool":
-            name = m.get("name")
-            if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
-                yield Finding("mis.name_format", ("messages", i, "name"), {"name": name})
-            call_id = m.get("tool_call_id")
-            if call_id is None:
-                yield Finding("mis.id_missing", ("messages", i, "tool_call_id"))
-            elif isinstance(call_id, str) and not id_ok(call_id):
-                yield Finding("mis.id_format", ("messages", i, "tool_call_id"), {"id": call_id}, (call_id,))
-            continue
-        if role != "assistant":
-            continue
-        calls = m.get("tool_calls")
-        if bool(m.get("content")) == bool(calls):
-            yield Finding("mis.content_xor_calls", ("messages", i))
-        if not isinstance(calls, list):
-            continue
-        for k, c in enumerate(calls):
-            if not isinstance(c, dict):
-                continue
-            call_id = _call_id(c)
-            if call_id == "null":
-                yield Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id"))
-            elif not id_ok(call_id):
-                yield Finding(
-                    "mis.id_format", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
-                )
 
 
 def _check_tools(tools: Any) -> Iterator[Finding]:

@@ -217,45 +217,112 @@ def _bare_assistant_message(item: dict[str, Any]) -> bool:
     return _kind(item) == "message" and item.get("role") == "assistant" and not item.get("id")
 
 
-def _stateful(body: dict[str, Any], items: list[Any]) -> bool:
-    """Part of the history is stored server-side, out of the body's sight."""
-    return (
-        body.get("previous_response_id") is not None
-        or body.get("conversation") is not None
-        or any(isinstance(i, dict) and i.get("type") == "item_reference" for i in items)
-    )
-
-
 _PAIRED = {"function_call": "function call", "custom_tool_call": "custom tool call"}
 """Client-side call items whose output the request must carry, and how OpenAI's error text names them."""
 
 
-def check_pairing(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
-    """Calls without outputs and outputs without calls."""
+def check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the per-item call it saves
+    body: dict[str, Any], items: list[Any]
+) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """The pairing, reasoning and id rules in one walk over the items, each pass's findings apart.
+
+    Pairing: calls without outputs and outputs without calls. Reasoning: reasoning items without
+    their following item, id'd calls without their reasoning item. Ids: duplicate item ids, id
+    prefixes and call_id length. They were four walks over every item (pairing took two); what a
+    rule needs of the whole list (every call and output id, whether reasoning is replayed, whether
+    part of the history is stored server-side) is gathered on the way and applied after it.
+    """
     calls: set[str] = set()
     outputs: set[str] = set()
-    for item in items:
-        if isinstance(item, dict) and isinstance(item.get("call_id"), str):
-            kind = _kind(item)
+    paired: list[tuple[int, str, bool, str]] = []  # (index, call_id, an output, how the error names it)
+    reasoning: list[Finding] = []
+    found: list[Finding] = []
+    seen: set[str] = set()  # item ids
+    referenced = False  # an item_reference: part of the history is stored server-side
+    reasoned = False  # a reasoning item: reasoning is replayed
+    stored = body.get("store") is not False and not _deepseek(body)
+    seen_reasoning = False  # a reasoning item earlier in the current run of model items
+    count = len(items)
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            seen_reasoning = False
+            continue
+        raw = item.get("type")
+        kind = raw if isinstance(raw, str) else "message"  # `_kind`, inline: every item
+        cid = item.get("call_id")
+        if isinstance(cid, str):
             if kind.endswith(
                 "_call"
             ):  # an output answers any call item by call_id (a client tool_search_call)
-                calls.add(item["call_id"])
+                calls.add(cid)
             elif kind.endswith("_output"):
-                outputs.add(item["call_id"])
-    stateful = _stateful(body, items)
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or not isinstance(item.get("call_id"), str):
+                outputs.add(cid)
+            what = _PAIRED.get(kind.removesuffix("_output"))
+            if what is not None:
+                paired.append((i, cid, kind.endswith("_output"), what))
+        if (
+            kind in AI_SIDE
+            or kind.endswith("_call")
+            or (kind == "message" and item.get("role") == "assistant")
+        ):
+            if kind == "reasoning":
+                reasoned = seen_reasoning = True
+                if "summary" not in item:
+                    reasoning.append(Finding("resp.reasoning_summary", ("input", i), {"index": i}))
+                following = items[i + 1] if i + 1 < count else None
+                if (
+                    following is None
+                    or not _model_side(following)
+                    or (stored and isinstance(item.get("id"), str) and _bare_assistant_message(following))
+                ):
+                    values: dict[str, Any] = {"id": str(item.get("id", ""))}
+                    reasoning.append(Finding("resp.reasoning_dangling", ("input", i), values))
+            elif kind == "function_call" and isinstance(item.get("id"), str) and not seen_reasoning:
+                # kept when reasoning turns out replayed (below)
+                values = {"id": item["id"], "reasoning": "rs_…"}
+                ids = (cid,) if isinstance(cid, str) else ()
+                reasoning.append(Finding("resp.fc_needs_reasoning", ("input", i), values, ids))
+        else:
+            seen_reasoning = False
+        if kind == "item_reference":
+            referenced = True
             continue
-        cid = item["call_id"]
-        kind = _kind(item)
-        what = _PAIRED.get(kind.removesuffix("_output"))
-        if what is None:
-            continue
-        if not kind.endswith("_output") and cid not in outputs:
-            yield Finding("resp.call_unanswered", ("input", i), {"call_id": cid, "what": what}, (cid,))
-        elif kind.endswith("_output") and cid not in calls and not stateful:
-            yield Finding("resp.output_orphan", ("input", i), {"call_id": cid, "what": what}, (cid,))
+        item_id = item.get("id")
+        if isinstance(item_id, str):
+            if item_id in seen:
+                found.append(Finding("resp.dup_item", ("input", i), {"id": item_id}))
+            seen.add(item_id)
+            prefix = ID_PREFIX.get(kind) if kind != "message" or item.get("role") == "assistant" else None
+            if prefix is not None and not item_id.startswith(prefix):
+                values = {"index": i, "id": item_id, "prefix": prefix}
+                found.append(Finding("resp.item_id_prefix", ("input", i, "id"), values))
+        if isinstance(cid, str) and len(cid) > CALL_ID_MAX:
+            values = {"index": i, "length": len(cid)}
+            found.append(Finding("resp.call_id_len", ("input", i, "call_id"), values, (cid,)))
+    include = body.get("include")
+    if not (reasoned or (isinstance(include, list) and "reasoning.encrypted_content" in include)):
+        reasoning = [f for f in reasoning if f.rule != "resp.fc_needs_reasoning"]
+    stateful = (
+        referenced or body.get("previous_response_id") is not None or body.get("conversation") is not None
+    )
+    return _unpaired(paired, calls, outputs, stateful=stateful), reasoning, found
+
+
+def _unpaired(
+    paired: list[tuple[int, str, bool, str]], calls: set[str], outputs: set[str], *, stateful: bool
+) -> list[Finding]:
+    """Calls without outputs and outputs without calls among ``paired`` (`check_walk`'s)."""
+    pairing: list[Finding] = []
+    for i, cid, output, what in paired:
+        if not output and cid not in outputs:
+            pairing.append(
+                Finding("resp.call_unanswered", ("input", i), {"call_id": cid, "what": what}, (cid,))
+            )
+        elif output and cid not in calls and not stateful:
+            pairing.append(
+                Finding("resp.output_orphan", ("input", i), {"call_id": cid, "what": what}, (cid,))
+            )
+    return pairing
 
 
 def check_adjacency(items: list[Any]) -> Iterator[Finding]:
@@ -282,64 +349,6 @@ def check_adjacency(items: list[Any]) -> Iterator[Finding]:
         i = stop
 
 
-def check_reasoning(body: dict[str, Any], items: list[Any]) -> Iterator[Finding]:
-    """Reasoning items without their following item; id'd calls without their reasoning item."""
-    include = body.get("include")
-    replayed = any(isinstance(i, dict) and _kind(i) == "reasoning" for i in items) or (
-        isinstance(include, list) and "reasoning.encrypted_content" in include
-    )
-    stored = body.get("store") is not False and not _deepseek(body)
-    seen_reasoning = False  # a reasoning item earlier in the current run of model items
-    for i, item in enumerate(items):
-        if not _model_side(item):
-            seen_reasoning = False
-            continue
-        kind = _kind(item)
-        if kind == "reasoning":
-            seen_reasoning = True
-            if "summary" not in item:
-                yield Finding("resp.reasoning_summary", ("input", i), {"index": i})
-            following = items[i + 1] if i + 1 < len(items) else None
-            if (
-                following is None
-                or not _model_side(following)
-                or (stored and isinstance(item.get("id"), str) and _bare_assistant_message(following))
-            ):
-                yield Finding("resp.reasoning_dangling", ("input", i), {"id": str(item.get("id", ""))})
-        elif kind == "function_call" and isinstance(item.get("id"), str) and replayed and not seen_reasoning:
-            cid = item.get("call_id")
-            yield Finding(
-                "resp.fc_needs_reasoning",
-                ("input", i),
-                {"id": item["id"], "reasoning": "rs_…"},
-                (cid,) if isinstance(cid, str) else (),
-            )
-
-
-def check_ids(items: list[Any]) -> Iterator[Finding]:
-    """Duplicate item ids, id prefixes and call_id length."""
-    seen: set[str] = set()
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or item.get("type") == "item_reference":
-            continue
-        item_id = item.get("id")
-        if isinstance(item_id, str):
-            if item_id in seen:
-                yield Finding("resp.dup_item", ("input", i), {"id": item_id})
-            seen.add(item_id)
-            kind = _kind(item)
-            prefix = ID_PREFIX.get(kind) if kind != "message" or item.get("role") == "assistant" else None
-            if prefix is not None and not item_id.startswith(prefix):
-                yield Finding(
-                    "resp.item_id_prefix", ("input", i, "id"), {"index": i, "id": item_id, "prefix": prefix}
-                )
-        cid = item.get("call_id")
-        if isinstance(cid, str) and len(cid) > CALL_ID_MAX:
-            yield Finding(
-                "resp.call_id_len", ("input", i, "call_id"), {"index": i, "length": len(cid)}, (cid,)
-            )
-
-
 _ADJACENCY = rule_in(RULES, "resp.adjacency")
 
 
@@ -347,11 +356,12 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     """Every Responses rule over a body (model-dependent ones are filtered by their ``applies``)."""
     raw = body.get("input")
     items = raw if isinstance(raw, list) else []
-    yield from check_pairing(body, items)
+    pairing, reasoning, ids = check_walk(body, items)
+    yield from pairing
     if _ADJACENCY.applies_to(body):  # (DeepSeek only) else `violations` drops what it finds
         yield from check_adjacency(items)
-    yield from check_reasoning(body, items)
-    yield from check_ids(items)
+    yield from reasoning
+    yield from ids
     yield from check_items(items)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolhist.model import Session, ToolResponseBlock
+from toolhist.model import Message, Session, ToolResponseBlock
 
 ABORTED = "aborted"
 """The output text Codex inserts for a call that has none (``FunctionCallOutputPayload::from_text``)."""
@@ -58,16 +58,23 @@ def mark_synthetic(session: Session, ids: list[str]) -> Session:
     if not ids:
         return session
     wanted = set(ids)
-    messages = []
-    for message in session.messages:
+
+    def marked(message: Message) -> Message:
+        """The message with its synthetic results marked; itself when it has none.
+
+        Not a copy: a copy of every message was the whole history twice while it was read.
+        """
+        if not any(isinstance(b, ToolResponseBlock) and b.call_id in wanted for b in message.blocks):
+            return message
         blocks = tuple(
             b.model_copy(update={"provider_data": {**b.provider_data, SYNTHETIC_KEY: SYNTHETIC_WHY}})
             if isinstance(b, ToolResponseBlock) and b.call_id in wanted
             else b
             for b in message.blocks
         )
-        messages.append(message.model_copy(update={"blocks": blocks}))
-    return session.model_copy(update={"messages": tuple(messages)})
+        return message.model_copy(update={"blocks": blocks})
+
+    return session.model_copy(update={"messages": tuple(marked(m) for m in session.messages)})
 
 
 def _answered(items: list[dict[str, Any]]) -> dict[str, set[str]]:

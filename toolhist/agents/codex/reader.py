@@ -73,11 +73,17 @@ from toolhist.agents.codex.history import (
     is_user_message,
     rollback_event,
 )
-from toolhist.agents.codex.normalize import ABORTED, ensure_outputs, mark_synthetic, split_orphans
-from toolhist.formats.base import Built, ShapeError, Skips, tag
+from toolhist.agents.codex.normalize import ABORTED, OUTPUT_OF, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.formats.base import Built, ShapeError, Shared, Skips, tag
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
-from toolhist.formats.openai_responses import AI_SIDE, TOOL_SIDE, OpenAIResponsesReader
+from toolhist.formats.openai_responses import (
+    AI_SIDE,
+    TOOL_SIDE,
+    OpenAIResponsesReader,
+    opens_turn,
+    side_metadata_pair,
+)
 from toolhist.formats.records import MAX_SKIPPED, kind_of, skipped_note
 from toolhist.model import Location, Session, SessionSource, Unsent
 
@@ -115,13 +121,22 @@ SHARED_PART_LISTS = ("content", "summary")
 """An item's lists of parts, whose ``type`` repeats as well (``output_text``, ``summary_text``)."""
 
 
-def _share_strings(item: dict[str, Any]) -> None:
+def _share_strings(item: dict[str, Any], calls: dict[str, str]) -> None:
     """Make the repeated short strings of ``item`` (`SHARED_FIELDS`) one interned string per value.
 
     The parser makes a new string for every value it reads: a 200 MB rollout kept 50,000 copies of
     ``"function_call"``, ``"reasoning"``, ``"exec_command"``… in its blocks, 5% of what its session
     holds (issue 26). Values are equal before and after, so nothing read changes.
+
+    An output's ``call_id`` becomes its call's string (``calls``: the ids of calls not answered
+    yet, each let go when its output comes), so a call and its result hold one id, not two.
     """
+    call_id = item.get("call_id")
+    if type(call_id) is str:
+        if item.get("type") in OUTPUT_OF.values():
+            item["call_id"] = calls.pop(call_id, call_id)
+        else:
+            calls[call_id] = call_id
     intern = sys.intern
     for key in SHARED_FIELDS:
         value = item.get(key)
@@ -233,7 +248,7 @@ _LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
 
 
 def _grouped(
-    items: list[dict[str, Any]],
+    items: list[Any],
     item_lines: list[int | None],
     name: str,
     path: str | None,
@@ -248,17 +263,27 @@ def _grouped(
     record does not make a whole session unreadable. Done here, item by item, rather than by the
     stream's line skipping (`toolhist.formats.records`): a compaction's ``replacement_history``
     holds many items on one line, and one bad item must not take the whole compaction with it.
+
+    Read a turn at a time (`_turns`), each turn's parsed items let go once they are blocks: read
+    whole, every parsed item stayed beside its blocks until the last was made, a sixth of the
+    rollout's size at the read's peak (issue 26). A bad item is retried within its turn, and with
+    the turn before when it was the item that opened the turn (without it the two turns are one
+    group, as a read of the whole list would make them). ``items`` is emptied.
     """
-    while True:
-        doc = Document(value=items, name=name, path=path, jsonl_lines=None)
-        built = Built(doc)
-        built.notes = notes
+    built = Built(Document(value=items, name=name, path=path, jsonl_lines=None))
+    built.notes = notes
+    reader = OpenAIResponsesReader()
+    sides = side_metadata_pair()
+    share = Shared()  # equal small provider data, one dict per value for the whole rollout
+    kept = start = 0  # items[kept:start]: the turn before, kept until the next one is read
+    kept_made = made = 0  # how many messages there were before each of the two turns
+    while start < len(items):
+        end = _turn_end(items, start)
         said = len(notes)
         try:
-            OpenAIResponsesReader()._read_items(items, (), built)
-            break
+            reader._read_items(items[start:end], (), built, first=start, sides=sides, share=share)
         except ShapeError as exc:
-            del notes[said:]  # what the failed pass noted is said again by the next one
+            del built.messages[made:], built.locations[made:], notes[said:]
             first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
             line = item_lines[first] if first is not None else None
             if first is None or skips.unreadable() >= MAX_SKIPPED:
@@ -268,20 +293,33 @@ def _grouped(
             where = f"line {line}" if line is not None else f"item {first}"
             notes.append(skipped_note(where, kind, record, ("payload", *exc.pointer[1:]), exc.reason))
             skips.add_unreadable(kind, line)
-            items = items[:first] + items[first + 1 :]
-            item_lines = item_lines[:first] + item_lines[first + 1 :]
+            del items[first], item_lines[first]
+            if first == start and start > kept:  # the turn's opening item gone: one turn with the last
+                del built.messages[kept_made:], built.locations[kept_made:]
+                start, made = kept, kept_made
+            continue
+        items[kept:start] = [None] * (start - kept)  # the turn before let go, places kept
+        kept, kept_made = start, made
+        start, made = end, len(built.messages)
     items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
     located = _LOCATION
-    locations = tuple(
-        located(
+    places = built.locations  # each replaced where it is: the Responses one is freed at once
+    for n, loc in enumerate(places):
+        places[n] = located(
             loc.index,
             item_lines[loc.index] if loc.index is not None else None,
             "payload",
             loc.block_items,
         )
-        for loc in built.locations
-    )
-    return built, locations
+    return built, tuple(places)
+
+
+def _turn_end(items: list[Any], start: int) -> int:
+    """Where the turn starting at ``items[start]`` ends: the next item that opens one (`opens_turn`)."""
+    for end in range(start + 1, len(items)):
+        if opens_turn(items[end]):
+            return end
+    return len(items)
 
 
 class CodexReader(StreamReader):
@@ -314,6 +352,7 @@ class CodexReader(StreamReader):
         turns = 0
         model: str | None = None
         compactions: list[JsonValue] = []
+        calls: dict[str, str] = {}  # call ids without an output yet (`_share_strings`)
         notes = list(notes)
         for line, entry in lines:
             classified = _classify(entry, line, skips, events)
@@ -323,7 +362,7 @@ class CodexReader(StreamReader):
             if kind == "response_item":
                 if not isinstance(payload.get("type", "message"), str):
                     raise at_line(line, ("payload", "type"), "item has no string 'type'")
-                _share_strings(payload)
+                _share_strings(payload, calls)
                 if payload.get("type") == "local_shell_call":
                     payload = _local_shell(payload)
                 items.append(payload)
