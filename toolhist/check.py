@@ -33,19 +33,30 @@ def is_as_sent(session: Session, provider: str, strategy: str = "none") -> bool:
 
 
 @paused
-def verdict(doc: Document, session: Session, provider: str, strategy: str = "none") -> list[Violation]:
+def verdict(
+    doc: Document, session: Session, provider: str, strategy: str = "none", *, remember: bool = True
+) -> list[Violation]:
     """One provider's part of `check`, for callers that already hold the parsed document and session.
 
     A body in the provider's own format, unrepaired, is validated as it was sent (located through
     the rendered source map); otherwise the body toolhist renders under ``strategy`` is validated.
+    Either is kept in the per-session memory of verdicts as given (`toolhist.curation.given`: what
+    strategy ``toolhist`` repairs) when it is one: a body sent is when toolhist renders that same
+    body. ``remember=False`` keeps nothing (`Checking`, as `judged_verdict`).
     """
     if is_as_sent(session, provider, strategy):
         body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
         # located through the source map of the body as given (`render`'s, without its freeform note:
         # a walk over every block, three times for a chat body Mistral and Kimi also take as sent)
         target = provider_for(provider)
-        return violations(target, body, rendered(session, target).source_map)
-    return judged_verdict(judge(session), provider, strategy)
+        payload = rendered(session, target)
+        found = violations(target, body, payload.source_map)
+        if remember and payload.body == body:  # toolhist renders what was sent: the verdict as given too
+            from toolhist.curation.given import remember as remembered  # curation builds on providers
+
+            remembered(session, provider, found)
+        return found
+    return judged_verdict(judge(session), provider, strategy, remember=remember)
 
 
 @paused
@@ -148,7 +159,7 @@ class Checking:
     def verdict(self, provider: str) -> list[Violation]:
         """``provider``'s violations, as `check` finds them, not kept in the per-session memory."""
         if is_as_sent(self.session, provider, self.strategy):
-            return verdict(self.doc, self.session, provider, self.strategy)
+            return verdict(self.doc, self.session, provider, self.strategy, remember=False)
         return judged_verdict(self.judged, provider, self.strategy, remember=False)
 
     def verdicts(

@@ -188,6 +188,8 @@ def diff(before: Session, after: Session, changes: Sequence[Change] = ()) -> Dif
     renames = _renames(changes)
     bounds = [(-1, -1), *anchors, (len(a), len(b))]
     for (i0, j0), (i1, j1) in pairwise(bounds):
+        if i1 - i0 < 2 or j1 - j0 < 2:  # consecutive anchors on a side (most of them): no gap
+            continue
         left = [i for i in range(i0 + 1, i1) if i not in pairs]
         right = [j for j in range(j0 + 1, j1) if j not in taken]
         if left and right:
@@ -226,21 +228,28 @@ def content_classes(a: Sequence[Message], b: Sequence[Message]) -> tuple[list[in
     equal content always shares; a key only one object has is its class at once, and only the
     objects sharing a key (duplicates, and the few messages a curation rewrote) are hashed in full.
     """
+    distinct = {id(message): message for message in a}  # a curation shares most objects with its input
+    distinct.update(zip(map(id, b), b, strict=True))
+    main = _MAIN
     number: dict[int, int] = {}  # id(message) -> class
-    rough: dict[tuple[object, ...], list[Message]] = {}
-    for message in (*a, *b):
-        if id(message) not in number:
-            number[id(message)] = -1
-            key = (message.speaker, *[_MAIN[type(block)](block) for block in message.blocks])
-            rough.setdefault(key, []).append(message)
+    first: dict[tuple[object, ...], int] = {}  # rough key -> id of the first message with it
+    alike: dict[tuple[object, ...], list[Message]] = {}  # rough keys more than one message has
+    for key_id, message in distinct.items():
+        key = (message.speaker, *[main[type(block)](block) for block in message.blocks])
+        seen = first.setdefault(key, key_id)
+        if seen != key_id:
+            group = alike.get(key)
+            if group is None:
+                group = alike[key] = [distinct[seen]]
+            group.append(message)
     classes = 0
-    for alike in rough.values():
-        if len(alike) == 1:
-            number[id(alike[0])] = classes
+    for key, key_id in first.items():
+        if key not in alike:
+            number[key_id] = classes
             classes += 1
             continue
         by_hash: dict[bytes, int] = {}
-        for message in alike:
+        for message in alike[key]:
             digest = message_hash(message)
             if digest not in by_hash:
                 by_hash[digest] = classes
@@ -322,9 +331,10 @@ def _align(
         if unique:
             starts = [(0, 0), *((x + 1, y + 1) for x, y in unique)]
             ends = [*unique, (len(sa), len(sb))]
-            stack.extend(
+            stack.extend(  # a gap empty on either side has nothing to align: not stacked
                 (alo + x0, alo + x1, blo + y0, blo + y1)
                 for (x0, y0), (x1, y1) in zip(starts, ends, strict=True)
+                if x0 < x1 and y0 < y1
             )
         else:
             unique = _fallback(sa, sb)
@@ -578,7 +588,11 @@ def _rows(
                 rows.append(row(None, j, "inserted"))
             j += 1
         if i < len_a and j < len_b:
-            rows.append(row(i, j, "same" if ha[i] == hb[j] else "changed"))
+            status: Status = "same" if ha[i] == hb[j] else "changed"
+            if i in by_before or j in by_after:
+                rows.append(row(i, j, status))
+            else:  # most rows: no Change is about them (`row` without the call)
+                rows.append(DiffRow(i, j, status))
             i, j = i + 1, j + 1
     return tuple(rows)
 

@@ -155,23 +155,33 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
         positions = [c.message for c in calls]
         out: list[Message] = []
         for m, message in enumerate(messages):
-            blocks: list[Block] = []
-            changed = False
-            for block in message.blocks:
-                new_block: Block = block
-                if isinstance(block, ToolCallBlock):
+            given = message.blocks
+            blocks: list[Block] | None = None  # a copy of ``given`` once a block of it changes
+            for k, block in enumerate(given):
+                kind = type(block)
+                if kind is ToolCallBlock:
                     new = new_call_id[id(block)]
-                    if new != block.id:
-                        new_block = replace(block, id=new)
-                elif isinstance(block, ToolResponseBlock):
-                    new = _pair(m, block, messages, calls, by_raw, provider, positions, mode)
-                    if new != block.call_id:
-                        new_block = replace(block, call_id=new)
-                if new_block is not block:
-                    trace.derive(new_block, block)
-                    changed = True
-                blocks.append(new_block)
-            if changed:
+                    if new == block.id:  # type: ignore[union-attr]  # the type was just checked
+                        continue
+                    new_block: Block = replace(block, id=new)
+                elif kind is ToolResponseBlock:
+                    call_id = block.call_id  # type: ignore[union-attr]
+                    candidates = by_raw.get(call_id) if call_id else None
+                    if candidates is not None and len(candidates) == 1:  # `_pair`'s common case, inline
+                        candidates[0].answered = True
+                        new = candidates[0].new_id
+                    else:
+                        new = _pair(m, block, messages, calls, by_raw, provider, positions, mode)  # type: ignore[arg-type]
+                    if new == call_id:
+                        continue
+                    new_block = replace(block, call_id=new)
+                else:
+                    continue
+                trace.derive(new_block, block)
+                if blocks is None:
+                    blocks = list(given)
+                blocks[k] = new_block
+            if blocks is not None:
                 new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
