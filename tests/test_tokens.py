@@ -165,3 +165,39 @@ def test_text_block_count_matches_the_tokenizer() -> None:
     counter = counter_for("openai-chat", "gpt-4o")
     text = "def f(x):\n    return x ** 2  # é ü 漢字 <|endoftext|>"
     assert count_messages(counter, build(human(text))) == [MESSAGE_OVERHEAD + n(text)]
+
+
+def test_counting_on_threads_gives_the_one_thread_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`prefetch` (threads, for long sessions) fills the memos with exactly what counting one by one finds,
+    and a compaction after it is the compaction without it."""
+    from bench_modules import benchmark_module
+
+    from toolhist import tokens
+    from toolhist.compaction import compact
+    from toolhist.encodings import tiktoken_encoding
+
+    assert tiktoken_encoding("o200k_base") is not None  # the [app] extra's Rust encoder: threads can run
+    monkeypatch.setattr(tokens, "PARALLEL_CHARS", 0)
+    monkeypatch.setattr(tokens, "CHUNK_CHARS", 20_000)  # many tasks, as a long session gives
+    path = benchmark_module("generate").write(1500, tmp_path / "long.json")
+    threaded, alone = toolhist.load(path), toolhist.load(path)
+    counter = tokens.session_counter(threaded, "openai-chat")
+    tokens.prefetch(counter, threaded)
+    blocks = [b for m in threaded.messages for b in m.blocks]
+    assert len(counter.blocks) == len(blocks) > 2000
+    one = counter_for("openai-chat", session_model(alone))
+    assert [counter.blocks[id(b)][1] for b in blocks] == [
+        tokens.count_block(one, b) for m in alone.messages for b in m.blocks
+    ]
+    assert counter.texts == one.texts
+    monkeypatch.setattr(tokens, "PARALLEL_CHARS", 10**12)  # the other session: one thread
+    for rendering in ("native", "text-embed"):
+        fast = compact(threaded, "openai-chat", keep=2, threshold=0, rendering=rendering)
+        slow = compact(alone, "openai-chat", keep=2, threshold=0, rendering=rendering)
+        assert (fast.tiers, fast.tool_tokens, fast.replacements) == (
+            slow.tiers,
+            slow.tool_tokens,
+            slow.replacements,
+        )

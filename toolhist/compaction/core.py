@@ -44,6 +44,7 @@ from toolhist.tokens import (
     count_block,
     count_message,
     extra_error,
+    prefetch,
     result_text,
     session_counter,
 )
@@ -152,6 +153,7 @@ def compact(
     if rendering not in ("native", "text-embed"):
         raise UsageError(f"unknown rendering {rendering!r}; choose native or text-embed")
     counter = session_counter(session, provider)
+    prefetch(counter, session)  # every block is counted below: on every core when the text is long
     found = pairs(session, counter)
     shape = layout(session, found, keep)
     tool_tokens = sum(p.tokens for p in found)

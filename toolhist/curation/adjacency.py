@@ -7,7 +7,7 @@ tool turn of another call — move there. Results already in the run of tool mes
 their call stay exactly where they are (same objects), so a valid history is left untouched.
 
 The Responses API is the exception: it pairs a ``function_call_output`` with its call by
-``call_id`` anywhere later in the input (`toolhist.providers.openai_responses.check_pairing`; Codex
+``call_id`` anywhere later in the input (`toolhist.providers.openai_responses.check_walk`; Codex
 writes outputs after other items of the turn), so there a result after its call stays where it is
 (`late_ok`); only DeepSeek's Responses endpoint wants the outputs right after the calls
 (``resp.adjacency``).
