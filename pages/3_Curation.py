@@ -87,9 +87,8 @@ verdicts[0].markdown(f"**As sent**, {provider} {verdict_line(before)}")
 verdicts[1].markdown(f"**Repaired by `{strategy}`** (not what was sent), {provider} {verdict_line(left)}")
 cols = st.columns(5)
 cols[0].metric("Changes", len(curation.changes))
-cols[1].metric(
-    "Messages", len(curation.session.messages), delta=len(curation.session.messages) - len(session.messages)
-)
+grown = len(curation.session.messages) - len(session.messages)
+cols[1].metric("Messages", len(curation.session.messages), delta=grown or None)  # no "0" chip when unchanged
 cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
 cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
 cols[4].metric("Errors left", sum(v.severity == "error" for v in left))

@@ -85,3 +85,10 @@ def test_a_strategy_that_did_not_run_says_so(tmp_path: Path, monkeypatch: pytest
             assert row[column] == "not run", column  # Streamlit drew an empty count as "None"
     assert compared.loc["toolhist", "status"] == "ran"
     assert compared.loc["toolhist", "changes"] == "0"  # Gemini takes this history as it is
+
+
+def test_the_message_count_shows_a_change_only_when_there_is_one() -> None:
+    grown = open_curation(sample="openai_chat_request.json", provider="openai-chat", strategy="toolhist")
+    assert {m.label: (m.value, m.delta) for m in grown.metric}["Messages"] == ("11", "1")  # a result inserted
+    same = open_curation(sample="openai_chat_request.json", provider="gemini", strategy="none")
+    assert {m.label: (m.value, m.delta) for m in same.metric}["Messages"] == ("10", "")  # no "0" chip
