@@ -24,7 +24,7 @@ from toolhist.providers.anthropic_rules import NAME, budgeted_thinking, clear_th
 from toolhist.providers.anthropic_rules import RULES as BLOCK_RULES
 from toolhist.providers.anthropic_turns import RULES as TURN_RULES
 from toolhist.providers.anthropic_turns import check as check_turns
-from toolhist.providers.base import Finding, PathT, Provider, dotted
+from toolhist.providers.base import Finding, PathT, Provider, dotted, drained
 
 __all__ = ["NAME", "PROVIDER", "RULES", "check", "render"]
 
@@ -317,16 +317,16 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     raw = body.get("messages")
     messages: list[Any] = raw if isinstance(raw, list) else []
     pairing, results, found, empty, tooled = check_walk(messages, every_block(messages))
-    yield from pairing
-    yield from results
-    yield from found
+    yield from drained(pairing)
+    yield from drained(results)
+    yield from drained(found)
     # Message-level rules: first role, empty content, tools declared, thinking placement.
     if messages and _role(messages[0]) != "user":
         yield Finding("ant.first_user", ("messages", 0))
-    yield from empty
+    yield from drained(empty)
     tools = body.get("tools")
     if not (isinstance(tools, list) and tools):
-        yield from tooled
+        yield from drained(tooled)
     yield from _check_thinking(body, messages)
     yield from check_tools(body)
     yield from check_turns(messages)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolhist.providers.base import Finding, PathT, Provider, dotted
+from toolhist.providers.base import Finding, PathT, Provider, dotted, drained
 from toolhist.providers.bedrock_history import RULES as HISTORY_RULES
 from toolhist.providers.bedrock_history import check as check_history
 from toolhist.providers.bedrock_history import tool_use_name
@@ -223,11 +223,11 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     messages: list[Any] = raw if isinstance(raw, list) else []
     summaries, found, names = check_blocks(messages)
     turns, pairing = check_pairing([_role(m) for m in messages], summaries)
-    yield from turns
-    yield from pairing
-    yield from found
+    yield from drained(turns)
+    yield from drained(pairing)
+    yield from drained(found)
     yield from check_tools(body, messages)
-    yield from names
+    yield from drained(names)
     yield from check_history(body, messages)
 
 

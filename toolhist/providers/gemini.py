@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of
+from toolhist.providers.base import Finding, Provider, Rule, bracketed, drained, model_of
 from toolhist.providers.gemini_parts import RULES as PART_RULES
 from toolhist.providers.gemini_parts import check_walk
 from toolhist.providers.gemini_render import render
@@ -339,13 +339,13 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     raw = body.get("contents")
     contents = raw if isinstance(raw, list) else []
     found, mixed, counts, start = check_walk(contents)
-    yield from found
+    yield from drained(found)
     yield from check_turns(contents, fold=gemini_version(body) == (2, 5), counts=counts)
     yield from check_signatures(contents, start)
     if contents and isinstance(contents[-1], dict) and contents[-1].get("role") == "model":
         yield Finding("gem.no_trailing_model", ("contents", len(contents) - 1))
     yield from check_declarations(body)
-    yield from mixed
+    yield from drained(mixed)
 
 
 PROVIDER = Provider(

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.model import Session
-from toolhist.providers.base import Finding, PathT, Payload, Provider, Rule, bracketed, new_payload
+from toolhist.providers.base import Finding, PathT, Payload, Provider, Rule, bracketed, drained, new_payload
 from toolhist.providers.chat_shared import render_chat
 from toolhist.providers.edge_ids import MISTRAL_ID
 
@@ -246,9 +246,9 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
         return
     yield from _check_structure(messages, body.get("continue_final_message") is True)
     order, pairing, found = _check_walk(messages)
-    yield from order
-    yield from pairing
-    yield from found
+    yield from drained(order)
+    yield from drained(pairing)
+    yield from drained(found)
     yield from _check_tools(body.get("tools"))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolhist.formats.openai_responses import AI_SIDE
-from toolhist.providers.base import Finding, Provider, Rule, bracketed, model_of, rule_in
+from toolhist.providers.base import Finding, Provider, Rule, bracketed, drained, model_of, rule_in
 from toolhist.providers.openai_responses_render import render
 from toolhist.providers.responses_items import RULES as ITEM_RULES
 from toolhist.providers.responses_items import check as check_items
@@ -357,11 +357,11 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
     raw = body.get("input")
     items = raw if isinstance(raw, list) else []
     pairing, reasoning, ids = check_walk(body, items)
-    yield from pairing
+    yield from drained(pairing)
     if _ADJACENCY.applies_to(body):  # (DeepSeek only) else `violations` drops what it finds
         yield from check_adjacency(items)
-    yield from reasoning
-    yield from ids
+    yield from drained(reasoning)
+    yield from drained(ids)
     yield from check_items(items)
 
 
