@@ -88,7 +88,9 @@ verdicts[1].markdown(f"**Repaired by `{strategy}`** (not what was sent), {provid
 cols = st.columns(5)
 cols[0].metric("Changes", len(curation.changes))
 grown = len(curation.session.messages) - len(session.messages)
-cols[1].metric("Messages", len(curation.session.messages), delta=grown or None)  # no "0" chip when unchanged
+cols[1].metric(  # no "0" chip when unchanged; grey: fewer or more messages is neither good nor bad
+    "Messages", len(curation.session.messages), delta=grown or None, delta_color="off"
+)
 cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
 cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
 cols[4].metric("Errors left", sum(v.severity == "error" for v in left))

@@ -89,6 +89,13 @@ def test_a_strategy_that_did_not_run_says_so(tmp_path: Path, monkeypatch: pytest
 
 def test_the_message_count_shows_a_change_only_when_there_is_one() -> None:
     grown = open_curation(sample="openai_chat_request.json", provider="openai-chat", strategy="toolhist")
-    assert {m.label: (m.value, m.delta) for m in grown.metric}["Messages"] == ("11", "1")  # a result inserted
+    messages = {m.label: m for m in grown.metric}["Messages"]
+    assert (messages.value, messages.delta) == ("11", "1")  # a result inserted
+    color = (
+        type(messages.proto)
+        .DESCRIPTOR.fields_by_name["color"]
+        .enum_type.values_by_number[messages.proto.color]
+    )
+    assert color.name == "GRAY"  # more or fewer messages is neither good nor bad: not green, not red
     same = open_curation(sample="openai_chat_request.json", provider="gemini", strategy="none")
     assert {m.label: (m.value, m.delta) for m in same.metric}["Messages"] == ("10", "")  # no "0" chip
