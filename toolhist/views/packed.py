@@ -114,21 +114,18 @@ def pack(
     key = cut.list_key
     listed = _listed(payload, key)
     groups = [listed[i : i + CHUNK] for i in range(0, len(listed), CHUNK)]
-    if len(listed) <= pack_from:
-        return Packed(
-            payload.provider,
-            cut,
-            payload.omitted,
-            payload.id_map,
-            len(listed),
-            list(groups),
-            tuple(payload.body),
+    chunks: list[bytes | list[Any] | None] = list(groups)  # short: kept as they are
+    later = None
+    if len(listed) > pack_from:
+        wanted = (
+            None
+            if hot is None or again is None
+            else {e // CHUNK for m in hot for e in cut.entries.get(m, ())}
         )
-    wanted = (
-        None if hot is None or again is None else {e // CHUNK for m in hot for e in cut.entries.get(m, ())}
-    )
-    chunks = [_packed(group) if wanted is None or at in wanted else None for at, group in enumerate(groups)]
-    later = again if wanted is not None and len(wanted) < len(groups) else None
+        chunks = [
+            _packed(group) if wanted is None or at in wanted else None for at, group in enumerate(groups)
+        ]
+        later = again if wanted is not None and len(wanted) < len(groups) else None
     return Packed(
         payload.provider,
         cut,
