@@ -192,11 +192,10 @@ if "cv_focus" not in st.session_state or (
     else:
         jump(focus)
 
-# a key of its own: without one, the key Streamlit derives from `expanded` changes with the query and
-# the expander is mounted anew (open or closed by that value, not by the user's click) as a search runs
-with st.expander(
-    "Search this conversation", expanded=bool(st.session_state.get("cv_query")), key="cv_search_open"
-):
+# Always in view, not in an expander: the browser alone knew whether an expander was open, and on a
+# server's first runs it was found closed again after a search had run (the hits hidden under it;
+# CI trials 2026-11-28). Search is what a long session is read by, so it stays where it is seen.
+with st.container(border=True):
     query_col, field_col = st.columns([3, 1])
     query = query_col.text_input("Find", key="cv_query", placeholder="text, a tool's name or a call id")
     fld: SearchField = field_col.radio(
@@ -205,7 +204,7 @@ with st.expander(
     if query.strip():
         hits, total = search(session, searchable(opened.key, thread, session), query, fld, limit=HITS)
         st.caption(
-            f"{total:,} match{'es' if total != 1 else ''}"
+            f"{total:,} match{'es' if total != 1 else ''} in {SEARCH_FIELDS[fld]}"
             + (f"; the first {HITS} listed" if total > HITS else "")
             + ". Select a row to go to its message."
         )

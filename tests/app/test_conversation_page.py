@@ -142,10 +142,12 @@ def test_search_lists_the_library_hits(long_log: Path) -> None:
     table = at.dataframe[0].value
     assert list(table["message"]) == [h.message for h in hits]
     assert list(table["text"]) == [h.snippet for h in hits]
-    assert f"{total:,} matches" in [c.value for c in at.caption][1]
+    assert f"{total:,} matches in text" in [c.value for c in at.caption][1]
     at.radio(key="cv_field").set_value("id").run()
     at.text_input(key="cv_query").input("call_").run()
     assert len(at.dataframe[0].value) == 200
+    _, ids = search(session, search_index(session), "call_", "id", limit=200)
+    assert f"{ids:,} matches in call id; the first 200 listed" in [c.value for c in at.caption][1]
 
 
 def test_home_opens_a_subagent_file_by_path() -> None:
