@@ -205,7 +205,9 @@ def test_the_cli_curates_a_pydantic_ai_file_with_its_strategy() -> None:
 
     path = Path(__file__).parents[1] / "corpus" / "logs" / "pydantic-ai" / "pydantic-ai-testmodel.json"
     out = run("curate", str(path), "--provider", "anthropic", "--strategy", "pydantic-ai")
-    assert (out.returncode, out.stderr) == (0, "")
+    # The history ends on the run's answer, and AnthropicModel sends it so (pydantic-ai's Agent sends this
+    # body too, run on it with instructions and no new prompt): claude-sonnet-5-5 refuses the prefill.
+    assert (out.returncode, out.stderr) == (1, "")
     lines = out.stdout.splitlines()
     assert lines[0] == f"{path}: pydantic-ai, 5 messages"
     assert lines[1].startswith("library  pydantic-ai ")
@@ -213,3 +215,57 @@ def test_the_cli_curates_a_pydantic_ai_file_with_its_strategy() -> None:
     assert lines[2] == (
         "strategy pydantic-ai for anthropic: 5 → 5 messages (3 same, 2 changed, 0 inserted, 0 deleted, 0 moved)"
     )
+    assert lines[3:] == [
+        "changes  0",
+        "left     1 error(s), 1 warning(s)",
+        "  warning ant.tools_required       messages.1.content.0 (message 2)",
+        "          Requests which include `tool_use` or `tool_result` blocks must define tools.",
+        "  error   ant.prefill_unsupported  messages.3 (message 4)",
+        "          This model does not support assistant message prefill. The conversation must end with a user "
+        "message.",
+    ]
+
+
+def test_the_pydantic_ai_agent_sends_what_the_strategy_renders_for_a_history_ending_on_its_answer() -> None:
+    """The agent, run on a history that ends on its answer with instructions and no prompt, sends the prefill.
+
+    The ground of the CLI test's ant.prefill_unsupported: the body `send.sent_body` renders (the
+    ``AnthropicModel`` request) is the one the Agent sends; with no instructions it sends nothing.
+    """
+    from contextlib import suppress
+
+    import httpx2
+    from anthropic import AsyncAnthropic
+    from pydantic_ai.exceptions import ModelHTTPError
+    from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    from toolhist.agents.pydantic_ai.send import MODEL_NAMES, sent_body
+
+    path = Path(__file__).parents[1] / "corpus" / "logs" / "pydantic-ai" / "pydantic-ai-testmodel.json"
+    history = ModelMessagesTypeAdapter.validate_json(path.read_bytes())
+
+    def sent(**settings: Any) -> list[Any]:
+        bodies: list[Any] = []
+
+        def handler(request: Any) -> Any:
+            bodies.append(json.loads(request.content))
+            return httpx2.Response(418, json={"error": {"type": "captured", "message": "captured"}})
+
+        client = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
+        sdk = AsyncAnthropic(api_key="offline", http_client=client, max_retries=0)
+        model = AnthropicModel(MODEL_NAMES["anthropic"], provider=AnthropicProvider(anthropic_client=sdk))
+        agent: Agent[None, str] = Agent(model, **settings)
+        with ThreadPoolExecutor(1) as pool, suppress(ModelHTTPError):  # the mock's 418
+            pool.submit(agent.run_sync, None, message_history=history).result()
+        return bodies
+
+    assert sent() == []  # no prompt, no instructions: the run ends on the history's answer, nothing sent
+    (body,) = sent(instructions="Be brief.")
+    rendered, _, _ = sent_body(toolhist.load(path), "anthropic")
+    assert rendered is not None
+    assert body["messages"] == rendered["messages"]
+    assert body["messages"][-1] == {
+        "role": "assistant",
+        "content": [{"text": '{"get_weather":"sunny in a"}', "type": "text"}],
+    }

@@ -23,11 +23,13 @@ from toolhist.extras import require
 from toolhist.model import Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResponseBlock
 
 MODEL_NAMES: Final = {
-    "anthropic": "claude-sonnet-4-5",
+    "anthropic": "claude-sonnet-5-5",
     "openai-chat": "gpt-4.1",
     "openai-responses": "gpt-4.1",
     "kimi": "kimi-k2-0905-preview",
 }
+"""The model LangChain is asked for on each provider: Claude Sonnet 5.5, as in
+`toolhist.agents.pydantic_ai.send.MODEL_NAMES` (Sonnet 4.5 is deprecated, end of life 2026-11-30)."""
 ROUTES: Final = tuple(MODEL_NAMES)
 KEY: Final = "toolhist-offline"
 

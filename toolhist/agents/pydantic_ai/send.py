@@ -33,14 +33,23 @@ from toolhist.model import (
 )
 
 MODEL_NAMES: Final = {
-    "anthropic": "claude-sonnet-4-5",
+    "anthropic": "claude-sonnet-5-5",
     "openai-chat": "gpt-4.1",
     "openai-responses": "gpt-4.1",
     "gemini": "gemini-2.5-pro",
     "mistral": "mistral-large-latest",
     "kimi": "kimi-k2-0905-preview",
 }
-"""The model pydantic-ai is asked for on each provider (a fixed, current model)."""
+"""The model pydantic-ai is asked for on each provider (a fixed, current model).
+
+Claude Sonnet 5.5: Sonnet 4.5 is deprecated, end of life 2026-11-30 (the anthropic SDK's
+``_data/deprecated_models.py``, 2.14.0, which warns on every request; platform.claude.com
+models/sonnet-4-5/overview: "retires on November 30, 2026. Recommended replacement: Claude Sonnet 5.5");
+Sonnet 4.6 is Legacy there. Like every Claude from 4.6 on it refuses a request that ends on an
+assistant message (ant.prefill_unsupported), and `AnthropicModel` sends a history that ends on the
+model's answer as it is: pydantic-ai's Agent sends that same body when run on such a history with
+instructions and no new prompt (with a prompt it appends the user turn; with neither it sends nothing).
+"""
 ROUTES: Final = tuple(MODEL_NAMES)
 KEY: Final = "toolhist-offline"
 
