@@ -13,7 +13,7 @@ from toolhist.providers import PROVIDERS, Violation
 from toolhist.views import state
 from toolhist.views.rules import rules_frame
 from toolhist.views.sent import as_sent
-from toolhist.views.violations import rule_counts, violations_frame
+from toolhist.views.violations import opening_row, rule_counts, violations_frame
 from toolhist.views.widgets import PAGES, style_links
 
 ALL = "all providers"
@@ -99,7 +99,7 @@ table = st.dataframe(
 )
 selection = table["selection"] if isinstance(table, dict) else table.selection
 rows = selection["rows"] if isinstance(selection, dict) else selection.rows
-row = frame.iloc[rows[0] if rows and rows[0] < len(frame) else 0]
+row = frame.iloc[rows[0] if rows and rows[0] < len(frame) else opening_row(frame)]  # the first error
 st.subheader("Selected violation")
 st.text(f"{row['provider']} · {row['rule']} · {row['severity']} · {row['path']}")
 st.caption("The provider's error text")

@@ -209,6 +209,17 @@ def test_violations_filter_by_provider_and_link_to_the_message() -> None:
     assert link.proto.label == "Message 9 in the timeline"
 
 
+def test_violations_opens_on_the_first_error_not_a_warning_listed_before_it() -> None:
+    at = open_page("pages/2_Violations.py", sample="anthropic_request.json")
+    table = frame_with(at, "error text")
+    assert list(table["severity"][:3]) == ["warning", "warning", "error"]
+    first = table.iloc[2]
+    assert f"{first['provider']} · {first['rule']} · error · {first['path']}" in texts(at)
+    at.multiselect(key="vi_rule").set_value(["mis.user_after_tool"]).run()  # warnings only: the first one
+    only = frame_with(at, "error text").iloc[0]
+    assert f"{only['provider']} · mis.user_after_tool · warning · {only['path']}" in texts(at)
+
+
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_curation_counts_are_the_library_s(sample: str, strategy: str) -> None:

@@ -19,7 +19,7 @@ from toolhist.views.diffs import aligned_frame, changes_frame, compare_strategie
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.payloads import id_map_frame, json_lines, lines_frame, offending_lines, verdict
 from toolhist.views.timeline import MESSAGE_LANE, events_frame, has_times, lanes, timeline_figure
-from toolhist.views.violations import by_message, rule_counts, violations_frame
+from toolhist.views.violations import by_message, opening_row, rule_counts, violations_frame
 
 SAMPLES = Path(__file__).parent.parent.parent / "sample_logs"
 
@@ -156,6 +156,15 @@ def test_violations_frame_and_counts() -> None:
     assert row["count"] == 1
     grouped = by_message(found)
     assert sum(len(v) for v in grouped.values()) == sum(v.message_index is not None for v in found)
+
+
+def test_the_violations_page_opens_on_the_first_error() -> None:
+    frame = violations_frame(check(SAMPLES / "anthropic_request.json").results)
+    assert list(frame["severity"][:3]) == ["warning", "warning", "error"]  # Mistral's warnings come first
+    assert opening_row(frame) == 2
+    warnings = frame[frame["severity"] == "warning"]
+    assert opening_row(warnings) == 0  # no error: the first warning
+    assert opening_row(frame.iloc[2:]) == 0
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

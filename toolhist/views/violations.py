@@ -55,6 +55,16 @@ def violations_frame(results: Mapping[str, Sequence[Violation]]) -> pd.DataFrame
     return frame
 
 
+def opening_row(frame: pd.DataFrame) -> int:
+    """The row the page shows before one is picked: the first error, else the first row.
+
+    A request is rejected for its errors: a warning listed first (Mistral's, in provider order) is not
+    the 400 the user opened the page for.
+    """
+    errors = (frame["severity"] == "error").to_numpy().nonzero()[0]
+    return int(errors[0]) if len(errors) else 0
+
+
 def by_message(violations: Iterable[Violation]) -> dict[int, list[Violation]]:
     """Violations grouped by canonical message index (those located nowhere are left out)."""
     grouped: defaultdict[int, list[Violation]] = defaultdict(list)
