@@ -41,6 +41,15 @@ def test_the_one_repair_comes_first_and_names_its_rule() -> None:
     assert not [d for d in at.dataframe if "canonical id" in d.value.columns]  # no id map for toolhist
 
 
+def test_an_inserted_row_has_an_empty_before_cell_not_none() -> None:
+    at = open_curation(sample="openai_chat_request.json", provider="openai-chat", strategy="toolhist")
+    table = frame_with(at, "after #")
+    inserted = table[table["status"] == "inserted"]
+    assert len(inserted) == 1  # the result close_orphans adds for the unanswered call
+    assert list(inserted["before #"]) == [""]  # Streamlit wrote <NA> as "None"
+    assert list(table["before #"][:3]) == ["0", "1", "2"]
+
+
 def test_the_after_side_shows_the_ids_that_are_sent() -> None:
     at = open_curation(sample="mistral_ids_after_openai.json", provider="mistral", strategy="toolhist")
     table = frame_with(at, "after #")

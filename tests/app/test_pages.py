@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -427,7 +426,7 @@ def test_curation_row_shows_before_and_after_side_by_side() -> None:
     assert "Message 4 · tool · [4]" in shown  # before: the deep link's message
     assert "anthropic · ant.result_missing · error · messages.5" in shown  # what Anthropic said about it
     table = frame_with(at, "after #")
-    row = next(r for _, r in table.iterrows() if r["before #"] is not pd.NA and int(r["before #"]) == 4)
+    row = next(r for _, r in table.iterrows() if r["before #"] == "4")
     assert f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "ai") in shown
     at.session_state["cu_aligned"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()

@@ -15,7 +15,14 @@ from toolhist.diff import diff
 from toolhist.model import Message, Session, SessionSource, TextBlock, ToolCallBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS, provider_for, render, validate
 from toolhist.providers.base import bracketed, dotted
-from toolhist.views.diffs import aligned_frame, changes_frame, compare_strategies, focus_row, per_pass
+from toolhist.views.diffs import (
+    aligned_frame,
+    changes_frame,
+    compare_strategies,
+    focus_row,
+    per_pass,
+    positions_shown,
+)
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.payloads import id_map_frame, json_lines, lines_frame, offending_lines, verdict
 from toolhist.views.timeline import MESSAGE_LANE, events_frame, has_times, lanes, timeline_figure
@@ -222,6 +229,10 @@ def test_aligned_frame_and_change_log(strategy: str) -> None:
     frame = aligned_frame(d)
     assert list(frame["status"]) == [row.status for row in d.rows]
     assert frame["before #"].notna().sum() == sum(row.before is not None for row in d.rows)
+    cells = positions_shown(frame)
+    assert list(cells["before #"]) == ["" if row.before is None else str(row.before) for row in d.rows]
+    assert list(cells["after #"]) == ["" if row.after is None else str(row.after) for row in d.rows]
+    assert frame["before #"].dtype == "Int64"  # the frame itself keeps <NA>
     log = changes_frame(curation.changes)
     assert len(log) == len(curation.changes)
     assert list(log["pass"]) == [c.pass_ for c in curation.changes]
