@@ -41,6 +41,7 @@ from toolhist.views.kept import built, record
 from toolhist.views.markup import CSS, json_code, md_literal
 from toolhist.views.packed import Packed, pack
 from toolhist.views.payloads import id_map_frame
+from toolhist.views.roles import role
 from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
 from toolhist.views.sent import default_provider, ran_on_of, repaired_view, showing, verdict_line
 from toolhist.views.trim import trimmed
@@ -337,7 +338,7 @@ for m in range(start, end):
     broken = sorted(marked_at.get(m, ()))
     what = block_kinds(session, m) if strategy == "none" and m < len(session.messages) else "repaired"
     title = (
-        f"Message {m} · {session.messages[m].speaker} · {what}"
+        f"Message {m} · {role(session.messages[m].speaker)} · {what}"
         if strategy == "none"
         else f"Repaired message {m} · {source_label(m, numbers)}"
     )

@@ -42,6 +42,13 @@ def test_first_run_opens_the_default_sample() -> None:
     )
     messages = next(d.value for d in at.dataframe if "preview" in d.value.columns)
     assert len(messages) == 10
+    # the roles the file and the Conversation page say (the library's names are human and ai)
+    assert list(messages["speaker"]) == [
+        "system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant", "user", "assistant"
+    ]  # fmt: skip
+    summary = next(d.value for d in at.dataframe if "value" in d.value.columns)
+    assert list(summary[""][2:6]) == ["  system", "  user", "  assistant", "  tool"]
+    assert list(summary["value"][2:6]) == ["1", "2", "4", "3"]
     assert messages.iloc[2]["preview"] == (
         "call read_file(call_8fJx2LmQ0pV4tR7wN1sYb3Kd) · call run_shell(call_Zq5Hn9cWe1XuT6gA4mBv0Ros)"
     )

@@ -81,7 +81,7 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 0,
-            "speaker": "human",
+            "speaker": "user",
             "snippet": "…counts. shop/pricing.py:4 rounds a float with round(); shop/invoice.py:31 quantizes "
             "Decimal with ROUND_HALF_UP. The assistant star…",
         },
@@ -89,7 +89,7 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 2,
-            "speaker": "ai",
+            "speaker": "assistant",
             "snippet": "…nding on binary floats; use Decimal with ROUND_HALF_UP like invoice.py. Edit "
             '{"file_path": "/home/dev/shop-api/shop/pricing.py", "…',
         },
@@ -97,13 +97,13 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 6,
-            "speaker": "ai",
+            "speaker": "assistant",
             "snippet": "…_total now quantizes a Decimal with ROUND_HALF_UP, matching invoice.py. All 6 pricing "
             "tests pass.",
         },
     ]
     assert [(r["agent"], r["message"], r["speaker"]) for r in _search(at, "tool", "run_shell_command")] == [
-        ("llxprt", 1, "ai"),
+        ("llxprt", 1, "assistant"),
         ("llxprt", 2, "tool"),
         ("llxprt", 3, "tool"),
     ]

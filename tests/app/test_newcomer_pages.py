@@ -85,7 +85,7 @@ def test_the_timeline_shows_the_message_as_a_user_reads_it() -> None:
     at = page("pages/1_Timeline.py", path=str(CLAUDE), provider="anthropic", msg="1")
     session = toolhist.load(CLAUDE)
     calls = [b for b in session.messages[1].blocks if isinstance(b, ToolCallBlock)]
-    assert "Message 1 · ai · line 8 of the file" in [t.value for t in at.text]
+    assert "Message 1 · assistant · line 8 of the file" in [t.value for t in at.text]
     headings = [unescaped(m.value) for m in at.markdown if m.value.startswith("**")]
     assert headings == [
         "**Text**",

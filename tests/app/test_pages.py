@@ -155,7 +155,7 @@ def test_timeline_selection_opens_the_message() -> None:
     at = open_page(
         "pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat", chart="interactive"
     )
-    assert "Message 9 · ai · messages[9]" in texts(at)  # the first message with a violation
+    assert "Message 9 · assistant · messages[9]" in texts(at)  # the first message with a violation
     assert "openai-chat · oai.call_unanswered · error · messages[9].role" in texts(at)
     at.session_state["tl_chart"] = {
         "selection": {
@@ -170,7 +170,7 @@ def test_timeline_selection_opens_the_message() -> None:
     assert at.query_params["msg"] == "3"
     at.session_state["tl_table"] = {"selection": {"rows": [4], "columns": [], "cells": []}}
     at.run()
-    assert "Message 5 · ai · messages[5]" in texts(at)
+    assert "Message 5 · assistant · messages[5]" in texts(at)
 
 
 def test_timeline_deep_link_message_and_provider() -> None:
@@ -289,7 +289,9 @@ def test_payloads_mark_the_offending_lines_and_show_the_id_map() -> None:
         }
     )
     assert "oai.call_unanswered" in rules
-    assert marked == ["Message 9 · ai · tool_call · :red[marked: " + ", ".join(f"`{r}`" for r in rules) + "]"]
+    assert marked == [
+        "Message 9 · assistant · tool_call · :red[marked: " + ", ".join(f"`{r}`" for r in rules) + "]"
+    ]
     html = "".join(h.proto.body for h in at.get("html"))
     assert 'id="pl-openai-chat-messages-9-L2"' in html  # messages[9].role: the entry's second line
     assert "← oai.call_unanswered" in html
@@ -427,10 +429,12 @@ def test_curation_row_shows_before_and_after_side_by_side() -> None:
     assert "anthropic · ant.result_missing · error · messages.5" in shown  # what Anthropic said about it
     table = frame_with(at, "after #")
     row = next(r for _, r in table.iterrows() if r["before #"] == "4")
-    assert f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "ai") in shown
+    assert (
+        f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "assistant") in shown
+    )
     at.session_state["cu_aligned"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
-    assert "Message 0 · human · [0]" in texts(at)
+    assert "Message 0 · user · [0]" in texts(at)
     assert at.query_params["msg"] == "0"
 
 

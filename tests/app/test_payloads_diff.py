@@ -38,12 +38,12 @@ def test_two_bodies_differ_where_their_formats_do_and_nowhere_else() -> None:
         at.sidebar.selectbox(key="pl_diff_a:openai-chat|anthropic").value,
         at.sidebar.selectbox(key="pl_diff_b:openai-chat|anthropic").value,
     ) == ("openai-chat", "anthropic")
-    same = message(at, "Message 1 · human")  # a user's text: the same JSON in both formats
+    same = message(at, "Message 1 · user")  # a user's text: the same JSON in both formats
     assert [c.value for c in same.caption][
         -1
     ] == "openai-chat and anthropic get the same lines for this message."
     assert not same.code
-    calls = message(at, "Message 2 · ai")  # two tool calls: tool_calls/function vs content/tool_use
+    calls = message(at, "Message 2 · assistant")  # two tool calls: tool_calls/function vs content/tool_use
     assert "What differs: lines only openai-chat gets (-), only anthropic gets (+)" in [
         c.value for c in calls.caption
     ]
@@ -101,11 +101,11 @@ def test_a_long_message_is_diffed_when_asked(tmp_path: Path, monkeypatch: pytest
     path.write_text(json.dumps(body))
     monkeypatch.setenv("TOOLHIST_OPEN", str(tmp_path))
     at = payloads(["openai-chat", "anthropic"], path=str(path))
-    wide = message(at, "Message 1 · ai")
+    wide = message(at, "Message 1 · assistant")
     [toggle] = wide.toggle
     # openai-chat: 4 + 8 per call + 2 = 3,206 lines; anthropic: 3 + 6 per call + 2 = 2,405
     assert toggle.label == "Mark what differs (5,611 lines)"
     assert not wide.code
     toggle.set_value(True).run()
-    [code] = message(at, "Message 1 · ai").code
+    [code] = message(at, "Message 1 · assistant").code
     assert code.value.splitlines()[:3] == ["--- openai-chat", "+++ anthropic", "@@ -1,3206 +1,2405 @@"]

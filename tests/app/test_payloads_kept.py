@@ -48,7 +48,7 @@ def test_each_body_is_packed_once_and_a_rerun_packs_none(monkeypatch: pytest.Mon
     assert not at.exception, at.exception
     assert sorted(made) == sorted(shown)  # nothing packed again
     first = next(e for e in at.expander if e.label.startswith("Message 1"))
-    assert first.label.startswith("Message 1 · human")
+    assert first.label.startswith("Message 1 · user")
 
 
 def test_a_long_body_packs_its_first_screen_and_the_rest_when_another_window_shows(

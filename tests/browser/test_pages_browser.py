@@ -110,7 +110,7 @@ def test_paste_a_400_and_land_on_the_culprit(app_url: str, page: Page) -> None:
 
 def test_deep_link_reopens_the_same_view(app_url: str, page: Page) -> None:
     page.goto(f"{app_url}/Timeline?sample=openai_chat_request.json&provider=openai-chat&msg=9")
-    expect(page.get_by_text("Message 9 · ai").first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Message 9 · assistant").first).to_be_visible(timeout=WAIT)
     expect(page.get_by_text("openai-chat · oai.call_unanswered · error").first).to_be_visible(timeout=WAIT)
     page.goto(f"{app_url}/Curation?sample=openai_chat_request.json&provider=gemini&strategy=none")
     expect(page.get_by_role("heading", name="Violations left for gemini")).to_be_visible(timeout=WAIT)
@@ -120,7 +120,7 @@ def test_deep_link_reopens_the_same_view(app_url: str, page: Page) -> None:
     expect(page.get_by_text("mistral · mis.last_role · error · messages[9].role")).to_be_visible(timeout=WAIT)
     shoot(page, "violations")
     page.get_by_role("link", name="Message 9 in the timeline").click()
-    expect(page.get_by_text("Message 9 · ai").first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Message 9 · assistant").first).to_be_visible(timeout=WAIT)
     expect(page.get_by_text("mistral · mis.last_role · error").first).to_be_visible(timeout=WAIT)
     assert page.outside_requests == []  # type: ignore[attr-defined]
 

@@ -35,7 +35,7 @@ def test_the_switch_redacts_every_page_and_stays_on(app_url: str, page: Page, tm
     assert "redact=1" in page.url
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Payloads", exact=True).click()
     expect(page.get_by_role("heading", name="Payloads", exact=True)).to_be_visible(timeout=WAIT)
-    expect(page.get_by_text("Message 2 · ai").first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Message 2 · assistant").first).to_be_visible(timeout=WAIT)
     html = page.content()  # message 1 is folded: its body is on the page, not on the screen
     assert "[REDACTED:openai-key]" in html
     assert SECRET not in html

@@ -14,6 +14,7 @@ from typing import Final
 import pandas as pd
 
 from toolhist.compaction import TIER_NAMES, Compaction, Tier
+from toolhist.views.roles import role
 
 
 def tiers_frame(c: Compaction) -> pd.DataFrame:
@@ -137,7 +138,7 @@ def side_of(c: Compaction, *, after: bool = False) -> Side:
             f"{len(session.messages)} messages, {len(tiers)} tiers and {len(tokens)} token counts: "
             "a compaction gives one of each per message"
         )
-    return Side(tuple(m.speaker for m in session.messages), tiers, tokens)
+    return Side(tuple(role(m.speaker) for m in session.messages), tiers, tokens)
 
 
 @dataclass(frozen=True)

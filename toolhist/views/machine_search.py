@@ -43,6 +43,7 @@ from toolhist.machine import AGENTS, places
 from toolhist.providers import PROVIDERS
 from toolhist.views.failure import alert
 from toolhist.views.machine import label
+from toolhist.views.roles import role
 from toolhist.views.widgets import PAGES, style_links
 
 KINDS: Final = {"text": "text", "tool": "tool name", "call_id": "call id", "rule": "rule"}
@@ -87,7 +88,7 @@ def hits_frame(hits: Sequence[Hit], *, rules: bool) -> pd.DataFrame:
                 "session": label(hit.row),
                 "agent": hit.row.agent,
                 "message": hit.msg,
-                "speaker": hit.speaker or hit.kind,
+                "speaker": role(hit.speaker) if hit.speaker else hit.kind,
                 "snippet": hit.snippet,
                 "rule": f"{hit.rule} ({hit.severity}, {hit.provider})" if hit.rule else "",
             }

@@ -21,6 +21,7 @@ from toolhist.model import (
 )
 from toolhist.providers.base import Violation
 from toolhist.summary import Summary
+from toolhist.views.roles import role
 
 PREVIEW = 120
 """Characters of text shown per message in the table."""
@@ -36,7 +37,7 @@ def list_samples(directory: Path) -> list[Path]:
 def summary_rows(summary: Summary) -> list[Row]:
     """The summary as label/value rows."""
     rows: list[Row] = [{"": "format", "value": summary.format}, {"": "messages", "value": summary.messages}]
-    rows += [{"": f"  {speaker}", "value": count} for speaker, count in summary.by_speaker.items()]
+    rows += [{"": f"  {role(speaker)}", "value": count} for speaker, count in summary.by_speaker.items()]
     rows += [
         {"": "tool calls", "value": summary.tool_calls},
         {"": "tool results", "value": summary.tool_results},
@@ -80,7 +81,7 @@ def messages_table(session: Session) -> list[Row]:
         rows.append(
             {
                 "#": i,
-                "speaker": message.speaker,
+                "speaker": role(message.speaker),
                 "source": location.json_path if location else None,
                 "preview": preview(message),
                 "calls": sum(1 for _ in message.tool_calls()),

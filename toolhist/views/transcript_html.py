@@ -34,6 +34,7 @@ from toolhist.model import (
 )
 from toolhist.providers import Violation
 from toolhist.views.markup import esc
+from toolhist.views.roles import role
 from toolhist.views.safemd import markdown_html
 from toolhist.views.transcript import Index, Site, arguments_text, result_text, subagent_of
 
@@ -43,7 +44,6 @@ MAX_CHARS: Final = 200_000
 """Characters of one block sent to the browser at most; the rest is counted, not shown."""
 EMPTY: Final = '<div class="th-none">(no content)</div>'
 EMPTY_RESULT: Final = '<div class="th-none">(an empty result)</div>'
-SPEAKERS: Final = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 
 CSS: Final = """
 .th-conv { font-size: 0.9rem; line-height: 1.45; color: #1b1b1b; }
@@ -279,9 +279,7 @@ def message_html(shown: Shown, m: int, found: Sequence[Violation], *, focus: boo
     meta = message.metadata
     locations = session.source.locations
     location = locations[m] if m < len(locations) else None
-    facts = [
-        f"role {meta.source_role}" if meta.source_role not in (None, SPEAKERS[message.speaker]) else None
-    ]
+    facts = [f"role {meta.source_role}" if meta.source_role not in (None, role(message.speaker)) else None]
     facts += [meta.model, _when(message)]
     if location is not None:
         facts.append(f"line {location.line}" if location.line is not None else location.json_path or None)
@@ -302,7 +300,7 @@ def message_html(shown: Shown, m: int, found: Sequence[Violation], *, focus: boo
     )
     return (
         f'<div class="{classes}" id="th-msg-{m}" data-msg="{m}"><div class="th-head">'
-        f'<span class="th-idx">#{m}</span><span class="th-who">{SPEAKERS[message.speaker]}</span>'
+        f'<span class="th-idx">#{m}</span><span class="th-who">{role(message.speaker)}</span>'
         f"{' · ' + head if head else ''}{badges}</div>{violations_html(on_message)}"
         f"{blocks or EMPTY}</div>"
     )

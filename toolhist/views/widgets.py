@@ -16,6 +16,7 @@ from toolhist.model import Session
 from toolhist.providers import Violation
 from toolhist.views.markup import md_literal
 from toolhist.views.readable import parts, raw_json
+from toolhist.views.roles import role
 
 PAGES = {
     "home": "home.py",
@@ -87,7 +88,8 @@ def show_message(session: Session, index: int, found: Sequence[Violation], *, lo
     locations = session.source.locations
     at = locations[index] if located and index < len(locations) else None
     where = "" if at is None else f"line {at.line} of the file" if at.line else at.json_path
-    st.text(f"Message {index} · {message.speaker}" + (f" · {where}" if where else ""))  # Payloads' words
+    # the Conversation page's roles (user, assistant), in Payloads' words
+    st.text(f"Message {index} · {role(message.speaker)}" + (f" · {where}" if where else ""))
     mine = [v for v in found if v.message_index == index]
     if mine:
         st.markdown(f"**{len(mine)} violation{'s' if len(mine) != 1 else ''}**")
