@@ -39,6 +39,7 @@ from toolhist.views.markup import (
     verdict_cards,
 )
 from toolhist.views.payloads import numbered_lines
+from toolhist.views.roles import role
 from toolhist.views.svg import timeline_svg
 from toolhist.views.timeline import events_frame
 
@@ -134,8 +135,10 @@ def _messages(session: Session, violations: Sequence[Violation]) -> str:
             {v.message_index for v in violations if v.message_index is not None} - set(range(ROWS // 2))
         )
         shown = [*range(ROWS // 2), *pointed[: ROWS - ROWS // 2]]
-        rows = [(i, messages[i].speaker, summarize_message(messages[i], width=MESSAGE_WIDTH)) for i in shown]
-        rest = Counter(str(m.speaker) for m in messages) - Counter(str(messages[i].speaker) for i in shown)
+        rows = [
+            (i, role(messages[i].speaker), summarize_message(messages[i], width=MESSAGE_WIDTH)) for i in shown
+        ]
+        rest = Counter(role(m.speaker) for m in messages) - Counter(role(messages[i].speaker) for i in shown)
         what = "messages (the first, then those a violation points at)"
         body = _left_out(len(shown), len(messages), what, rest) + table(("#", "speaker", "content"), rows)
     return f'<section id="messages"><h2>Messages</h2>{body}</section>' + _unsent(session)

@@ -27,6 +27,7 @@ from toolhist.model import Session
 from toolhist.providers import Violation
 from toolhist.summary import summarize
 from toolhist.views.diffs import aligned_frame
+from toolhist.views.roles import role
 
 CSS: Final = """
 .toolhist td, .toolhist th { text-align: left !important; vertical-align: top; }  /* Lab right-aligns cells */
@@ -135,7 +136,7 @@ def summary_table(session: Session) -> str:
 def messages_table(session: Session, *, width: int, limit: int | None = None) -> str:
     """One row per message (``#``, speaker, content cut to ``width``); past ``limit`` rows, a count."""
     shown = session.messages if limit is None else session.messages[:limit]
-    rows = [(i, m.speaker, summarize_message(m, width=width)) for i, m in enumerate(shown)]
+    rows = [(i, role(m.speaker), summarize_message(m, width=width)) for i, m in enumerate(shown)]
     more = len(session.messages) - len(shown)
     return table(("#", "speaker", "content"), rows) + (f"<p>… {more} more not shown.</p>" if more else "")
 

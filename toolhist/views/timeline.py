@@ -33,6 +33,7 @@ import plotly.graph_objects as go
 
 from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
 from toolhist.providers import Violation
+from toolhist.views.roles import role
 
 COLUMNS: Final = (
     "event",
@@ -118,7 +119,7 @@ def events_frame(session: Session, violations: Iterable[Violation] = ()) -> pd.D
                     "message": m,
                     "block": b,
                     "kind": kind,
-                    "speaker": message.speaker,
+                    "speaker": role(message.speaker),
                     "tool": tool,
                     "call_id": call_id,
                     "status": status,
@@ -141,7 +142,7 @@ def events_frame(session: Session, violations: Iterable[Violation] = ()) -> pd.D
                     "message": m,
                     "block": None,
                     "kind": "message",
-                    "speaker": message.speaker,
+                    "speaker": role(message.speaker),
                     "tool": MESSAGE_LANE,
                     "call_id": "",
                     "status": "message",
