@@ -125,7 +125,9 @@ def _constraint(value: Any, pattern: str = ID_PATTERN) -> str | None:
     return field_constraint(value, pattern)
 
 
-def check_blocks(messages: list[Any]) -> tuple[list[Summary], list[Finding], list[Finding]]:
+def check_blocks(  # noqa: PLR0915 - the one-key fast path beside the general one: split, it pays a call per block
+    messages: list[Any],
+) -> tuple[list[Summary], list[Finding], list[Finding]]:
     """Each message's `Summary`, the per-block rules, and brk.tool_use_name: one walk over every block.
 
     Per-block rules: ids, blank text, empty error results, reasoning without text. The summaries
@@ -150,15 +152,30 @@ def check_blocks(messages: list[Any]) -> tuple[list[Summary], list[Finding], lis
         for j, block in enumerate(content):
             if not isinstance(block, dict):
                 continue
+            if len(block) == 1:  # a block of one key, as Converse's are: only that key's rules read it
+                if "toolUse" in block:
+                    only_results = False
+                    use = block["toolUse"]
+                    if isinstance(use, dict):
+                        _use(use, i, j, uses, found=found, names=names)
+                    continue
+                if "toolResult" in block:  # only_results stays; not conversation
+                    result = block["toolResult"]
+                    if isinstance(result, dict):
+                        _result(result, i, j, results, found)
+                    continue
+                if "text" in block:
+                    only_results = False
+                    talk = True
+                    text = block["text"]
+                    if isinstance(text, str) and not text.strip():
+                        found.append(
+                            Finding("brk.blank_text", ("messages", i, "content", j), {"index": i, "block": j})
+                        )
+                    continue
             use = block.get("toolUse")
             if isinstance(use, dict):
-                uses.append(_id(use))
-                constraint = field_constraint(use.get("toolUseId"), ID_PATTERN)
-                if constraint is not None:
-                    found.append(_id_finding(use, i, j, "toolUse", constraint))
-                named = tool_use_name(use, i, j)
-                if named is not None:
-                    names.append(named)
+                _use(use, i, j, uses, found=found, names=names)
             result = block.get("toolResult")
             if isinstance(result, dict):
                 results.append(_id(result))
@@ -182,6 +199,30 @@ def check_blocks(messages: list[Any]) -> tuple[list[Summary], list[Finding], lis
                 found.append(Finding("brk.reasoning_null", path, {"index": i, "block": j}))
         summaries.append((uses, results, only_results, talk))
     return summaries, found, names
+
+
+def _use(
+    use: dict[str, Any], i: int, j: int, uses: list[str], *, found: list[Finding], names: list[Finding]
+) -> None:
+    """A toolUse's id (its pattern) and name (brk.tool_use_name), for `check_blocks`."""
+    uses.append(_id(use))
+    constraint = field_constraint(use.get("toolUseId"), ID_PATTERN)
+    if constraint is not None:
+        found.append(_id_finding(use, i, j, "toolUse", constraint))
+    named = tool_use_name(use, i, j)
+    if named is not None:
+        names.append(named)
+
+
+def _result(result: dict[str, Any], i: int, j: int, results: list[str], found: list[Finding]) -> None:
+    """A lone toolResult block's id (its pattern) and error content (brk.nonempty), for `check_blocks`."""
+    results.append(_id(result))
+    constraint = field_constraint(result.get("toolUseId"), ID_PATTERN)
+    if constraint is not None:
+        found.append(_id_finding(result, i, j, "toolResult", constraint))
+    if result.get("status") == "error" and not result.get("content"):
+        at: PathT = ("messages", i, "content", j, "toolResult")
+        found.append(Finding("brk.nonempty", at, {"index": i, "block": j}, (_id(result),)))
 
 
 def _id_finding(inner: dict[str, Any], i: int, j: int, kind: str, constraint: str) -> Finding:

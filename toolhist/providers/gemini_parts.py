@@ -84,7 +84,7 @@ def _thought_part(part: dict[str, Any]) -> bool:
 Walked = tuple[list[Finding], list[Finding], list[tuple[int, int]], int]
 
 
-def check_walk(contents: list[Any]) -> Walked:
+def check_walk(contents: list[Any]) -> Walked:  # noqa: PLR0915 - one walk; the one-key fast path saves a list per part
     """The part rules of `toolhist.providers.gemini` and the two above, in one walk; each its own list.
 
     Roles, empty part lists and the data oneof of every part (gemini.py's), the mixed turn and the
@@ -120,6 +120,17 @@ def check_walk(contents: list[Any]) -> Walked:
         for j, part in enumerate(parts):
             if not isinstance(part, dict):
                 continue
+            if len(part) == 1:  # most parts: one data field, no signature, nothing the rules below find
+                if "text" in part:
+                    talk = True
+                    continue
+                if "functionCall" in part:
+                    calls += 1
+                    talk = True
+                    continue
+                if "functionResponse" in part:
+                    responses += 1
+                    continue
             fields = [k for k in part if k in DATA_FIELDS and not (k == "text" and part[k] == "")]
             if not fields and "text" not in part and not _thought_part(part):
                 found.append(Finding("gem.part_oneof", ("contents", i, "parts", j), {"index": i, "part": j}))
