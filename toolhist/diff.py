@@ -28,7 +28,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
@@ -505,38 +505,80 @@ def _merge_monotone(first: list[tuple[int, int]], extra: list[tuple[int, int]]) 
 
 
 def _heaviest_chain(pairs: dict[int, tuple[int, int]]) -> set[int]:
-    """Before indices of the heaviest chain of pairs increasing on both sides (Fenwick max-tree)."""
+    """Before indices of the heaviest chain of pairs increasing on both sides (Fenwick max-tree).
+
+    A pair that every other pair can precede or follow (all pairs before it in before order have a
+    smaller after index, all after it a larger one) is in every heaviest chain: it is taken at once.
+    The Fenwick tree runs only over each run of the other pairs, where a curation moved something:
+    at 100,000 messages a few hundred pairs, not 100,000 (a third of a second). The chain is the
+    one the tree over all pairs would pick, ties included (`_run_chain` says why).
+    """
     if not pairs:
         return set()
     order = sorted(pairs)
-    if all(pairs[i][0] < pairs[k][0] for i, k in pairwise(order)):
+    js = [pairs[i][0] for i in order]
+    if all(x < y for x, y in pairwise(js)):
         return set(order)  # already one chain (a curation that moved nothing): heavier than any part of it
-    size = max(j for j, _ in pairs.values()) + 2
-    tree_best = [0] * (size + 1)
-    tree_from = [-1] * (size + 1)
+    size = max(js) + 2
+    below = list(accumulate(js, max))  # below[p]: the largest after index up to p
+    above = list(accumulate(reversed(js), min))[::-1]  # above[p]: the smallest after index from p
+    last = len(js) - 1
+    chain: set[int] = set()
+    run: list[int] = []  # positions in ``order`` of the pairs that are not free, since the last free one
+    for p, j in enumerate(js):
+        if (p == 0 or below[p - 1] < j) and (p == last or j < above[p + 1]):  # free: in every heaviest chain
+            if run:
+                chain.update(_run_chain([order[q] for q in run], pairs, size, j))
+                run = []
+            chain.add(order[p])
+        else:
+            run.append(p)
+    if run:
+        chain.update(_run_chain([order[q] for q in run], pairs, size, None))
+    return chain
+
+
+def _run_chain(run: list[int], pairs: dict[int, tuple[int, int]], size: int, next_j: int | None) -> set[int]:
+    """The part of the heaviest chain within ``run`` (before indices, in order), as the whole tree picks it.
+
+    Every pair before the run precedes every pair of it, and every pair after follows it, so in the
+    tree over all pairs each total of the run is its total here plus the same offset, and every node
+    outside the run holds less than any node of it: the same comparisons win. The run's chain ends
+    where the query of the pair after it (after index ``next_j``) finds its best, or, for the last
+    run, at the first pair reaching the best total. The tree is kept sparse but indexed by the
+    after indices themselves, as in the tree over all pairs, so ties go the same way.
+    """
+    tree_best: dict[int, int] = {}
+    tree_from: dict[int, int] = {}
     back: dict[int, int] = {}
     best_total, best_end = 0, -1
-    for i in order:
-        j, weight = pairs[i]
-        # best chain ending at an after index < j
-        k, prev_best, prev_at = j, 0, -1  # Fenwick positions are 1-based: after index j is position j+1
+
+    def query(k: int) -> tuple[int, int]:
+        best, at = 0, -1
         while k > 0:
-            if tree_best[k] > prev_best:
-                prev_best, prev_at = tree_best[k], tree_from[k]
+            value = tree_best.get(k, 0)
+            if value > best:
+                best, at = value, tree_from[k]
             k -= k & -k
+        return best, at
+
+    for i in run:
+        j, weight = pairs[i]
+        prev_best, prev_at = query(j)  # best chain ending at an after index < j (position j + 1 is j's)
         total = prev_best + weight
         back[i] = prev_at
         k = j + 1
         while k <= size:
-            if total > tree_best[k]:
+            if total > tree_best.get(k, 0):
                 tree_best[k], tree_from[k] = total, i
             k += k & -k
         if total > best_total:
             best_total, best_end = total, i
+    end = query(next_j)[1] if next_j is not None else best_end
     chain: set[int] = set()
-    while best_end >= 0:
-        chain.add(best_end)
-        best_end = back[best_end]
+    while end >= 0:
+        chain.add(end)
+        end = back[end]
     return chain
 
 
