@@ -196,7 +196,7 @@ if "cv_focus" not in st.session_state or (
 # server's first runs it was found closed again after a search had run (the hits hidden under it;
 # CI trials 2026-11-28). Search is what a long session is read by, so it stays where it is seen.
 with st.container(border=True):
-    query_col, field_col = st.columns([3, 1])
+    query_col, field_col = st.columns([3, 2])
     query = query_col.text_input("Find", key="cv_query", placeholder="text, a tool's name or a call id")
     fld: SearchField = field_col.radio(
         "In", list(SEARCH_FIELDS), format_func=SEARCH_FIELDS.__getitem__, key="cv_field", horizontal=True
