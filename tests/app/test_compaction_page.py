@@ -12,7 +12,7 @@ from toolhist.compaction import compact
 
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "pages/6_Compaction.py"
+PAGE = "app_pages/6_Compaction.py"
 SAMPLES = sorted(p.name for p in (ROOT / "sample_logs").iterdir() if p.suffix in {".json", ".jsonl"})
 
 

@@ -22,7 +22,7 @@ def open_curation(**params: str) -> AppTest:
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
-    at.switch_page("pages/3_Curation.py").run()
+    at.switch_page("app_pages/3_Curation.py").run()
     assert not at.exception, at.exception
     return at
 
