@@ -431,7 +431,7 @@ def test_curation_row_shows_before_and_after_side_by_side() -> None:
     assert "Message 4 · tool · [4]" in shown  # before: the deep link's message
     assert "anthropic · ant.result_missing · error · messages.5" in shown  # what Anthropic said about it
     table = frame_with(at, "after #")
-    row = next(r for _, r in table.iterrows() if r["before #"] == "4")
+    row = table[table["before #"] == 4].iloc[0]
     assert (
         f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "assistant") in shown
     )
