@@ -203,6 +203,21 @@ def test_violations_table_is_every_violation(sample: str) -> None:
     ]
 
 
+def test_a_missing_block_or_partner_is_an_empty_cell() -> None:
+    """Streamlit writes a missing number as a grey "None" unless the table gives a placeholder."""
+    at = open_page("app_pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
+    grid = next(d for d in at.dataframe if "error text" in d.value.columns)
+    assert grid.value["block"].isna().any()  # a cell that would have read "None"
+    assert grid.proto.HasField("placeholder")
+    assert grid.proto.placeholder == ""
+    at = open_page("app_pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
+    grid = next(d for d in at.dataframe if "call_id" in d.value.columns)
+    unanswered = grid.value[grid.value["status"] == "unanswered"]
+    assert list(unanswered["partner"].isna()) == [True]  # call_Rk2Vb7nXc4LzA9qWe6tYu1Io
+    assert grid.proto.HasField("placeholder")
+    assert grid.proto.placeholder == ""
+
+
 def test_violations_filter_by_provider_and_link_to_the_message() -> None:
     at = open_page("app_pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
     table = frame_with(at, "error text")
