@@ -3,6 +3,11 @@
 ``streamlit run app.py`` (``./dev app``) starts here. The home page lives in ``home.py``; declaring
 the pages with ``st.navigation`` gives it the title "Home" in the sidebar, where the script's file
 name ("app") stood before. The other pages keep their files, titles and addresses (``/Timeline``…).
+The page scripts live in ``app_pages/``, not ``pages/``: with a folder named ``pages`` beside this
+script Streamlit runs a fresh server's sessions as an old-style multipage app (the sidebar built from
+file names, this script not run) until some session has called ``st.navigation``, so a subpage link
+opened first showed "app" and "Explain" in the sidebar (streamlit ``PagesManager.uses_pages_directory``,
+``script_runner._mpa_v1``; tests/browser/test_first_request_browser.py).
 No page has an icon: Streamlit makes a page's icon the tab's favicon, and a Material icon is fetched
 from a font CDN, which an offline tool must not reach.
 """

@@ -187,10 +187,10 @@ def show_messages(key: str, session: Session) -> None:
         hide_index=True,
         key="messages",
         # The preview goes last so it takes whatever width is left instead of being clipped mid-table.
-        column_order=("#", "speaker", "source", "calls", "results", "preview"),
+        column_order=("#", "role", "source", "calls", "results", "preview"),
         column_config={
             "#": st.column_config.NumberColumn(width="small"),
-            "speaker": st.column_config.TextColumn(width="small"),
+            "role": st.column_config.TextColumn(width="small"),
             "calls": st.column_config.NumberColumn(width="small"),
             "results": st.column_config.NumberColumn(width="small"),
         },

@@ -78,7 +78,7 @@ def test_a_file_rewritten_since_it_was_read_is_read_again(big: Path) -> None:
 def test_another_page_rereads_the_file_it_keeps(big: Path) -> None:
     """A page other than Home reopens the input kept in the session: its stamp is looked at again."""
     at = linked(big)
-    at.switch_page("pages/2_Violations.py").run()
+    at.switch_page("app_pages/2_Violations.py").run()
     before = held(at)
     assert before.file == Stamp.of(big)
     rewrite(big, before)

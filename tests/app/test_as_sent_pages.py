@@ -57,10 +57,10 @@ def test_payloads_opens_as_sent_after_curation_chose_a_repair() -> None:
     result = check(ROOT / "sample_logs" / SAMPLE)
     home = {row["provider"]: row["verdict"] for row in frame_with(at, "verdict").to_dict("records")}
     assert home["openai-chat"] == "rejects (HTTP 400)"
-    to(at, "pages/3_Curation.py")
+    to(at, "app_pages/3_Curation.py")
     assert at.query_params["strategy"] == "toolhist"  # Curation's own choice, in the URL
     assert at.markdown[0].value.startswith("**As sent**, openai-chat rejects (HTTP 400): 1 error")
-    to(at, "pages/4_Payloads.py")
+    to(at, "app_pages/4_Payloads.py")
     assert at.toggle(key="pl_repaired").value is False
     assert captions(at)[0].startswith(AS_SENT)
     chosen = at.multiselect(key="pl_providers").value
@@ -70,7 +70,7 @@ def test_payloads_opens_as_sent_after_curation_chose_a_repair() -> None:
 
 
 def test_the_repaired_view_is_a_switch_and_says_so() -> None:
-    at = to(app(sample=SAMPLE), "pages/4_Payloads.py")
+    at = to(app(sample=SAMPLE), "app_pages/4_Payloads.py")
     assert not at.warning
     at.toggle(key="pl_repaired").set_value(True).run()
     assert at.query_params["repair"] == "toolhist"
@@ -84,7 +84,7 @@ def test_the_repaired_view_is_a_switch_and_says_so() -> None:
 
 
 def test_a_link_names_a_repair_explicitly() -> None:
-    at = to(app(sample=SAMPLE, repair="toolhist"), "pages/4_Payloads.py")
+    at = to(app(sample=SAMPLE, repair="toolhist"), "app_pages/4_Payloads.py")
     assert at.toggle(key="pl_repaired").value is True
     assert at.selectbox(key="pl_strategy").value == "toolhist"
 
@@ -102,7 +102,12 @@ def test_a_failed_read_is_all_every_page_shows(tmp_path: Path) -> None:
     assert not at.metric
     assert not at.get("progress")
     del at.query_params["path"]  # as a page reached from the sidebar: no link, the session held
-    for page in ("pages/1_Timeline.py", "pages/2_Violations.py", "pages/4_Payloads.py", "pages/5_Explain.py"):
+    for page in (
+        "app_pages/1_Timeline.py",
+        "app_pages/2_Violations.py",
+        "app_pages/4_Payloads.py",
+        "app_pages/5_Explain.py",
+    ):
         to(at, page)
         assert [e.value for e in at.error] == ["This input cannot be read as a session. (opened on Home)"]
         assert "unknown format" in at.code[0].value
@@ -113,7 +118,7 @@ def test_a_failed_read_is_all_every_page_shows(tmp_path: Path) -> None:
 
 
 def test_explain_says_an_id_is_not_in_this_session() -> None:
-    at = to(app(sample=SAMPLE), "pages/5_Explain.py")
+    at = to(app(sample=SAMPLE), "app_pages/5_Explain.py")
     at.text_area(key="ex_text").input(
         "Invalid parameter: 'tool_call_id' of 'call_FromAnotherRun00000000' not found in 'tool_calls' of "
         "previous message."
@@ -127,7 +132,7 @@ def test_explain_says_an_id_is_not_in_this_session() -> None:
 
 
 def test_explain_with_an_empty_box_checks_nothing_more() -> None:
-    at = to(app(sample=SAMPLE), "pages/5_Explain.py")
+    at = to(app(sample=SAMPLE), "app_pages/5_Explain.py")
     options = at.selectbox(key="ex_example").options
     # one example per provider and rule (Home checked every provider), not one per violation
     labels = [o.rsplit(" · message", 1)[0] for o in options]
@@ -168,7 +173,7 @@ def test_long_id_lists_are_tables() -> None:
 
 
 def test_the_timeline_opens_on_the_first_error_of_the_default_provider() -> None:
-    at = to(app(sample=SAMPLE), "pages/1_Timeline.py")
+    at = to(app(sample=SAMPLE), "app_pages/1_Timeline.py")
     result = check(ROOT / "sample_logs" / SAMPLE)
     first_mistral = min(v.message_index for v in result.results["mistral"] if v.message_index is not None)
     first_error = min(
@@ -182,7 +187,7 @@ def test_the_timeline_opens_on_the_first_error_of_the_default_provider() -> None
 
 
 def test_a_compaction_saving_reads_as_a_saving() -> None:
-    at = to(app(sample="gemini_cli_session.jsonl"), "pages/6_Compaction.py")
+    at = to(app(sample="gemini_cli_session.jsonl"), "app_pages/6_Compaction.py")
     at.number_input(key="co_keep").set_value(0).run()
     at.number_input(key="co_threshold").set_value(0).run()
     before = int(next(m for m in at.metric if m.label == "Tokens before").value)
@@ -202,7 +207,7 @@ def test_the_model_the_log_names_is_named() -> None:
     assert any(
         t.startswith("Ran on anthropic (claude-opus-4-5-20251101;") for t in texts(at)
     )  # Home names it
-    at = to(at, "pages/4_Payloads.py")
+    at = to(at, "app_pages/4_Payloads.py")
     examples = [e for d in at.dataframe if "example" in d.value.columns for e in d.value["example"]]
     assert (
         "model: the source names claude-opus-4-5-20251101 in its log, not in a request field; "
@@ -220,8 +225,8 @@ def test_home_keeps_a_pasted_session_after_another_page() -> None:
     at.segmented_control(key="source").set_value("Paste").run()
     at.text_area(key="paste").input(body).run()
     assert "Session: <pasted text>" in texts(at)
-    to(at, "pages/2_Violations.py")
-    at.switch_page("app.py").run()
+    to(at, "app_pages/2_Violations.py")
+    at.switch_page("home.py").run()  # the home page: app.py only navigates
     assert not at.exception
     assert at.segmented_control(key="source").value == "Paste"
     assert "Session: <pasted text>" in texts(at)

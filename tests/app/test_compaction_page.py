@@ -12,7 +12,7 @@ from toolhist.compaction import compact
 
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "pages/6_Compaction.py"
+PAGE = "app_pages/6_Compaction.py"
 SAMPLES = sorted(p.name for p in (ROOT / "sample_logs").iterdir() if p.suffix in {".json", ".jsonl"})
 
 
@@ -109,8 +109,8 @@ def test_openai_chat_sample_exact_figures_and_summary_text() -> None:
         "[Earlier: Ran `git diff --stat HEAD^1 HEAD -- app` - ok (4 lines, 116 chars)]",
     ]
     assert list(table["outcome"]) == ["replaced by the summary", "replaced by the summary"]
-    before = next(d.value for d in at.dataframe if "speaker" in d.value.columns)
-    assert list(before["speaker"][:4]) == ["system", "user", "assistant", "tool"]  # the wire's roles
+    before = next(d.value for d in at.dataframe if "role" in d.value.columns)
+    assert list(before["role"][:4]) == ["system", "user", "assistant", "tool"]  # the wire's roles
 
 
 def test_text_embed_shows_the_summary_message_as_text() -> None:

@@ -23,7 +23,7 @@ from toolhist.views.transcript import search, search_index
 
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "pages/0_Conversation.py"
+PAGE = "app_pages/0_Conversation.py"
 LOGS = ROOT / "tests" / "corpus" / "logs"
 SIDECHAIN_LOG = LOGS / "claude-code" / "claude-code-log-sidechain-integrated.fixture.jsonl"
 SUBAGENT_FILE = LOGS / "claude-code" / "marot-spotter-subagent-a2898e3.jsonl"

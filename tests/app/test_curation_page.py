@@ -3,9 +3,11 @@ and a strategy that did not run as "not run" with how to install it. Real AppTes
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -22,7 +24,7 @@ def open_curation(**params: str) -> AppTest:
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
-    at.switch_page("pages/3_Curation.py").run()
+    at.switch_page("app_pages/3_Curation.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -41,13 +43,19 @@ def test_the_one_repair_comes_first_and_names_its_rule() -> None:
     assert not [d for d in at.dataframe if "canonical id" in d.value.columns]  # no id map for toolhist
 
 
-def test_an_inserted_row_has_an_empty_before_cell_not_none() -> None:
+def test_the_positions_are_numbers_and_an_inserted_row_has_an_empty_before_cell() -> None:
     at = open_curation(sample="openai_chat_request.json", provider="openai-chat", strategy="toolhist")
-    table = frame_with(at, "after #")
-    inserted = table[table["status"] == "inserted"]
-    assert len(inserted) == 1  # the result close_orphans adds for the unanswered call
-    assert list(inserted["before #"]) == [""]  # Streamlit wrote <NA> as "None"
-    assert list(table["before #"][:3]) == ["0", "1", "2"]
+    grid = next(d for d in at.dataframe if "after #" in d.value.columns)
+    table = grid.value
+    assert [None if b is pd.NA else int(b) for b in table["before #"]] == [*range(10), None]
+    assert [int(a) for a in table["after #"]] == list(range(11))
+    assert list(table["status"]) == ["same"] * 10 + ["inserted"]  # the result close_orphans adds
+    # number columns sort 9 before 10 (text ones put "10" first); a missing number shows as an empty
+    # cell (Streamlit's placeholder; without one it writes a grey "None")
+    config = json.loads(grid.proto.columns)
+    assert [config[c]["type_config"]["type"] for c in ("before #", "after #")] == ["number", "number"]
+    assert grid.proto.HasField("placeholder")
+    assert grid.proto.placeholder == ""
 
 
 def test_the_after_side_shows_the_ids_that_are_sent() -> None:

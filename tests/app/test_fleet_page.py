@@ -36,7 +36,7 @@ def page(**params: str) -> AppTest:
         at.query_params[key] = value
     at.run()
     assert not at.exception, at.exception
-    return at.switch_page("pages/7_Fleet.py").run()
+    return at.switch_page("app_pages/7_Fleet.py").run()
 
 
 def check_shown(at: AppTest, result: ScanResult) -> None:

@@ -43,7 +43,7 @@ def test_first_run_opens_the_default_sample() -> None:
     messages = next(d.value for d in at.dataframe if "preview" in d.value.columns)
     assert len(messages) == 10
     # the roles the file and the Conversation page say (the library's names are human and ai)
-    assert list(messages["speaker"]) == [
+    assert list(messages["role"]) == [
         "system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant", "user", "assistant"
     ]  # fmt: skip
     summary = next(d.value for d in at.dataframe if "value" in d.value.columns)

@@ -13,7 +13,7 @@ from guard_calls import write_bundles
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
-EXPLAIN = str(Path(__file__).parent.parent.parent / "pages" / "5_Explain.py")
+EXPLAIN = str(Path(__file__).parent.parent.parent / "app_pages" / "5_Explain.py")
 
 
 @pytest.fixture(scope="module")

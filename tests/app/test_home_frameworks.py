@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
-PAGES = Path(__file__).parent.parent.parent / "pages"
+PAGES = Path(__file__).parent.parent.parent / "app_pages"
 LOGS = Path(__file__).parent.parent / "corpus" / "logs"
 
 

@@ -11,7 +11,7 @@ from fake_home_ide import CONTINUE_RUN, COPILOT, CURSOR_DB, CURSOR_T, VSCODE, ma
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
-PAGES = Path(__file__).parent.parent.parent / "pages"
+PAGES = Path(__file__).parent.parent.parent / "app_pages"
 NEWEST = "98251e54-8aed-4515-b2b4-08895453eedd"
 
 

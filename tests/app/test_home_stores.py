@@ -11,7 +11,7 @@ from fake_home_stores import OPENCODE_DB, ZED_DB, make_store_home
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).parent.parent.parent / "app.py")
-PAGES = Path(__file__).parent.parent.parent / "pages"
+PAGES = Path(__file__).parent.parent.parent / "app_pages"
 OLDER = "ses_4a2f0c31bffeQ1xVw9Kc2mZtRd"
 ZED_NEWEST = "8e2d6c4a-0f1b-4a3c-9d5e-7f9a1b3c5d7e"
 

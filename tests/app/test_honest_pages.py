@@ -41,7 +41,7 @@ def home_row(at: AppTest, provider: str) -> tuple[str, int]:
 def test_curation_says_why_a_pending_log_has_no_errors_but_repairs() -> None:
     home = opened(None, path=str(PENDING_LOG))
     assert home_row(home, "anthropic") == ("accepts", 0)  # Home: the next request, results included
-    at = opened("pages/3_Curation.py", path=str(PENDING_LOG), provider="anthropic", strategy="toolhist")
+    at = opened("app_pages/3_Curation.py", path=str(PENDING_LOG), provider="anthropic", strategy="toolhist")
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["Errors before"], metrics["Changes"]) == ("0", "2")  # Home's count beside the repairs
     captions = [c.value for c in at.caption]
@@ -64,12 +64,12 @@ def test_curation_says_nothing_of_pending_calls_when_there_are_none() -> None:
         {"path": str(FINISHED_LOG), "provider": "anthropic"},
         {"sample": "openai_chat_request.json", "provider": "openai-chat"},  # a body: as sent, no next request
     ):
-        at = opened("pages/3_Curation.py", strategy="toolhist", **params)
+        at = opened("app_pages/3_Curation.py", strategy="toolhist", **params)
         assert not [c.value for c in at.caption if "pending" in c.value]
 
 
 def test_explain_shows_the_rule_id_whole() -> None:
-    at = opened("pages/5_Explain.py", sample="openai_chat_request.json")
+    at = opened("app_pages/5_Explain.py", sample="openai_chat_request.json")
     found = check(ROOT / "sample_logs" / "openai_chat_request.json").results["openai-chat"]
     at.text_area(key="ex_text").input(found[0].error_text).run()
     assert not at.exception
@@ -114,7 +114,7 @@ def test_the_conversation_page_opens_a_subagent_file_beside_the_session(
 ) -> None:
     project = older_project(tmp_path)
     monkeypatch.setenv("TOOLHIST_OPEN", str(project))
-    at = opened("pages/0_Conversation.py", path=str(project / f"{SESSION_ID}.jsonl"))
+    at = opened("app_pages/0_Conversation.py", path=str(project / f"{SESSION_ID}.jsonl"))
     picker = at.sidebar.selectbox(key="cv_thread")
     agent = f"file:{project / 'agent-a2898e3.jsonl'}"
     assert picker.options == ["main thread", "subagent file agent-a2898e3.jsonl"]

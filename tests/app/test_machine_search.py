@@ -81,7 +81,7 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 0,
-            "speaker": "user",
+            "role": "user",
             "snippet": "…counts. shop/pricing.py:4 rounds a float with round(); shop/invoice.py:31 quantizes "
             "Decimal with ROUND_HALF_UP. The assistant star…",
         },
@@ -89,7 +89,7 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 2,
-            "speaker": "assistant",
+            "role": "assistant",
             "snippet": "…nding on binary floats; use Decimal with ROUND_HALF_UP like invoice.py. Edit "
             '{"file_path": "/home/dev/shop-api/shop/pricing.py", "…',
         },
@@ -97,12 +97,12 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
             "session": CLAUDE_LABEL,
             "agent": "claude-code",
             "message": 6,
-            "speaker": "assistant",
+            "role": "assistant",
             "snippet": "…_total now quantizes a Decimal with ROUND_HALF_UP, matching invoice.py. All 6 pricing "
             "tests pass.",
         },
     ]
-    assert [(r["agent"], r["message"], r["speaker"]) for r in _search(at, "tool", "run_shell_command")] == [
+    assert [(r["agent"], r["message"], r["role"]) for r in _search(at, "tool", "run_shell_command")] == [
         ("llxprt", 1, "assistant"),
         ("llxprt", 2, "tool"),
         ("llxprt", 3, "tool"),
@@ -122,7 +122,7 @@ def test_each_kind_finds_exactly_its_hits(at: AppTest) -> None:
     assert at.button(key="machine_search_fill").label == "Read 2 sessions into the index"  # their verdicts
     _filled(at)
     rows = _search(at, "rule", "oai.dup_tool_result")
-    assert [(r["session"], r["agent"], r["message"], r["speaker"], r["rule"]) for r in rows] == [
+    assert [(r["session"], r["agent"], r["message"], r["role"], r["rule"]) for r in rows] == [
         (LLXPRT_LABEL, "llxprt", 3, "violation", "oai.dup_tool_result (error, openai-chat)"),
     ]
     assert rows[0]["snippet"] == "Invalid parameter: Duplicate value for 'tool_call_id' of 'hi…"

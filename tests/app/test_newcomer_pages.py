@@ -48,7 +48,7 @@ def unescaped(text: str) -> str:
 
 
 def test_curation_says_why_it_changes_a_history_anthropic_accepts() -> None:
-    at = page("pages/3_Curation.py", path=str(CLAUDE), provider="anthropic")
+    at = page("app_pages/3_Curation.py", path=str(CLAUDE), provider="anthropic")
     assert metrics(at)["Changes"] == "2"
     assert metrics(at)["Errors before"] == "0"
     (why,) = [i.value for i in at.info if i.value.startswith("Why")]
@@ -61,7 +61,7 @@ def test_curation_says_why_it_changes_a_history_anthropic_accepts() -> None:
 
 
 def test_curation_changes_nothing_the_provider_accepts_and_says_no_why() -> None:
-    at = page("pages/3_Curation.py", path=str(CODEX), provider="openai-responses")
+    at = page("app_pages/3_Curation.py", path=str(CODEX), provider="openai-responses")
     assert metrics(at)["Changes"] == "0"
     assert metrics(at)["Errors before"] == "0"
     assert not [i for i in at.info if i.value.startswith("Why")]
@@ -82,7 +82,7 @@ def test_why_names_each_other_pass_by_its_reason_and_is_silent_where_errors_expl
 
 
 def test_the_timeline_shows_the_message_as_a_user_reads_it() -> None:
-    at = page("pages/1_Timeline.py", path=str(CLAUDE), provider="anthropic", msg="1")
+    at = page("app_pages/1_Timeline.py", path=str(CLAUDE), provider="anthropic", msg="1")
     session = toolhist.load(CLAUDE)
     calls = [b for b in session.messages[1].blocks if isinstance(b, ToolCallBlock)]
     assert "Message 1 · assistant · line 8 of the file" in [t.value for t in at.text]
@@ -115,7 +115,7 @@ def test_an_id_toolhist_made_reads_as_none_in_the_log() -> None:
 
 
 def test_explain_offers_the_box_first_says_how_to_run_and_fills_it_from_an_example() -> None:
-    at = page("pages/5_Explain.py", sample=SAMPLE)
+    at = page("app_pages/5_Explain.py", sample=SAMPLE)
     assert at.text_area(key="ex_text").label.startswith("Paste the error text")
     assert at.button(key="ex_go").label == "Explain"
     assert "Press Ctrl+Enter (⌘+Enter on a Mac) in the box, or the Explain button, to explain it." in [
@@ -131,7 +131,7 @@ def test_explain_offers_the_box_first_says_how_to_run_and_fills_it_from_an_examp
 
 
 def test_compaction_names_no_internal_reference() -> None:
-    at = page("pages/6_Compaction.py", sample=SAMPLE)
+    at = page("app_pages/6_Compaction.py", sample=SAMPLE)
     shown = [c.value for c in at.caption] + [m.value for m in at.markdown] + [t.value for t in at.text]
     assert not [s for s in shown if "RFC" in s]
     assert any(s.startswith("Compaction shortens an agent's tool history in four tiers") for s in shown)

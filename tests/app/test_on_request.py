@@ -64,7 +64,9 @@ def first_visit(page: str) -> dict[str, list[str]]:
     return answer
 
 
-@pytest.mark.parametrize("page", ["pages/3_Curation.py", "pages/8_Switch.py", "pages/4_Payloads.py"])
+@pytest.mark.parametrize(
+    "page", ["app_pages/3_Curation.py", "app_pages/8_Switch.py", "app_pages/4_Payloads.py"]
+)
 def test_a_first_visit_starts_no_library(page: str) -> None:
     got = first_visit(page)
     assert got == {"exceptions": [], "heavy": [], "workers": []}
@@ -96,7 +98,7 @@ def changes(table: pd.DataFrame) -> dict[str, int | None]:
 
 
 def test_curation_runs_the_libraries_on_its_button() -> None:
-    at = open_page("pages/3_Curation.py", sample="openai_chat_request.json", provider="anthropic")
+    at = open_page("app_pages/3_Curation.py", sample="openai_chat_request.json", provider="anthropic")
     later = [name for name in LIBRARY_STRATEGIES if installed(name)]
     assert deferred(STRATEGIES, False, "toolhist") == later
     table = compared(at)
@@ -124,7 +126,7 @@ def test_curation_runs_the_libraries_on_its_button() -> None:
 
 
 def test_a_library_strategy_picked_runs() -> None:
-    at = open_page("pages/3_Curation.py", sample="openai_chat_request.json", provider="anthropic")
+    at = open_page("app_pages/3_Curation.py", sample="openai_chat_request.json", provider="anthropic")
     at.selectbox(key="cu_strategy").set_value("pydantic-ai").run()
     assert not at.exception, at.exception
     table = compared(at)
@@ -134,7 +136,7 @@ def test_a_library_strategy_picked_runs() -> None:
 
 
 def test_switch_runs_the_libraries_on_its_button() -> None:
-    at = open_page("pages/8_Switch.py", sample="switch_back_thinking.json", to="gemini", back="(stay)")
+    at = open_page("app_pages/8_Switch.py", sample="switch_back_thinking.json", to="gemini", back="(stay)")
     built_in = [n for n in STRATEGIES if n not in LIBRARY_STRATEGIES or not installed(n)]
     assert at.multiselect(key="sw_strategies").value == built_in
     later = [n for n in STRATEGIES if n not in built_in]
@@ -155,11 +157,11 @@ def test_switch_runs_the_libraries_on_its_button() -> None:
 
 def test_switch_keeps_the_strategies_chosen_across_pages() -> None:
     """Streamlit drops a widget's state when another page runs: the choice is kept by the page itself."""
-    at = open_page("pages/8_Switch.py", sample="switch_back_thinking.json", to="gemini", back="(stay)")
+    at = open_page("app_pages/8_Switch.py", sample="switch_back_thinking.json", to="gemini", back="(stay)")
     at.multiselect(key="sw_strategies").set_value(["none", "canonical"]).run()
-    at.switch_page("pages/2_Violations.py").run()
+    at.switch_page("app_pages/2_Violations.py").run()
     assert not at.exception, at.exception
-    at.switch_page("pages/8_Switch.py").run()
+    at.switch_page("app_pages/8_Switch.py").run()
     assert not at.exception, at.exception
     assert at.multiselect(key="sw_strategies").value == ["none", "canonical"]
     verdicts = next(d.value for d in at.dataframe if "foreign tokens" in d.value.columns)

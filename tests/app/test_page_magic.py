@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = sorted([ROOT / "app.py", ROOT / "home.py", *(ROOT / "pages").glob("*.py")])
+SCRIPTS = sorted([ROOT / "app.py", ROOT / "home.py", *(ROOT / "app_pages").glob("*.py")])
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

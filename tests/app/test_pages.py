@@ -27,12 +27,12 @@ ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
 SAMPLES = sorted(p.name for pattern in ("*.json", "*.jsonl") for p in (ROOT / "sample_logs").glob(pattern))
 PAGES = [
-    "pages/0_Conversation.py",
-    "pages/1_Timeline.py",
-    "pages/2_Violations.py",
-    "pages/3_Curation.py",
-    "pages/4_Payloads.py",
-    "pages/5_Explain.py",
+    "app_pages/0_Conversation.py",
+    "app_pages/1_Timeline.py",
+    "app_pages/2_Violations.py",
+    "app_pages/3_Curation.py",
+    "app_pages/4_Payloads.py",
+    "app_pages/5_Explain.py",
 ]
 
 
@@ -99,7 +99,7 @@ def test_home_matrix_counts_are_the_checks(sample: str) -> None:
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_timeline_counts_and_rings_every_violation(sample: str) -> None:
-    at = open_page("pages/1_Timeline.py", sample=sample)
+    at = open_page("app_pages/1_Timeline.py", sample=sample)
     session = toolhist.load(ROOT / "sample_logs" / sample)
     summary = toolhist.summarize(session)
     got = metrics(at)
@@ -136,12 +136,12 @@ def test_timeline_counts_and_rings_every_violation(sample: str) -> None:
 
 
 def test_the_interactive_chart_is_remembered_across_pages() -> None:
-    at = open_page("pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
+    at = open_page("app_pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
     assert at.toggle(key="tl_interactive").value is False
     assert len(pictures(at)) == 1
     at.toggle(key="tl_interactive").set_value(True).run()
-    at.switch_page("pages/2_Violations.py").run()
-    at.switch_page("pages/1_Timeline.py").run()
+    at.switch_page("app_pages/2_Violations.py").run()
+    at.switch_page("app_pages/1_Timeline.py").run()
     assert not at.exception
     assert at.toggle(key="tl_interactive").value is True
     assert len(at.get("plotly_chart")) == 1
@@ -153,7 +153,10 @@ def test_the_interactive_chart_is_remembered_across_pages() -> None:
 
 def test_timeline_selection_opens_the_message() -> None:
     at = open_page(
-        "pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat", chart="interactive"
+        "app_pages/1_Timeline.py",
+        sample="openai_chat_request.json",
+        provider="openai-chat",
+        chart="interactive",
     )
     assert "Message 9 · assistant · messages[9]" in texts(at)  # the first message with a violation
     assert "openai-chat · oai.call_unanswered · error · messages[9].role" in texts(at)
@@ -174,7 +177,7 @@ def test_timeline_selection_opens_the_message() -> None:
 
 
 def test_timeline_deep_link_message_and_provider() -> None:
-    at = open_page("pages/1_Timeline.py", sample="llxprt_icontent.json", provider="anthropic", msg="4")
+    at = open_page("app_pages/1_Timeline.py", sample="llxprt_icontent.json", provider="anthropic", msg="4")
     assert at.multiselect(key="tl_providers").value == ["anthropic"]
     assert "Message 4 · tool · [4]" in texts(at)
     expected = [
@@ -185,7 +188,7 @@ def test_timeline_deep_link_message_and_provider() -> None:
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_violations_table_is_every_violation(sample: str) -> None:
-    at = open_page("pages/2_Violations.py", sample=sample)
+    at = open_page("app_pages/2_Violations.py", sample=sample)
     result = check(ROOT / "sample_logs" / sample)
     found = [v for vs in result.results.values() for v in vs]
     if not found:
@@ -200,8 +203,23 @@ def test_violations_table_is_every_violation(sample: str) -> None:
     ]
 
 
+def test_a_missing_block_or_partner_is_an_empty_cell() -> None:
+    """Streamlit writes a missing number as a grey "None" unless the table gives a placeholder."""
+    at = open_page("app_pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
+    grid = next(d for d in at.dataframe if "error text" in d.value.columns)
+    assert grid.value["block"].isna().any()  # a cell that would have read "None"
+    assert grid.proto.HasField("placeholder")
+    assert grid.proto.placeholder == ""
+    at = open_page("app_pages/1_Timeline.py", sample="openai_chat_request.json", provider="openai-chat")
+    grid = next(d for d in at.dataframe if "call_id" in d.value.columns)
+    unanswered = grid.value[grid.value["status"] == "unanswered"]
+    assert list(unanswered["partner"].isna()) == [True]  # call_Rk2Vb7nXc4LzA9qWe6tYu1Io
+    assert grid.proto.HasField("placeholder")
+    assert grid.proto.placeholder == ""
+
+
 def test_violations_filter_by_provider_and_link_to_the_message() -> None:
-    at = open_page("pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
+    at = open_page("app_pages/2_Violations.py", sample="openai_chat_request.json", provider="anthropic")
     table = frame_with(at, "error text")
     assert set(table["provider"]) == {"anthropic"}
     link = next(p for p in at.get("page_link") if "timeline" in p.proto.label)
@@ -209,7 +227,7 @@ def test_violations_filter_by_provider_and_link_to_the_message() -> None:
 
 
 def test_violations_opens_on_the_first_error_not_a_warning_listed_before_it() -> None:
-    at = open_page("pages/2_Violations.py", sample="anthropic_request.json")
+    at = open_page("app_pages/2_Violations.py", sample="anthropic_request.json")
     table = frame_with(at, "error text")
     assert list(table["severity"][:3]) == ["warning", "warning", "error"]
     first = table.iloc[2]
@@ -222,7 +240,7 @@ def test_violations_opens_on_the_first_error_not_a_warning_listed_before_it() ->
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_curation_counts_are_the_library_s(sample: str, strategy: str) -> None:
-    at = open_page("pages/3_Curation.py", sample=sample, provider="anthropic", strategy=strategy)
+    at = open_page("app_pages/3_Curation.py", sample=sample, provider="anthropic", strategy=strategy)
     session = toolhist.load(ROOT / "sample_logs" / sample)
     curation = curate(session, "anthropic", strategy=strategy)
     aligned = diff(curation.original, curation.sent_session(), curation.changes)  # the ids that are sent
@@ -258,7 +276,7 @@ def test_curation_counts_are_the_library_s(sample: str, strategy: str) -> None:
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_payloads_are_the_rendered_bodies(sample: str) -> None:
-    at = open_page("pages/4_Payloads.py", sample=sample, strategy="none")
+    at = open_page("app_pages/4_Payloads.py", sample=sample, strategy="none")
     session = toolhist.load(ROOT / "sample_logs" / sample)
     chosen = at.multiselect(key="pl_providers").value
     assert 2 <= len(chosen) <= 4
@@ -268,7 +286,7 @@ def test_payloads_are_the_rendered_bodies(sample: str) -> None:
 
 def test_payloads_mark_the_offending_lines_and_show_the_id_map() -> None:
     at = open_page(
-        "pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", repair="canonical"
+        "app_pages/4_Payloads.py", sample="openai_chat_request.json", provider="anthropic", repair="canonical"
     )
     at.multiselect(key="pl_providers").set_value(["openai-chat", "mistral"]).run()
     assert not at.exception
@@ -317,7 +335,7 @@ def test_the_samples_explain_is_not_tried_on_are_accepted_by_every_provider(samp
 def test_explain_names_the_rule_and_the_culprit(sample: str) -> None:
     errors = _errors(sample)
     assert errors, f"{sample}: no provider rejects it (list it in ACCEPTED_BY_ALL if that is right)"
-    at = open_page("pages/5_Explain.py", sample=sample)
+    at = open_page("app_pages/5_Explain.py", sample=sample)
     at.text_area(key="ex_text").input(errors[0].error_text).run()
     assert not at.exception
     expected = explain(errors[0].error_text, toolhist.load(ROOT / "sample_logs" / sample))
@@ -328,7 +346,7 @@ def test_explain_names_the_rule_and_the_culprit(sample: str) -> None:
 
 
 def test_explain_unknown_text_is_an_answer() -> None:
-    at = open_page("pages/5_Explain.py", sample="openai_chat_request.json")
+    at = open_page("app_pages/5_Explain.py", sample="openai_chat_request.json")
     at.text_area(key="ex_text").input("something else went wrong").run()
     assert not at.exception
     assert at.warning[0].value == "No known provider rule matches this text."
@@ -346,7 +364,7 @@ def test_an_upload_is_shared_with_the_other_pages() -> None:
     at.file_uploader(key="upload").upload("mine.json", json.dumps(body).encode(), "application/json").run()
     assert not at.exception
     assert "sample" not in at.query_params  # an upload is not a sample: the other pages must not reopen one
-    at.switch_page("pages/1_Timeline.py").run()
+    at.switch_page("app_pages/1_Timeline.py").run()
     assert not at.exception
     assert "mine.json" in texts(at)
     events = frame_with(at, "call_id")
@@ -354,7 +372,7 @@ def test_an_upload_is_shared_with_the_other_pages() -> None:
 
 
 def test_bad_deep_links_are_messages_not_tracebacks(tmp_path: Path) -> None:
-    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "1_Timeline.py"), default_timeout=60)
     at.query_params["sample"] = "nope.json"
     at.query_params["msg"] = "99999"
     at.run()
@@ -372,7 +390,7 @@ def test_bad_deep_links_are_messages_not_tracebacks(tmp_path: Path) -> None:
     assert at.number_input(key="tl_msg").value == first == 9
     broken = tmp_path / "broken.json"
     broken.write_text('{"messages": [')
-    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "1_Timeline.py"), default_timeout=60)
     at.query_params["path"] = str(broken)
     at.run()
     assert not at.exception
@@ -380,7 +398,7 @@ def test_bad_deep_links_are_messages_not_tracebacks(tmp_path: Path) -> None:
 
 
 def test_script_in_a_tool_result_is_text() -> None:
-    at = open_page("pages/1_Timeline.py", sample="xss_tool_result.json", msg="3")
+    at = open_page("app_pages/1_Timeline.py", sample="xss_tool_result.json", msg="3")
     shown = "\n".join(c.value for c in at.code)
     assert "<script>window.__toolhist_xss = 'script'; alert('xss')</script>" in shown
     assert not any("<script>" in m.value for m in at.markdown)
@@ -407,18 +425,18 @@ def test_a_path_deep_link_opens_the_file_on_every_page(tmp_path: Path) -> None:
     at = open_page(None, path=str(f))
     assert at.segmented_control(key="source").value == "Path"
     assert f"Session: {f}" in texts(at)
-    at.switch_page("pages/1_Timeline.py").run()
+    at.switch_page("app_pages/1_Timeline.py").run()
     assert not at.exception
     assert at.query_params["path"] == str(f)
     assert metrics(at)["Messages"] == "7"
-    at.switch_page("app.py").run()
+    at.switch_page("home.py").run()  # the home page: app.py only navigates
     at.segmented_control(key="source").set_value("Upload").run()
     assert "path" not in at.query_params  # an upload cannot be linked to
 
 
 def test_curation_row_shows_before_and_after_side_by_side() -> None:
     at = open_page(
-        "pages/3_Curation.py",
+        "app_pages/3_Curation.py",
         sample="llxprt_icontent.json",
         provider="anthropic",
         strategy="toolhist",
@@ -428,7 +446,7 @@ def test_curation_row_shows_before_and_after_side_by_side() -> None:
     assert "Message 4 · tool · [4]" in shown  # before: the deep link's message
     assert "anthropic · ant.result_missing · error · messages.5" in shown  # what Anthropic said about it
     table = frame_with(at, "after #")
-    row = next(r for _, r in table.iterrows() if r["before #"] == "4")
+    row = table[table["before #"] == 4].iloc[0]
     assert (
         f"Message {int(row['after #'])} · " + ("tool" if "result" in row["after"] else "assistant") in shown
     )
@@ -448,7 +466,7 @@ def test_a_long_history_is_charted_one_window_at_a_time(tmp_path: Path) -> None:
         messages.append({"role": "user", "content": f"next {k}"})
     f = tmp_path / "long.json"
     f.write_text(json.dumps({"model": "gpt-4.1", "messages": messages}))
-    at = AppTest.from_file(str(ROOT / "pages" / "1_Timeline.py"), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "1_Timeline.py"), default_timeout=120)
     at.query_params["path"] = str(f)
     at.query_params["provider"] = "openai-chat"
     at.run()

@@ -12,7 +12,7 @@ from streamlit.testing.v1.element_tree import Expander
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-PAGE = "pages/4_Payloads.py"
+PAGE = "app_pages/4_Payloads.py"
 
 
 def payloads(providers: list[str], **params: str) -> AppTest:

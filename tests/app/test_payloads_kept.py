@@ -22,7 +22,7 @@ from toolhist.views.markup import json_code
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-PAGE = "pages/4_Payloads.py"
+PAGE = "app_pages/4_Payloads.py"
 
 
 def test_each_body_is_packed_once_and_a_rerun_packs_none(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,7 +66,7 @@ def test_a_long_body_packs_its_first_screen_and_the_rest_when_another_window_sho
     monkeypatch.setattr(packed, "pack", packing)
     st.cache_resource.clear()
     path = benchmark_module("generate").write(2500, tmp_path / "long.json")
-    at = AppTest.from_file(str(ROOT / "pages" / "4_Payloads.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "4_Payloads.py"), default_timeout=300)
     at.query_params["path"] = str(path)
     at.run()
     assert not at.exception, at.exception

@@ -26,7 +26,7 @@ def payloads(sample: str, strategy: str, providers: list[str]) -> AppTest:
     if strategy != "none":  # the page opens as sent; a repaired view is its own link parameter
         at.query_params["repair"] = strategy
     at.run()
-    at.switch_page("pages/4_Payloads.py").run()
+    at.switch_page("app_pages/4_Payloads.py").run()
     at.multiselect(key="pl_providers").set_value(providers).run()
     assert not [e for e in at.expander if e.label == "As the SDK sends it"]  # the SDKs wait for the toggle
     at.toggle(key="pl_sdk").set_value(True).run()

@@ -35,7 +35,7 @@ def test_the_version_picked_is_the_one_run(tmp_path: Path, monkeypatch: pytest.M
     at.query_params["provider"] = "gemini"
     at.query_params["strategy"] = "litellm"
     at.run()
-    at.switch_page("pages/3_Curation.py").run()
+    at.switch_page("app_pages/3_Curation.py").run()
     assert not at.exception, at.exception
     box = at.selectbox(key="peer_version_litellm")
     assert box.options == [

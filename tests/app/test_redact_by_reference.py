@@ -28,7 +28,7 @@ from toolhist.views.kept import SESSIONS_KEPT, keep_recent
 ROOT = Path(__file__).parent.parent.parent
 LOG = ROOT / "tests" / "corpus" / "logs" / "claude-code" / "kvsankar-real-session-01.jsonl"
 ARCHIVE = ROOT / "tests" / "corpus" / "logs" / "inspect-ai" / "inspect-mockllm-tools.eval"
-PAGES = ROOT / "pages"
+PAGES = ROOT / "app_pages"
 SECRET = "sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"
 
 

@@ -16,7 +16,7 @@ def test_violations_page_lists_the_provider_s_rules() -> None:
     at.query_params["sample"] = "openai_chat_request.json"
     at.query_params["provider"] = "bedrock"
     at.run()
-    at.switch_page("pages/2_Violations.py").run()
+    at.switch_page("app_pages/2_Violations.py").run()
     assert not at.exception, at.exception
     [expander] = [e for e in at.expander if e.label.startswith("Rules of ")]
     assert expander.label == "Rules of bedrock: severity, models, dates and evidence"

@@ -26,7 +26,7 @@ from toolhist.views.sent import verdict_line
 from toolhist.views.timeline import events_frame
 
 ROOT = Path(__file__).parent.parent.parent
-CHART_WINDOW = 2500  # pages/1_Timeline.py
+CHART_WINDOW = 2500  # app_pages/1_Timeline.py
 PAGE_ROWS = 500
 
 
@@ -42,7 +42,7 @@ def long_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def page(name: str, path: Path, **params: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "app_pages" / name), default_timeout=300)
     at.query_params["path"] = str(path)
     for key, value in params.items():
         at.query_params[key] = value
@@ -149,6 +149,6 @@ def test_a_file_named_on_the_command_line_opens_on_the_home_page(
     assert f"Session: {long_session}" in [t.value for t in at.text]
     assert {m.label: m.value for m in at.metric}["Messages"] == "6000"
     assert at.query_params["path"] == str(long_session)
-    at.switch_page("pages/2_Violations.py").run()  # the other pages open the same file
+    at.switch_page("app_pages/2_Violations.py").run()  # the other pages open the same file
     total = sum(len(found) for found in check(long_session).results.values())
     assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]

@@ -11,7 +11,7 @@ from toolhist.switch import switch
 
 ROOT = Path(__file__).parent.parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "pages/8_Switch.py"
+PAGE = "app_pages/8_Switch.py"
 SAMPLE = "switch_back_thinking.json"
 OURS = ["none", "toolhist", "vercel-ai"]
 

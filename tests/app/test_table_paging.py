@@ -20,9 +20,9 @@ from toolhist.views.summary import messages_table
 from toolhist.views.violations import violations_frame
 
 ROOT = Path(__file__).parent.parent.parent
-PAGE_ROWS = 500  # pages/2_Violations.py
+PAGE_ROWS = 500  # app_pages/2_Violations.py
 HOME_ROWS = 1000  # app.py (and the Compaction page's tables)
-SUMMARY_LINES = 400  # pages/6_Compaction.py
+SUMMARY_LINES = 400  # app_pages/6_Compaction.py
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_sess
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["path"] = str(long_session)
     at.run()
-    at.switch_page("pages/2_Violations.py").run()
+    at.switch_page("app_pages/2_Violations.py").run()
     assert not at.exception, at.exception
     assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]
     box = at.number_input(key="vi_page")
@@ -132,7 +132,7 @@ def test_compaction_shows_a_long_history_s_summaries_a_page_at_a_time(long_sessi
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["path"] = str(long_session)
     at.run()
-    at.switch_page("pages/6_Compaction.py").run()
+    at.switch_page("app_pages/6_Compaction.py").run()
     assert not at.exception, at.exception
 
     def shown() -> object:

@@ -25,7 +25,7 @@ from toolhist.views.timeline import events_frame, lanes
 
 pytestmark = pytest.mark.browser
 MESSAGES = 6000
-PAGE_ROWS = 500  # pages/1_Timeline.py
+PAGE_ROWS = 500  # app_pages/1_Timeline.py
 CHART_WINDOW = 2500
 WAIT = 120_000  # ms: a functional wait (reading and checking the session), not a performance bound
 ROW = 35  # Streamlit's data grid: header and rows 35 px high

@@ -170,7 +170,7 @@ def _app_download(leaky: Path, tmp: Path) -> str:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
         at.segmented_control(key="source").set_value("Path").run()
         at.text_input(key="path").input(str(leaky)).run()
-        at.switch_page("pages/4_Payloads.py").run()
+        at.switch_page("app_pages/4_Payloads.py").run()
         downloads.clear()
         at.multiselect(key="pl_providers").set_value(["openai-chat", "anthropic"]).run()
         assert not at.exception
@@ -181,15 +181,15 @@ def _app_download(leaky: Path, tmp: Path) -> str:
 
 
 PAGES = [
-    "pages/0_Conversation.py",
-    "pages/1_Timeline.py",
-    "pages/2_Violations.py",
-    "pages/3_Curation.py",
-    "pages/4_Payloads.py",
-    "pages/5_Explain.py",
-    "pages/6_Compaction.py",
-    "pages/8_Switch.py",
-    "pages/9_Verify.py",
+    "app_pages/0_Conversation.py",
+    "app_pages/1_Timeline.py",
+    "app_pages/2_Violations.py",
+    "app_pages/3_Curation.py",
+    "app_pages/4_Payloads.py",
+    "app_pages/5_Explain.py",
+    "app_pages/6_Compaction.py",
+    "app_pages/8_Switch.py",
+    "app_pages/9_Verify.py",
 ]
 """Every page that shows the open session."""
 

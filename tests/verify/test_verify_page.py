@@ -37,7 +37,7 @@ def home(fake: str, monkeypatch: pytest.MonkeyPatch, sample: str, **params: str)
 
 def verify_page(fake: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     at = home(fake, monkeypatch, "openai_chat_request.json", provider="openai-chat")
-    at.switch_page("pages/9_Verify.py").run()
+    at.switch_page("app_pages/9_Verify.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -100,7 +100,7 @@ def test_the_page_runs_on_every_sample_and_sends_nothing(
         at = AppTest.from_file(APP, default_timeout=90)
         at.query_params["sample"] = sample
         at.run()
-        at.switch_page("pages/9_Verify.py").run()
+        at.switch_page("app_pages/9_Verify.py").run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert recorder.calls == []
@@ -122,9 +122,9 @@ def test_verify_sends_as_sent_whatever_curation_picked(
     """The strategy chosen on Curation is a repair to look at; Verify confirms the history as sent."""
     with serve() as (fake, _):
         at = home(fake, monkeypatch, "openai_chat_request.json")
-        at.switch_page("pages/3_Curation.py").run()
+        at.switch_page("app_pages/3_Curation.py").run()
         assert at.selectbox(key="cu_strategy").value == "toolhist"
-        at.switch_page("pages/9_Verify.py").run()
+        at.switch_page("app_pages/9_Verify.py").run()
         assert not at.exception, at.exception
         assert at.selectbox(key="vf_strategy").value == "none"
         assert at.code[0].value.splitlines()[1].endswith("strategy none")
@@ -137,7 +137,7 @@ def test_a_log_without_a_model_in_its_bodies_sends_the_model_it_ran_on(
     the provider it ran on, and says where it came from; another model typed in the box wins."""
     with serve() as (fake, _):
         at = home(fake, monkeypatch, "claude_code_compacted_result.jsonl")
-        at.switch_page("pages/9_Verify.py").run()
+        at.switch_page("app_pages/9_Verify.py").run()
         assert not at.exception, at.exception
         assert at.selectbox(key="vf_provider").value == "anthropic"
         assert (

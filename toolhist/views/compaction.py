@@ -121,7 +121,7 @@ def replaced_of(c: Compaction) -> Replaced:
 
 @dataclass(frozen=True)
 class Side:
-    """One history's messages as the tokens table lists them: speaker, tier and tokens of each."""
+    """One history's messages as the tokens table lists them: role, tier and tokens of each."""
 
     speakers: tuple[str, ...]
     tiers: tuple[Tier, ...]
@@ -198,7 +198,7 @@ def side_frame(side: Side, rows: range | None = None) -> pd.DataFrame:
     is 14 MB.
     """
     tiers, tokens, speakers = side.tiers, side.tokens, side.speakers
-    columns = ["message", "speaker", "tier", "tokens"]
+    columns = ["message", "role", "tier", "tokens"]
     if not tokens:  # as a frame of no rows is (every column of dtype object)
         return pd.DataFrame([], columns=columns)
     picked = range(len(tokens))[rows.start : rows.stop] if rows is not None else range(len(tokens))
@@ -206,7 +206,7 @@ def side_frame(side: Side, rows: range | None = None) -> pd.DataFrame:
     frame = pd.DataFrame(
         {
             "message": picked,
-            "speaker": [speakers[i] for i in picked],
+            "role": [speakers[i] for i in picked],
             "tier": [names[tiers[i]] for i in picked],
             "tokens": [tokens[i] for i in picked],
         },
@@ -216,5 +216,5 @@ def side_frame(side: Side, rows: range | None = None) -> pd.DataFrame:
     return (
         frame
         if picked
-        else frame.astype({"message": "int64", "speaker": "str", "tier": "str", "tokens": "int64"})
+        else frame.astype({"message": "int64", "role": "str", "tier": "str", "tokens": "int64"})
     )

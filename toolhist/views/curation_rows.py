@@ -15,7 +15,7 @@ import streamlit as st
 
 from toolhist.curation import Curation
 from toolhist.diff import Diff, Status
-from toolhist.views.diffs import aligned_frame, curation_diff, positions_shown
+from toolhist.views.diffs import aligned_frame, curation_diff
 from toolhist.views.kept import record
 
 
@@ -32,10 +32,3 @@ def table(key: str, provider: str, strategy: str, changed_only: bool, _diff: Dif
     """`aligned_frame` of ``_diff`` (`diffed` for the same key, provider, strategy): all or changed rows."""
     record(key, table, key, provider, strategy, changed_only, None)
     return aligned_frame(_diff, changed_only=changed_only)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def shown(key: str, provider: str, strategy: str, changed_only: bool, _table: pd.DataFrame) -> pd.DataFrame:
-    """`positions_shown` of `table` for the same arguments, cached (0.14 s at 100,000 rows)."""
-    record(key, shown, key, provider, strategy, changed_only, None)
-    return positions_shown(_table)

@@ -64,18 +64,6 @@ def aligned_frame(d: Diff, width: int = 90, *, changed_only: bool = False) -> pd
     return pd.DataFrame(columns, columns=list(columns), index=index)
 
 
-POSITIONS = ("before #", "after #")
-
-
-def positions_shown(frame: pd.DataFrame) -> pd.DataFrame:
-    """An `aligned_frame` as the page shows it: no message on a side (inserted, deleted) is an empty cell.
-
-    Streamlit writes a missing number as "None", which read as a message called None. Only the shown
-    copy is text: the frame keeps <NA> for `focus_row`, the selected row and whatever exports it.
-    """
-    return frame.assign(**{column: frame[column].astype("string").fillna("") for column in POSITIONS})
-
-
 def curation_diff(curation: Curation) -> Diff:
     """`toolhist.diff.diff` of the history given and the curated one as sent (ids as the payload has them)."""
     return diff(curation.original, curation.sent_session(), curation.changes)

@@ -80,15 +80,15 @@ class Asked:
 
 
 def hits_frame(hits: Sequence[Hit], *, rules: bool) -> pd.DataFrame:
-    """One row per hit: session, agent, message, speaker, the text around the match (and the rule)."""
-    columns = ["session", "agent", "message", "speaker", "snippet"] + (["rule"] if rules else [])
+    """One row per hit: session, agent, message, role, the text around the match (and the rule)."""
+    columns = ["session", "agent", "message", "role", "snippet"] + (["rule"] if rules else [])
     frame = pd.DataFrame(
         [
             {
                 "session": label(hit.row),
                 "agent": hit.row.agent,
                 "message": hit.msg,
-                "speaker": role(hit.speaker) if hit.speaker else hit.kind,
+                "role": role(hit.speaker) if hit.speaker else hit.kind,
                 "snippet": hit.snippet,
                 "rule": f"{hit.rule} ({hit.severity}, {hit.provider})" if hit.rule else "",
             }

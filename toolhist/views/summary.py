@@ -74,14 +74,14 @@ def preview(message: Message) -> str:
 
 
 def messages_table(session: Session) -> list[Row]:
-    """One row per message: position, speaker, where it came from, a preview, call/result counts."""
+    """One row per message: position, role, where it came from, a preview, call/result counts."""
     rows: list[Row] = []
     for i, message in enumerate(session.messages):
         location = session.source.locations[i] if i < len(session.source.locations) else None
         rows.append(
             {
                 "#": i,
-                "speaker": role(message.speaker),
+                "role": role(message.speaker),
                 "source": location.json_path if location else None,
                 "preview": preview(message),
                 "calls": sum(1 for _ in message.tool_calls()),

@@ -1,7 +1,7 @@
 """The timeline as a static SVG picture: the Timeline page's default chart, and places that run no script.
 
 The Timeline page shows it (one window of messages) unless the user turns on the interactive Plotly
-figure: it needs no JavaScript, so the page shows without loading Plotly (`pages/1_Timeline.py`).
+figure: it needs no JavaScript, so the page shows without loading Plotly (`app_pages/1_Timeline.py`).
 A shared report (CSP ``default-src 'none'``), a notebook rendered on GitHub, and the fallback under
 the interactive figure in Jupyter show it too. It draws `toolhist.views.timeline.events_frame`
 with the figure's conventions (`STATUS_COLORS`, `SYMBOLS`, lanes from `lanes`): one lane per tool,

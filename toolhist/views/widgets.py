@@ -20,16 +20,16 @@ from toolhist.views.roles import role
 
 PAGES = {
     "home": "home.py",
-    "conversation": "pages/0_Conversation.py",
-    "timeline": "pages/1_Timeline.py",
-    "violations": "pages/2_Violations.py",
-    "curation": "pages/3_Curation.py",
-    "payloads": "pages/4_Payloads.py",
-    "explain": "pages/5_Explain.py",
-    "compaction": "pages/6_Compaction.py",
-    "fleet": "pages/7_Fleet.py",
-    "switch": "pages/8_Switch.py",
-    "verify": "pages/9_Verify.py",
+    "conversation": "app_pages/0_Conversation.py",
+    "timeline": "app_pages/1_Timeline.py",
+    "violations": "app_pages/2_Violations.py",
+    "curation": "app_pages/3_Curation.py",
+    "payloads": "app_pages/4_Payloads.py",
+    "explain": "app_pages/5_Explain.py",
+    "compaction": "app_pages/6_Compaction.py",
+    "fleet": "app_pages/7_Fleet.py",
+    "switch": "app_pages/8_Switch.py",
+    "verify": "app_pages/9_Verify.py",
 }
 """Page files, for ``st.page_link`` / ``st.switch_page``."""
 

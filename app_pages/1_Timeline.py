@@ -250,6 +250,7 @@ def table() -> None:
         on_select="rerun",
         selection_mode="single-row",
         column_order=("message", "kind", "tool", "call_id", "status", "partner", "violations"),
+        placeholder="",  # an unanswered call has no partner: an empty cell, not "None"
     )
 
 

@@ -96,6 +96,7 @@ table = st.dataframe(
     on_select="rerun",
     selection_mode="single-row",
     column_order=("provider", "rule", "severity", "message", "block", "path", "error text"),
+    placeholder="",  # a violation of a whole message (no block) or of the request: empty cells, not "None"
 )
 selection = table["selection"] if isinstance(table, dict) else table.selection
 rows = selection["rows"] if isinstance(selection, dict) else selection.rows

@@ -103,17 +103,18 @@ if why is not None:  # "accepts" beside a count of changes: say what each change
 st.subheader("Before and after")
 only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(aligned.rows) > 200)
 shown = curation_rows.table(opened.key, provider, strategy, only_changed, aligned)  # built when first shown
-cells = curation_rows.shown(opened.key, provider, strategy, only_changed, shown)  # no message: an empty cell
 picked = st.dataframe(
     # colouring is per cell in the browser: only for a table of a size a person scrolls
-    cells.style.apply(lambda row: [STATUS_COLORS[row["status"]]] * len(row), axis=1)
-    if len(cells) <= STYLED_ROWS
-    else cells,
+    shown.style.apply(lambda row: [STATUS_COLORS[row["status"]]] * len(row), axis=1)
+    if len(shown) <= STYLED_ROWS
+    else shown,
     hide_index=True,
     key="cu_aligned",
+    # the positions are numbers (they sort 9 before 10); no message on a side is an empty cell, not "None"
+    placeholder="",
     column_config={
-        "before #": st.column_config.TextColumn(width="small", alignment="right"),
-        "after #": st.column_config.TextColumn(width="small", alignment="right"),
+        "before #": st.column_config.NumberColumn(width="small"),
+        "after #": st.column_config.NumberColumn(width="small"),
         "before": st.column_config.TextColumn(width="large"),
         "status": st.column_config.TextColumn(width="small"),
         "after": st.column_config.TextColumn(width="large"),
