@@ -151,7 +151,12 @@ def test_a_curation_looks_at_each_message_about_once(tmp_path: Path, monkeypatch
     monkeypatch.setattr(base, "facts_of", counted)
     trace_facts = Trace.facts
     told: list[int] = []
-    monkeypatch.setattr(Trace, "facts", lambda self, m: told.append(len(m)) or trace_facts(self, m))
+
+    def telling(self: Trace, messages: tuple[Message, ...]) -> facts.Facts:
+        told.append(len(messages))
+        return trace_facts(self, messages)
+
+    monkeypatch.setattr(Trace, "facts", telling)
     curation = curate(session, "openai-chat")
     assert curation.changes  # the passes changed something: more than one tuple
     assert len(set(told)) >= 3  # three tuples of different lengths
