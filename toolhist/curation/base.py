@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
 from toolhist._trusted import construct, named_maker, replace
 from toolhist.curation.facts import KEEP as FACTS_KEPT
-from toolhist.curation.facts import Facts, facts_of, remembered
+from toolhist.curation.facts import Facts, facts_from, facts_of, remembered
 from toolhist.curation.per_session import keep_first
 from toolhist.model import Block, Message, Session
 
@@ -229,7 +229,7 @@ class Trace:
         for seen, found in memo:
             if seen is messages:
                 return found
-        found = facts_of(messages)
+        found = facts_from(messages, *memo[0]) if memo else facts_of(messages)  # from the last tuple's
         keep_first(memo, (messages, found), FACTS_KEPT)
         return found
 
