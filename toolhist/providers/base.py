@@ -443,7 +443,7 @@ def violations(
     source_map = source_map or {}
     tuples = source_map.tuples() if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
     get = tuples.get if tuples is not None else None
-    lengths = source_map.lengths() if isinstance(source_map, PathMap) and get is not None else ()
+    lengths: tuple[int, ...] | None = None  # the map's, at the first finding: a clean body never pays
     for rule_id, path, values, found_ids in provider.check(body):  # a Finding, unpacked
         try:
             fields = made[rule_id]
@@ -459,6 +459,8 @@ def violations(
         if get is not None:  # `PathMap.locate`, inline: once per finding
             hit = None
             size = len(path)
+            if lengths is None:
+                lengths = source_map.lengths() if isinstance(source_map, PathMap) else ()
             for n in lengths:
                 if n <= size:
                     hit = get(path if n == size else path[:n])
