@@ -13,9 +13,11 @@ runs, or fails when the install does.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,8 @@ from peers_env import peers_env  # noqa: F401  # the session fixture
 from toolhist.curation import curate
 from toolhist.curation.strategies import strategy_for
 from toolhist.errors import UsageError
-from toolhist.peers import run, versions
-from toolhist.peers.env import PeersMissing, env_dir, find, install
+from toolhist.peers import env, run, versions
+from toolhist.peers.env import MARKER, PeersEnv, PeersMissing, env_dir, find, install
 from toolhist.peers.pins import PINS, env_key
 from toolhist.peers.versions import Selected, describe, parse, resolve, selected, using
 
@@ -121,6 +123,39 @@ def test_each_version_has_its_own_environment_and_the_pin_keeps_its_directory() 
     assert env_key("litellm").startswith("litellm-1.106.2-")
     assert env_key("litellm", SECOND).startswith("litellm-1.110.2-")
     assert env_dir("litellm", SECOND) != env_dir("litellm")
+
+
+def test_two_installs_of_one_environment_make_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite's parallel workers (and two terminals) may install the same environment at once: the
+    second waits for the first's lock and finds its environment, instead of deleting it half-made."""
+    monkeypatch.setenv("TOOLHIST_PEERS_HOME", str(tmp_path))
+    made: list[Path] = []
+    first_inside, finish = threading.Event(), threading.Event()
+
+    def make(library: str, version: str | None, path: Path, *, log: bool) -> PeersEnv:
+        made.append(path)
+        first_inside.set()
+        assert finish.wait(30)
+        (path / "bin").mkdir(parents=True, exist_ok=True)
+        (path / "bin" / "python").touch()
+        (path / MARKER).write_text(json.dumps({library: "1.0"}))
+        return PeersEnv(library=library, path=path, versions={library: "1.0"})
+
+    monkeypatch.setattr(env, "_make", make)
+    got: list[PeersEnv] = []
+    first = threading.Thread(target=lambda: got.append(install("litellm", SECOND)))
+    first.start()
+    assert first_inside.wait(30)
+    second = threading.Thread(target=lambda: got.append(install("litellm", SECOND)))
+    second.start()
+    second.join(0.5)  # without the lock it would be making the environment again by now
+    finish.set()
+    first.join(30)
+    second.join(30)
+    assert made == [env_dir("litellm", SECOND)]
+    assert [(e.path, e.versions) for e in got] == [(env_dir("litellm", SECOND), {"litellm": "1.0"})] * 2
 
 
 @pytest.mark.usefixtures("no_choice")

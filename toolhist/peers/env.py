@@ -15,6 +15,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -119,9 +121,37 @@ def install(library: str, version: str | None = None, *, log: bool = False) -> P
     if found is not None:
         return found
     path = env_dir(library, version)
+    with _locked(path):
+        found = find(library, version)  # made by another process while this one waited
+        if found is not None:
+            return found
+        return _make(library, version, path, log=log)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``'s install (a ``.<name>.lock`` file beside it) while inside.
+
+    Two processes installing the same environment (the suite's parallel workers, two terminals) would
+    otherwise each delete the other's half-made directory (a directory without ``installed.json`` is
+    started afresh). The lock file is a dotfile, so `installed_versions` never lists it. Where
+    ``fcntl`` is missing (Windows) there is no lock: one install at a time there.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    with open(path.parent / f".{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
+
+
+def _make(library: str, version: str | None, path: Path, *, log: bool) -> PeersEnv:
+    """Make the environment in ``path`` (started afresh), the caller holding its lock."""
     if path.exists():
         shutil.rmtree(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     out = None if log else subprocess.DEVNULL
     try:
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True, stdout=out)
