@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parent.parent.parent
@@ -108,6 +109,19 @@ def _outward_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def _wait_for(proc: subprocess.Popen[bytes], port: int) -> None:
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("the app did not start")
+            time.sleep(0.5)
+
+
 def test_the_app_listens_on_this_machine_only() -> None:
     """Started as ``./dev app`` starts it (no address given): 127.0.0.1 answers, the network does not."""
     assert (
@@ -116,32 +130,21 @@ def test_the_app_listens_on_this_machine_only() -> None:
     outward = _outward_address()
     if outward is None:
         pytest.skip("this machine has no network address to try")
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    argv = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless=true",
-        f"--server.port={port}",
-    ]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the port lock the browser tests' servers take (benchmarks/serve.py): no parallel worker is
+    # given the same port before this server binds it
+    with benchmark_module("serve").claimed_port() as port:
+        argv = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless=true",
+            f"--server.port={port}",
+        ]
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_for(proc, port)
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if (
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-                    == b"ok"
-                ):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("the app did not start")
-                time.sleep(0.5)
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection((outward, port), timeout=5).close()
     finally:
