@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,15 +29,35 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
+Serving = Callable[..., AbstractContextManager[str]]
+"""`serving`'s type: ``serving(env=None)``, a context manager giving the server's URL."""
+
+
+@contextmanager
+def _serving(env: dict[str, str] | None = None) -> Iterator[str]:
+    """A real Streamlit server (`benchmarks/serve.py`) with ``env`` added to its environment, stopped
+    on leaving; one that does not come up fails the test (never a skip)."""
     serve = benchmark_module("serve")
     try:
-        proc, url = serve.start_server()
+        proc, url = serve.start_server(env=env)
     except RuntimeError as exc:
         pytest.fail(str(exc))
-    yield url
-    serve.stop_server(proc)
+    try:
+        yield url
+    finally:
+        serve.stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def serving() -> Serving:
+    """The browser files' servers, one way: ``with serving({"TOOLHIST_HOME": ...}) as url`` in a fixture."""
+    return _serving
+
+
+@pytest.fixture(scope="session")
+def app_url(serving: Serving) -> Iterator[str]:
+    with serving() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from guard_calls import write_bundles
 from playwright.sync_api import Page, expect
 
@@ -21,16 +21,11 @@ ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def bundles_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def bundles_url(tmp_path_factory: pytest.TempPathFactory, serving: Serving) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("bundles")
     [path] = write_bundles(folder, ("anthropic",)).values()
-    serve = benchmark_module("serve")
-    try:
-        proc, url = serve.start_server(env={"TOOLHIST_BUNDLES": str(folder)})
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield url, path
-    serve.stop_server(proc)
+    with serving({"TOOLHIST_BUNDLES": str(folder)}) as url:
+        yield url, path
 
 
 def test_a_bundle_opens_with_its_answer_explained(bundles_url: tuple[str, Path], page: Page) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from fake_home_cli import KIMI, OPENHANDS_CLAUDE, PI, QWEN, make_cli_home
 from playwright.sync_api import Page, expect
 
@@ -36,15 +36,10 @@ SESSIONS = {
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def served(tmp_path_factory: pytest.TempPathFactory, serving: Serving) -> Iterator[tuple[str, Path]]:
     home = make_cli_home(tmp_path_factory.mktemp("cli-agents") / "home")
-    serve = benchmark_module("serve")
-    try:
-        proc, url = serve.start_server(env={"TOOLHIST_HOME": str(home)})
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield url, home
-    serve.stop_server(proc)
+    with serving({"TOOLHIST_HOME": str(home)}) as url:
+        yield url, home
 
 
 @pytest.mark.parametrize("agent", sorted(SESSIONS))

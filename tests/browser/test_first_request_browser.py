@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -43,15 +43,10 @@ NAV = [
 
 
 @pytest.fixture
-def fresh_url() -> Iterator[str]:
+def fresh_url(serving: Serving) -> Iterator[str]:
     """A server no session has used yet."""
-    serve = benchmark_module("serve")
-    try:
-        proc, url = serve.start_server()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield url
-    serve.stop_server(proc)
+    with serving() as url:
+        yield url
 
 
 @pytest.mark.parametrize(("path", "heading"), [("Timeline", "Timeline"), ("Explain", "Explain a 400")])

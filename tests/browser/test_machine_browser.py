@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from fake_home import CLAUDE, make_home
 from playwright.sync_api import Page, expect
 
@@ -19,15 +19,10 @@ ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def machine_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def machine_url(tmp_path_factory: pytest.TempPathFactory, serving: Serving) -> Iterator[str]:
     home = make_home(tmp_path_factory.mktemp("home"))
-    serve = benchmark_module("serve")
-    try:
-        proc, url = serve.start_server(env={"TOOLHIST_HOME": str(home)})
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield url
-    serve.stop_server(proc)
+    with serving({"TOOLHIST_HOME": str(home)}) as url:
+        yield url
 
 
 def test_this_machine_lists_filters_and_opens_a_session_with_its_verdict(

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from fake_home import CLAUDE, make_home
 from playwright.sync_api import Page, expect
 
@@ -25,15 +25,10 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def search_url(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def search_url(home: Path, tmp_path_factory: pytest.TempPathFactory, serving: Serving) -> Iterator[str]:
     index = tmp_path_factory.mktemp("cache") / "index.sqlite"
-    serve = benchmark_module("serve")
-    try:
-        proc, url = serve.start_server(env={"TOOLHIST_HOME": str(home), "TOOLHIST_INDEX": str(index)})
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield url
-    serve.stop_server(proc)
+    with serving({"TOOLHIST_HOME": str(home), "TOOLHIST_INDEX": str(index)}) as url:
+        yield url
 
 
 def test_search_a_call_id_and_open_the_hit_at_its_message(search_url: str, home: Path, page: Page) -> None:

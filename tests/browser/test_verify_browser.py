@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench_modules import benchmark_module
+from conftest import Serving
 from fake_provider import serve
 from playwright.sync_api import Page, expect
 
@@ -25,17 +25,14 @@ ARTIFACTS = Path(__file__).parent.parent.parent / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def verify_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any, Path]]:
+def verify_server(
+    tmp_path_factory: pytest.TempPathFactory, serving: Serving
+) -> Iterator[tuple[str, Any, Path]]:
     ledger = tmp_path_factory.mktemp("ledger") / "verify.jsonl"
     with serve() as (fake, recorder):
         env = {**KEYS, **bases(fake), **dict.fromkeys(OTHER, ""), "TOOLHIST_LEDGER": str(ledger)}
-        app = benchmark_module("serve")
-        try:
-            proc, url = app.start_server(env=env)
-        except RuntimeError as exc:
-            pytest.fail(str(exc))
-        yield url, recorder, ledger
-        app.stop_server(proc)
+        with serving(env) as app_url:
+            yield app_url, recorder, ledger
 
 
 def test_sending_is_opt_in_and_the_answer_is_recorded(
