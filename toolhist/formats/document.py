@@ -89,7 +89,7 @@ def json_path(pointer: tuple[str | int, ...]) -> str:
     """Render a pointer as a readable JSON path: ``messages[3].content[0].text``."""
     out = ""
     for part in pointer:
-        if isinstance(part, int) or _SLICE.match(part):
+        if isinstance(part, int) or (":" in part and _SLICE.match(part)):  # a key without ":" is no range
             out += f"[{part}]"
         else:
             out += ("." if out else "") + part
@@ -321,11 +321,12 @@ def _first_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
     repeated = False
 
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen = dict(pairs)  # `_pairs_hook` inlined: one Python call per object of the document, not two
+        if len(seen) == len(pairs):
+            return seen
         nonlocal repeated
-        made = _pairs_hook(pairs)
-        if type(made) is _Duplicated:
-            repeated = True
-        return made
+        repeated = True
+        return _pairs_hook(pairs)
 
     try:
         value = json.loads(text, object_pairs_hook=hook)

@@ -195,8 +195,15 @@ def read_tool_call(raw: Any, ptr: Pointer) -> ToolCallBlock:
     )
 
 
-def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
-    """One chat message as a canonical Message."""
+def read_message(
+    raw: Any, ptr: Pointer, fmt: str, notes: list[str], names: dict[str, str] | None = None
+) -> Message:
+    """One chat message as a canonical Message.
+
+    ``names`` (call id → name of the first call with it, gaining this message's calls) names an
+    unnamed result as `toolhist.formats.base.fill_tool_names` would, here: a result named after
+    it was read was made twice, and its message too (issue 26).
+    """
     msg = obj(raw, ptr)
     role = msg.get("role")
     if not isinstance(role, str) or role not in ROLES:
@@ -227,16 +234,32 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
         provider_data: dict[str, JsonValue] = {}
         if role == "tool" and "tool_call_id" not in msg:
             provider_data["_tool_call_id"] = "absent"
-        blocks.append(
-            construct(
-                ToolResponseBlock,
-                call_id=call_id or "",
-                tool_name=name if isinstance(name, str) else None,
-                result=msg.get("content"),
-                raw_call_id=call_id,
-                provider_data=provider_data,
+        if not isinstance(name, str) and names is not None and (call_id or "") in names:
+            # every field given, as `toolhist.formats.base.named_blocks` makes a named result
+            blocks.append(
+                construct(
+                    ToolResponseBlock,
+                    type="tool_response",
+                    call_id=call_id or "",
+                    tool_name=names[call_id or ""],
+                    result=msg.get("content"),
+                    error=None,
+                    is_complete=True,
+                    raw_call_id=call_id,
+                    provider_data=provider_data,
+                )
             )
-        )
+        else:
+            blocks.append(
+                construct(
+                    ToolResponseBlock,
+                    call_id=call_id or "",
+                    tool_name=name if isinstance(name, str) else None,
+                    result=msg.get("content"),
+                    raw_call_id=call_id,
+                    provider_data=provider_data,
+                )
+            )
     else:
         blocks.extend(read_parts(msg.get("content"), (*ptr, "content"), fmt, notes))
     if "tool_calls" in msg:
@@ -247,6 +270,10 @@ def read_message(raw: Any, ptr: Pointer, fmt: str, notes: list[str]) -> Message:
     if "function_call" in msg and msg["function_call"] is not None:
         legacy = read_tool_call({"function": msg["function_call"]}, (*ptr,))
         blocks.append(legacy.model_copy(update={"provider_data": {**legacy.provider_data, "_legacy": True}}))
+    if names is not None:
+        for block in blocks:
+            if isinstance(block, ToolCallBlock):
+                names.setdefault(block.id, block.name)
     speaker = ROLES[role]
     return construct(
         Message,
@@ -354,8 +381,11 @@ class OpenAIChatReader(Reader):
             ptr = ()
             messages = arr(value, ptr)
             request, tools = {}, None
+        names: dict[str, str] = {}
         for i, raw in enumerate(messages):
-            built.add(read_message(raw, (*ptr, i), self.id, built.notes), i, (*ptr, i))
+            where = (*ptr, i)
+            built.add(read_message(raw, where, self.id, built.notes, names), i, where)
+        built.named = True  # every result named as read
         return built.session(
             self.id,
             tools=tools,
