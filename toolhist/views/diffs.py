@@ -32,6 +32,16 @@ STATUS_COLORS = {
 """Row background per diff status (light, so the text stays readable in both themes' tables)."""
 
 
+def row_styles(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each cell's CSS: its row's `STATUS_COLORS` (a ``Styler.apply(..., axis=None)`` function).
+
+    A column at a time: the row-wise apply (a Series per row) was half of the Curation page's
+    rerun under Streamlit's ``marshall_styler`` (0.53 -> 0.26 s for 214 rows at 10,000 messages).
+    """
+    colors = frame["status"].map(STATUS_COLORS)
+    return pd.DataFrame(dict.fromkeys(frame.columns, colors), index=frame.index)
+
+
 @paused  # a row per message: 100,000 small dicts, no cycles (see toolhist._gc)
 def aligned_frame(d: Diff, width: int = 90, *, changed_only: bool = False) -> pd.DataFrame:
     """One row per diff row: ``before #``, ``before``, ``status``, ``after #``, ``after``, ``changes``.
