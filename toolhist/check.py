@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,8 +20,16 @@ from toolhist.formats.document import Document
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import Judged, Judgement, judge
 from toolhist.model import Session
-from toolhist.providers import PROVIDERS, Violation, checked, provider_for, rendered, validate
-from toolhist.providers.base import violations
+from toolhist.providers import (
+    PROVIDERS,
+    Violation,
+    checked,
+    checked_each,
+    provider_for,
+    rendered,
+    validate,
+)
+from toolhist.providers.base import Payload, Provider, located, violations
 from toolhist.providers.chat_shared import CHAT_SHAPED, sharing
 from toolhist.ran_on import RanOn, ran_on
 from toolhist.readers import load_document
@@ -45,11 +53,7 @@ def verdict(
     body. ``remember=False`` keeps nothing (`Checking`, as `judged_verdict`).
     """
     if is_as_sent(session, provider, strategy):
-        body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
-        # located through the source map of the body as given (`render`'s, without its freeform note:
-        # a walk over every block, three times for a chat body Mistral and Kimi also take as sent)
-        target = provider_for(provider)
-        payload = rendered(session, target)
+        target, body, payload = _as_sent(doc, session, provider)
         found = violations(target, body, payload.source_map)
         if remember and payload.body == body:  # toolhist renders what was sent: the verdict as given too
             from toolhist.curation.given import remember as remembered  # curation builds on providers
@@ -57,6 +61,17 @@ def verdict(
             remembered(session, provider, found)
         return found
     return judged_verdict(judge(session), provider, strategy, remember=remember)
+
+
+def _as_sent(doc: Document, session: Session, provider: str) -> tuple[Provider, dict[str, Any], Payload]:
+    """The provider, the body as it was sent and `rendered`'s payload, whose source map locates it.
+
+    The source map is the body as given's (`render`'s, without its freeform note: a walk over
+    every block, three times for a chat body Mistral and Kimi also take as sent).
+    """
+    body = doc.value if isinstance(doc.value, dict) else {OWN_FORMAT[provider][1]: doc.value}
+    target = provider_for(provider)
+    return target, body, rendered(session, target)
 
 
 @paused
@@ -77,13 +92,17 @@ def judged_verdict(
     )
     if not judged.tail:
         return found
+    return list(_in_log(judged, found))
+
+
+def _in_log(judged: Judged, found: Iterable[Violation]) -> Iterator[Violation]:
+    """``found``, a violation inside the placeholder tail located in no message (`judged_verdict`)."""
     logged = len(judged.session.messages) - len(judged.tail)
-    return [
-        v.model_copy(update={"message_index": None, "block_index": None})
-        if v.message_index is not None and v.message_index >= logged
-        else v
-        for v in found
-    ]
+    for v in found:
+        if v.message_index is not None and v.message_index >= logged:
+            yield v.model_copy(update={"message_index": None, "block_index": None})
+        else:
+            yield v
 
 
 @dataclass(frozen=True)
@@ -161,6 +180,31 @@ class Checking:
         if is_as_sent(self.session, provider, self.strategy):
             return verdict(self.doc, self.session, provider, self.strategy, remember=False)
         return judged_verdict(self.judged, provider, self.strategy, remember=False)
+
+    def each(self, provider: str) -> Iterator[Violation]:
+        """`verdict`'s violations one at a time, each made as it is taken and kept by nothing here.
+
+        For a caller that uses each and lets it go inside `streams`: the rendered body stays alive
+        until the last is taken, not the list of every one (`toolhist.providers.base.located`).
+        """
+        if is_as_sent(self.session, provider, self.strategy):
+            target, body, payload = _as_sent(self.doc, self.session, provider)
+            return located(target, body, payload.source_map, shared=False)
+        found = checked_each(self.judged.session, provider, strategy=self.strategy)
+        return _in_log(self.judged, found) if self.judged.tail else found
+
+    def streams(self, steps: Steps | None = None) -> Iterator[tuple[str, Iterator[Violation]]]:
+        """`verdicts` in registry order, each provider's as `each` gives it: take all before the next.
+
+        ``toolhist check``'s text counts and writes out each violation as it is made (issue 26):
+        Mistral's 370,000 on a 1 GB Codex rollout were ~220 MB of Violations held while printed.
+        The same collector pause and shared chat body as `verdicts`.
+        """
+        with pausing(), sharing():
+            for n, provider in enumerate(self.providers):
+                if steps is not None:
+                    steps(provider, n, len(self.providers))
+                yield provider, self.each(provider)
 
     def verdicts(
         self, steps: Steps | None = None, *, chat_first: bool = False

@@ -6,6 +6,7 @@ registry order is the order pages and tables show providers in.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -16,7 +17,16 @@ from toolhist.model import Session
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from toolhist.curation.base import Curation
-from toolhist.providers.base import Finding, Payload, Provider, Rule, Violation, freeform_note, violations
+from toolhist.providers.base import (
+    Finding,
+    Payload,
+    Provider,
+    Rule,
+    Violation,
+    freeform_note,
+    located,
+    violations,
+)
 from toolhist.providers.chat_shared import CHAT_SHAPED, release_shared
 from toolhist.providers.idmap import map_ids
 
@@ -131,12 +141,28 @@ def checked(
     The history as given (strategy ``none``, the judgement strategy ``toolhist`` asks for) is
     rendered without `render`'s freeform note: the rules read the body and its source map only.
     """
+    target, payload = _checked_payload(session, provider, strategy, ids)
+    return violations(target, payload.body, payload.source_map)
+
+
+def checked_each(session: Session, provider: str, *, strategy: str = "none") -> Iterator[Violation]:
+    """`checked`'s Violations, each made as it is taken and kept by nothing here (`located`).
+
+    Rendered at the first ``next``; for a caller that uses each and lets it go (``toolhist check``'s
+    text, issue 26) inside its own collector pause and `toolhist.providers.chat_shared.sharing`.
+    """
+    target, payload = _checked_payload(session, provider, strategy, None)
+    yield from located(target, payload.body, payload.source_map, shared=False)
+
+
+def _checked_payload(
+    session: Session, provider: str, strategy: str, ids: IdMode | None
+) -> tuple[Provider, Payload]:
+    """The provider and the payload `checked` judges: the body as given (`rendered`) or `render`'s."""
+    target = provider_for(provider)
     if strategy == "none" and ids is None:
-        target = provider_for(provider)
-        payload = rendered(session, target)
-        return violations(target, payload.body, payload.source_map)
-    payload = render(session, provider, strategy=strategy, ids=ids)
-    return violations(provider_for(provider), payload.body, payload.source_map)
+        return target, rendered(session, target)
+    return target, render(session, provider, strategy=strategy, ids=ids)
 
 
 @paused

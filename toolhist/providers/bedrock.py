@@ -15,7 +15,7 @@ Rules, texts and sources are in `toolhist.providers.bedrock_rules`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolhist.providers.base import Finding, PathT, Provider, dotted, drained
@@ -51,7 +51,7 @@ def _id(inner: dict[str, Any]) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-Summary = tuple[list[str], list[str], bool, bool]
+Summary = tuple[Sequence[str], Sequence[str], bool, bool]
 """A message's toolUse ids, its toolResult ids, whether all its blocks are toolResults, whether one is
 conversation (text, image, document, video): all that `check_pairing` asks of a message."""
 
@@ -140,7 +140,7 @@ def check_blocks(  # noqa: PLR0915 - the one-key fast path beside the general on
     for i, message in enumerate(messages):
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
-            summaries.append(([], [], True, False))
+            summaries.append(_PLAIN[True, False])
             continue
         if not content:
             summaries.append(_EMPTY)
@@ -197,8 +197,22 @@ def check_blocks(  # noqa: PLR0915 - the one-key fast path beside the general on
             if isinstance(reasoning_text, dict) and reasoning_text.get("text") is None:
                 path = ("messages", i, "content", j, "reasoningContent", "reasoningText", "text")
                 found.append(Finding("brk.reasoning_null", path, {"index": i, "block": j}))
-        summaries.append((uses, results, only_results, talk))
+        if uses or results:
+            summaries.append((tuple(uses), tuple(results), only_results, talk))
+        else:  # most messages: one shared summary per case
+            summaries.append(_PLAIN[only_results, talk])
     return summaries, found, names
+
+
+_PLAIN: dict[tuple[bool, bool], Summary] = {
+    (a, b): ((), (), a, b) for a in (True, False) for b in (True, False)
+}
+"""The `Summary` of a message with no toolUse and no toolResult, one object per case.
+
+A summary per message of a 1 GB Codex rollout (400,000 messages) was a tuple and two lists, ~80 MB
+beside the rendered body at Bedrock's check, the peak of ``toolhist check`` (issue 26); ids are
+kept as tuples, and a message without any shares one of these. None is `_EMPTY` (``content: []``).
+"""
 
 
 def _use(
