@@ -221,12 +221,13 @@ def _echo_violations(found: Sequence[Violation]) -> None:
     bytes written are the same.
     """
     for start in range(0, len(found), ECHO_BATCH):
-        lines = []
-        for v in found[start : start + ECHO_BATCH]:
-            where = f" (message {v.message_index})" if v.message_index is not None else ""
-            lines.append(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
-            lines.append(f"          {v.error_text}")
-        click.echo("\n".join(lines))
+        click.echo("\n".join(map(violation_entry, found[start : start + ECHO_BATCH])))
+
+
+def violation_entry(v: Violation) -> str:
+    """A violation's two lines as ``check`` and ``curate`` write them: where, then the provider's text."""
+    where = f" (message {v.message_index})" if v.message_index is not None else ""
+    return f"  {v.severity:<7} {v.rule:<24} {v.path}{where}\n          {v.error_text}"
 
 
 @cli.command("render")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolhist._gc import paused
-from toolhist.cli import ECHO_BATCH
+from toolhist.cli import ECHO_BATCH, violation_entry
 from toolhist.cli.options import format_option, peer_versions_option, strategy_option
 from toolhist.cli.progress import Progress
 
@@ -110,10 +110,8 @@ def _written(found: Iterator[Violation]) -> tuple[tuple[int, int], list[str]]:
             errors += 1
         else:
             warnings += 1
-        where = f" (message {v.message_index})" if v.message_index is not None else ""
-        batch.append(f"  {v.severity:<7} {v.rule:<24} {v.path}{where}")
-        batch.append(f"          {v.error_text}")
-        if len(batch) == 2 * ECHO_BATCH:
+        batch.append(violation_entry(v))
+        if len(batch) == ECHO_BATCH:
             lines.append("\n".join(batch))
             batch = []
     if batch:
