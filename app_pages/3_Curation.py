@@ -25,6 +25,7 @@ from toolhist.views.diffs import (
     pending_closed,
     pending_sentence,
     per_pass,
+    row_caption,
     row_styles,
     why_changes,
 )
@@ -129,7 +130,7 @@ if position is not None:
     b, a = row["before #"], row["after #"]
     if b is not pd.NA:
         state.remember("msg", str(int(b)))
-    st.caption(f"Row {position}: {row['status']}" + (f", changes {row['changes']}" if row["changes"] else ""))
+    st.caption(row_caption(position, row["status"], row["changes"]))
     sides = st.columns(2)
     with sides[0]:
         st.markdown("**Before**")

@@ -22,6 +22,7 @@ from toolhist.views.diffs import (
     compare_strategies,
     focus_row,
     per_pass,
+    row_caption,
     row_styles,
 )
 from toolhist.views.matrix import provider_totals, violation_matrix
@@ -313,6 +314,21 @@ def test_focus_row_moves_from_an_unchanged_linked_message_to_its_repair() -> Non
     assert focus_row(frame, 9) == 10
     assert focus_row(frame, 0) == 0  # a message far from the repair stays the one opened
     assert focus_row(frame, None) == 10
+
+
+def test_a_picked_rows_caption_names_its_changes_as_the_change_log_numbers_them() -> None:
+    """The sample's repair is one inserted result, change #0: the caption said "inserted, changes 0"."""
+    s = toolhist.load(SAMPLES / "openai_chat_request.json")
+    curation = curate(s, "openai-chat", strategy="toolhist")
+    frame = aligned_frame(diff(curation.original, curation.session, curation.changes))
+    row = frame.iloc[10]
+    assert list(changes_frame(curation.changes)["#"]) == [0]
+    assert (
+        row_caption(10, row["status"], row["changes"])
+        == "Row 10: inserted, by change #0 of the change log below"
+    )
+    assert row_caption(3, frame.iloc[3]["status"], frame.iloc[3]["changes"]) == "Row 3: same"
+    assert row_caption(4, "changed", "1, 5") == "Row 4: changed, by changes #1, #5 of the change log below"
 
 
 def test_a_strategy_that_gave_no_answer_says_why_in_the_switch_table() -> None:

@@ -198,6 +198,20 @@ def _compare_frame(records: list[dict[str, object]]) -> pd.DataFrame:
     return frame
 
 
+def row_caption(position: int, status: str, changes: str) -> str:
+    """The line above a picked before/after row: its status and the change log entries behind it.
+
+    ``changes`` is the row's ``changes`` cell (`aligned_frame`: change numbers, ``"0, 3"``). Shown
+    bare ("inserted, changes 0"), an inserted row read as if nothing had changed it; the numbers
+    are the ``#`` column of the change log below, so they are written as such.
+    """
+    numbers = [f"#{n}" for n in changes.split(", ")] if changes else []
+    if not numbers:
+        return f"Row {position}: {status}"
+    which = "change" if len(numbers) == 1 else "changes"
+    return f"Row {position}: {status}, by {which} {', '.join(numbers)} of the change log below"
+
+
 def focus_row(frame: pd.DataFrame, message: int | None) -> int | None:
     """Which row of an `aligned_frame` (position) to open first.
 
