@@ -44,7 +44,7 @@ from toolhist.views.summary import (
     verdicts_so_far,
 )
 from toolhist.views.transcript import threads
-from toolhist.views.widgets import PAGES, sentence, show_ids, style_links
+from toolhist.views.widgets import COUNT, PAGES, sentence, show_ids, style_links
 
 SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 # The URL parameter that reopens each source's input (an upload or a paste has none); a comment,
@@ -312,11 +312,11 @@ def show(opened: state.Opened) -> None:
     summary = summary_of(key, session)
     st.markdown(f"**Format:** `{summary.format}` — {READERS[summary.format].description}")
     cols = st.columns(5)
-    cols[0].metric("Messages", summary.messages)
-    cols[1].metric("Tool calls", summary.tool_calls)
-    cols[2].metric("Tool results", summary.tool_results)
-    cols[3].metric("Unanswered calls", len(summary.unanswered_calls))
-    cols[4].metric("Unmatched results", len(summary.unmatched_results))
+    cols[0].metric("Messages", summary.messages, format=COUNT)
+    cols[1].metric("Tool calls", summary.tool_calls, format=COUNT)
+    cols[2].metric("Tool results", summary.tool_results, format=COUNT)
+    cols[3].metric("Unanswered calls", len(summary.unanswered_calls), format=COUNT)
+    cols[4].metric("Unmatched results", len(summary.unmatched_results), format=COUNT)
     show_reader_notes(summary)
     show_sidechains(session)
 

@@ -29,7 +29,7 @@ from toolhist.providers import PROVIDERS
 from toolhist.views import state
 from toolhist.views.sent import as_sent, default_provider
 from toolhist.views.timeline import has_times
-from toolhist.views.widgets import show_message
+from toolhist.views.widgets import COUNT, show_message
 
 PAGE_ROWS = 500  # event rows per table page
 CHART_WINDOW = 2500  # messages drawn at once; a longer history pages through windows of this size,
@@ -80,14 +80,14 @@ calls = int((frame["kind"] == "call").sum())
 results = int((frame["kind"] == "result").sum())
 flagged = frame[frame["violations"] != ""]
 cols = st.columns(5)
-cols[0].metric("Messages", count)
-cols[1].metric("Tool calls", calls)
-cols[2].metric("Tool results", results)
+cols[0].metric("Messages", count, format=COUNT)
+cols[1].metric("Tool calls", calls, format=COUNT)
+cols[2].metric("Tool results", results, format=COUNT)
 cols[3].metric(
     "Unanswered / unmatched",
-    f"{(frame['status'] == 'unanswered').sum()} / {(frame['status'] == 'unmatched').sum()}",
+    f"{(frame['status'] == 'unanswered').sum():,} / {(frame['status'] == 'unmatched').sum():,}",
 )
-cols[4].metric("Marked by violations", int(flagged["message"].nunique()))
+cols[4].metric("Marked by violations", int(flagged["message"].nunique()), format=COUNT)
 st.caption(
     "Circles are calls, squares results, diamonds messages with neither; grey lines link a call to its "
     f"result(s); red rings mark violations for {', '.join(chosen) if chosen else 'no provider'}; "

@@ -35,7 +35,7 @@ from toolhist.views.on_request import BUTTON, deferred, starts_library, waiting
 from toolhist.views.peer_versions import pick_version, with_version
 from toolhist.views.sent import default_provider, verdict_line
 from toolhist.views.violations import violations_frame
-from toolhist.views.widgets import show_message, use_full_width
+from toolhist.views.widgets import COUNT, show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
 COMPARE_AT_ONCE = 2000  # above this many messages the strategies are compared only when asked
@@ -87,14 +87,18 @@ verdicts = st.columns(2)
 verdicts[0].markdown(f"**As sent**, {provider} {verdict_line(before)}")
 verdicts[1].markdown(f"**Repaired by `{strategy}`** (not what was sent), {provider} {verdict_line(left)}")
 cols = st.columns(5)
-cols[0].metric("Changes", len(curation.changes))
+cols[0].metric("Changes", len(curation.changes), format=COUNT)
 grown = len(curation.session.messages) - len(session.messages)
 cols[1].metric(  # no "0" chip when unchanged; grey: fewer or more messages is neither good nor bad
-    "Messages", len(curation.session.messages), delta=grown or None, delta_color="off"
+    "Messages", len(curation.session.messages), delta=grown or None, delta_color="off", format=COUNT
 )
-cols[2].metric("Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"])
-cols[3].metric("Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.")
-cols[4].metric("Errors left", sum(v.severity == "error" for v in left))
+cols[2].metric(
+    "Rows changed", counts["changed"] + counts["inserted"] + counts["deleted"] + counts["moved"], format=COUNT
+)
+cols[3].metric(
+    "Errors before", sum(v.severity == "error" for v in before), help="As sent: Home's verdict.", format=COUNT
+)
+cols[4].metric("Errors left", sum(v.severity == "error" for v in left), format=COUNT)
 st.caption(" · ".join(f"{status}: {n}" for status, n in counts.items()))
 pending = pending_closed(curation.changes) if judgement_of(session) == "next-request" else 0
 why = why_changes(curation.changes, provider, sum(v.severity == "error" for v in before), pending)

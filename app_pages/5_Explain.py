@@ -17,7 +17,7 @@ from toolhist.views import state
 from toolhist.views.bundles import captured
 from toolhist.views.markup import md_literal
 from toolhist.views.sent import as_sent, default_provider
-from toolhist.views.widgets import PAGES, show_message, style_links
+from toolhist.views.widgets import COUNT, PAGES, show_message, style_links
 
 st.set_page_config(page_title="toolhist · Explain a 400", layout="wide")
 st.title("Explain a 400")
@@ -103,7 +103,9 @@ cols = st.columns(3)
 cols[0].metric("Provider", found.provider or "client-side")
 cols[1].caption("Rule")  # the whole id: a metric cuts a long one short ("oai.call_unanswe…")
 cols[1].code(found.rule, language=None, wrap_lines=True)
-cols[2].metric("Culprit message", "unknown" if found.message_index is None else found.message_index)
+cols[2].metric(
+    "Culprit message", "unknown" if found.message_index is None else found.message_index, format=COUNT
+)
 absent = [i for i in found.call_ids if i not in call_ids(opened.key, session)]
 if found.call_ids and found.message_index is None:
     st.warning("Not in this session: the text names ids this session does not hold, so no culprit is named.")

@@ -25,6 +25,7 @@ from toolhist.views.compaction import Shown, shown, side_frame
 from toolhist.views.kept import built, record
 from toolhist.views.sent import as_sent, ran_on_of
 from toolhist.views.trim import trimmed
+from toolhist.views.widgets import COUNT
 
 PAGE_ROWS = 1000  # message rows per table page
 # Lines of the tier-2 summary shown (one per summarised call and heading: 51,584 lines, 3.7 MB, at
@@ -85,7 +86,7 @@ rendering: Rendering = "text-embed" if chosen == "text-embed" else "native"
 result = compacted(opened.key, provider, keep, threshold, rendering, session)
 
 metrics = st.columns(5)
-metrics[0].metric("Tokens before", result.tokens_before)
+metrics[0].metric("Tokens before", result.tokens_before, format=COUNT)
 saved = result.tokens_before - result.tokens_after
 metrics[1].metric(
     "Tokens after",
@@ -94,10 +95,11 @@ metrics[1].metric(
     delta=-saved if saved else None,
     delta_color="inverse",  # fewer tokens is the good direction: green, arrow down
     delta_description="saved" if saved > 0 else "more" if saved < 0 else None,
+    format=COUNT,
 )
-metrics[2].metric("Tool pairs", result.pair_count)
-metrics[3].metric("Tool tokens", result.tool_tokens)
-metrics[4].metric("Pairs replaced", len(result.replacements))
+metrics[2].metric("Tool pairs", result.pair_count, format=COUNT)
+metrics[3].metric("Tool tokens", result.tool_tokens, format=COUNT)
+metrics[4].metric("Pairs replaced", len(result.replacements), format=COUNT)
 st.text(f"Token counts: {result.token_label}")
 if not result.exact:
     st.caption(
@@ -107,7 +109,16 @@ if not result.exact:
 st.text(result.reason)
 
 st.subheader("Tokens per tier")
-st.dataframe(result.tiers, hide_index=True, key="co_tiers")
+st.dataframe(
+    result.tiers,
+    hide_index=True,
+    key="co_tiers",
+    column_config={  # counts of a long session: 195,080,772 tokens, not a run of digits
+        column: st.column_config.NumberColumn(format=COUNT)
+        for column in result.tiers.columns
+        if column != "tier"
+    },
+)
 
 st.subheader("What each summary replaced")
 replaced = result.replacements

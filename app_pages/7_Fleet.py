@@ -21,7 +21,7 @@ from toolhist.views import state
 from toolhist.views.fleet import Fleet, from_result, open_scan, rejected_figure, rules_figure, trend_figure
 from toolhist.views.markup import md_literal
 from toolhist.views.paths import scannable
-from toolhist.views.widgets import PAGES, needs_extra, style_links
+from toolhist.views.widgets import COUNT, PAGES, needs_extra, style_links
 
 MODES = ("Open a scan result", "Scan a folder")
 
@@ -92,8 +92,8 @@ except (ToolhistError, PermissionError) as exc:
 
 files = fleet.sessions["file"].nunique()
 metrics = st.columns(3)
-metrics[0].metric("Sessions", files)
-metrics[1].metric("Unreadable files", len(fleet.unreadable))
+metrics[0].metric("Sessions", files, format=COUNT)
+metrics[1].metric("Unreadable files", len(fleet.unreadable), format=COUNT)
 metrics[2].metric("Providers", len(fleet.providers))
 if fleet.sessions.empty:
     st.warning("No readable session in this scan.")

@@ -29,6 +29,7 @@ def test_first_run_opens_the_default_sample() -> None:
     assert not at.exception
     assert at.selectbox(key="sample").value == "openai_chat_request.json"
     assert [m.value for m in at.metric] == ["10", "4", "3", "1", "0"]
+    assert {m.proto.format for m in at.metric} == {"%,d"}  # the browser writes 404,580, not 404580
     assert "Unanswered calls: call_Rk2Vb7nXc4LzA9qWe6tYu1Io" in [t.value for t in at.text]
     assert "Judged as sent (a request body)" in [t.value for t in at.text]
     assert "**Format:** `openai-chat`" in at.markdown[0].value

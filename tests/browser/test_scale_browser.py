@@ -167,24 +167,24 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     ).to_be_visible(timeout=LOAD)
     expect(page.get_by_text("Session: agent-session.json")).to_be_visible(timeout=LOAD)
     expect(progress).to_have_count(0, timeout=LOAD)  # the verdicts come after the counts
-    expect(metric(page, "Messages")).to_have_text(str(MESSAGES), timeout=WAIT)
+    expect(metric(page, "Messages")).to_have_text(f"{MESSAGES:,}", timeout=WAIT)
 
     want = expected.result(timeout=600)
     frame = want.events
     summary = toolhist.summarize(want.session)
-    expect(metric(page, "Tool calls")).to_have_text(str(summary.tool_calls), timeout=WAIT)
-    expect(metric(page, "Unanswered calls")).to_have_text(str(len(summary.unanswered_calls)), timeout=WAIT)
+    expect(metric(page, "Tool calls")).to_have_text(f"{summary.tool_calls:,}", timeout=WAIT)
+    expect(metric(page, "Unanswered calls")).to_have_text(f"{len(summary.unanswered_calls):,}", timeout=WAIT)
 
     # Timeline: the counts, then a row picked deep in the table shows that message and moves the chart
     sidebar_link(page, "Timeline")
     expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible(timeout=LOAD)
-    expect(metric(page, "Messages")).to_have_text(str(MESSAGES), timeout=LOAD)
-    expect(metric(page, "Tool calls")).to_have_text(str(int((frame["kind"] == "call").sum())), timeout=WAIT)
+    expect(metric(page, "Messages")).to_have_text(f"{MESSAGES:,}", timeout=LOAD)
+    expect(metric(page, "Tool calls")).to_have_text(f"{int((frame['kind'] == 'call').sum()):,}", timeout=WAIT)
     expect(metric(page, "Tool results")).to_have_text(
-        str(int((frame["kind"] == "result").sum())), timeout=WAIT
+        f"{int((frame['kind'] == 'result').sum()):,}", timeout=WAIT
     )
     marked = int(frame[frame["violations"] != ""]["message"].nunique())
-    expect(metric(page, "Marked by violations")).to_have_text(str(marked), timeout=WAIT)
+    expect(metric(page, "Marked by violations")).to_have_text(f"{marked:,}", timeout=WAIT)
     pages = -(-len(frame) // PAGE_ROWS)
     first = int(frame.index[frame["message"] >= TARGET][0])
     table_page = first // PAGE_ROWS + 1

@@ -35,6 +35,11 @@ PAGES = {
 
 SHORT_ID_LIST = 8
 """More call ids than this are a table (one id a row, searchable), not a line."""
+COUNT = "%,d"
+"""`st.metric`'s ``format`` for a count: 404,580 messages, 195,080,772 tokens. Unformatted, a 1 GB
+session's figures read as one run of digits (user run on a 1 GB Codex rollout). The page's own
+value stays the number (tests and the proto read it as written); the browser writes the commas."""
+
 TALL_LINES = 24
 """A block of more lines than this shows in a box of `TALL_HEIGHT` pixels that scrolls."""
 TALL_HEIGHT = 420
