@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import streamlit as st
 
 from toolhist.curation.strategies import STRATEGIES
@@ -21,6 +22,16 @@ from toolhist.views.on_request import BUTTON, deferred, starts_library
 from toolhist.views.switch import foreign_frame, verdicts_frame
 
 NO_RETURN = "(stay)"
+LONG = 2000
+"""Above this many messages only strategies ``none`` and ``toolhist`` run until the user asks for more.
+
+Each strategy curates, renders and judges the whole history on every leg: on a 1 GB Codex rollout
+(404,580 messages) the page ran every built-in strategy on both legs for over half an hour with
+nothing on screen but Streamlit's "Running" mark (user run). The Curation page asks the same way
+above 2,000 messages (``COMPARE_AT_ONCE``)."""
+FIRST = ("none", "toolhist")
+SHOWN_CHARACTERS = 200_000
+"""A body longer than this as indented JSON is shown by its head, and downloaded whole."""
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -52,9 +63,39 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
 KEPT = "sw_strategies_kept"  # the strategies last chosen here, kept while the user is on other pages
 
 
+def _built_in(waits: list[str]) -> list[str]:
+    """The strategies that start no library (and those not installed, which say so)."""
+    return [n for n in STRATEGIES if n not in waits]
+
+
+def _every_built_in() -> None:
+    """The long-history button's callback: every strategy that starts no library."""
+    st.session_state["sw_strategies"] = _built_in(deferred(STRATEGIES, asked=False, picked="none"))
+
+
 def _every_strategy() -> None:
     """The button's callback: every strategy, the library ones too (before the box is drawn again)."""
     st.session_state["sw_strategies"] = list(STRATEGIES)
+
+
+def _show_body(body: object, name: str, key: str) -> None:
+    """The body as indented JSON; a long one by its head, with the whole as a download.
+
+    ``json.dumps(indent=2)`` of a 400,000-message body is pure Python over hundreds of MB, and
+    the browser cannot lay out that much text: past `SHOWN_CHARACTERS` the body is written once by
+    orjson (same indentation) and its head shown.
+    """
+    text = json.dumps(body, indent=2, ensure_ascii=False) if count <= LONG else None
+    if text is None or len(text) > SHOWN_CHARACTERS:
+        whole = orjson.dumps(body, option=orjson.OPT_INDENT_2)
+        head = whole[:SHOWN_CHARACTERS].decode("utf-8", "ignore")
+        head = head[: head.rfind("\n")] if "\n" in head else head  # whole lines only
+        lines, total = head.count("\n") + 1, whole.count(b"\n") + 1
+        st.caption(f"The first {lines:,} lines of {total:,}: the whole body is the download.")
+        st.code(head, language="json", wrap_lines=True)
+        st.download_button("Download the body (JSON)", whole, file_name=name, key=key)
+        return
+    st.code(text, language="json", wrap_lines=True)
 
 
 st.set_page_config(page_title="toolhist · Switch", layout="wide")
@@ -103,11 +144,18 @@ elif back_to != NO_RETURN:
 # the library strategies wait for the user (one button, or picked here); one not installed costs nothing.
 # The widget's own key is dropped when another page runs: the choice is kept under a key of the page's.
 waits = deferred(STRATEGIES, asked=False, picked="none")  # the installed library strategies
-st.session_state.setdefault(
-    "sw_strategies", st.session_state.get(KEPT) or [n for n in STRATEGIES if n not in waits]
-)
+built_in = _built_in(waits)
+first = [n for n in FIRST if n in STRATEGIES] if count > LONG else built_in
+st.session_state.setdefault("sw_strategies", st.session_state.get(KEPT) or first)
 chosen = cols[3].multiselect("Strategies", list(STRATEGIES), key="sw_strategies")
 st.session_state[KEPT] = list(chosen)
+waiting_here = [n for n in built_in if n not in chosen]
+if count > LONG and waiting_here:
+    st.caption(
+        f"Each strategy curates, renders and judges all {count:,} messages on every leg: on a history this "
+        f"long {', '.join(chosen) or 'none of them'} run first; {', '.join(waiting_here)} when picked, or:"
+    )
+    st.button("Run every built-in strategy", key="sw_built_in_go", on_click=_every_built_in)
 later = [name for name in STRATEGIES if starts_library(name) and name not in chosen]
 if later:
     st.caption(
@@ -119,7 +167,9 @@ if not chosen:
     st.info("Pick at least one strategy.")
     st.stop()
 
-report = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
+legs = 1 if back_to == NO_RETURN else 2
+with st.spinner(f"Switching {count:,} messages: {len(chosen)} strategies on {legs} leg(s)…"):
+    report = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
 st.text(f"Before the switch the messages were made on {report.origin} ({report.origin_evidence}).")
 
 for n, leg in enumerate(report.legs):
@@ -146,4 +196,4 @@ for n, leg in enumerate(report.legs):
         result = leg.strategies[shown]
         for v in result.violations:
             st.text(f"{v.severity}  {v.rule}  {v.path}: {v.error_text}")
-        st.code(json.dumps(result.body, indent=2, ensure_ascii=False), language="json", wrap_lines=True)
+        _show_body(result.body, f"switch-{leg.provider}-{shown}.json", f"sw_download_{n}")

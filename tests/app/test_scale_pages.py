@@ -106,6 +106,37 @@ def test_strategies_are_compared_only_when_asked(long_session: Path) -> None:
     assert any("errors left" in d.value.columns for d in at.dataframe)
 
 
+def test_switch_runs_none_and_toolhist_first_on_a_long_history(long_session: Path) -> None:
+    """Every strategy on every leg took over half an hour on a 1 GB rollout: the rest wait to be asked."""
+    import orjson
+
+    from toolhist.switch import switch
+
+    at = page("8_Switch.py", long_session, to="anthropic", back="(stay)")
+    assert at.multiselect(key="sw_strategies").value == ["none", "toolhist"]
+    built_in = [n for n in STRATEGIES if n not in deferred(STRATEGIES, False, "none")]
+    rest = [n for n in built_in if n not in ("none", "toolhist")]
+    assert [c.value for c in at.caption if c.value.startswith("Each strategy curates")] == [
+        "Each strategy curates, renders and judges all 6,000 messages on every leg: on a history this long "
+        f"none, toolhist run first; {', '.join(rest)} when picked, or:"
+    ]
+    verdicts = next(d.value for d in at.dataframe if "foreign tokens" in d.value.columns)
+    assert list(verdicts["strategy"]) == ["none", "toolhist"]
+    expected = switch(toolhist.load(long_session), 3000, "anthropic", strategies=["none", "toolhist"])
+    whole = orjson.dumps(expected.legs[0].strategies["none"].body, option=orjson.OPT_INDENT_2)
+    [head] = [c.value for c in at.code if c.language == "json"]
+    assert whole.decode().startswith(head + "\n")
+    assert len(head) <= 200_000 < len(whole)
+    lines, total = head.count("\n") + 1, whole.count(b"\n") + 1
+    assert [c.value for c in at.caption if c.value.startswith("The first ")] == [
+        f"The first {lines:,} lines of {total:,}: the whole body is the download."
+    ]
+    at.button(key="sw_built_in_go").click().run()
+    assert not at.exception, at.exception
+    assert at.multiselect(key="sw_strategies").value == built_in
+    assert not [c for c in at.caption if c.value.startswith("Each strategy curates")]
+
+
 def test_a_long_body_is_shown_a_window_of_messages_at_a_time(long_session: Path) -> None:
     """6,000 messages: no whole tree, a window of source messages opening on the first error, a jump to
     each violation (errors first), each provider's entries for a message beside each other, marked."""
