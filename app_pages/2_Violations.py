@@ -14,7 +14,7 @@ from toolhist.views import state
 from toolhist.views.rules import rules_frame
 from toolhist.views.sent import as_sent
 from toolhist.views.violations import opening_row, rule_counts, violations_frame
-from toolhist.views.widgets import PAGES, style_links
+from toolhist.views.widgets import COUNT, PAGES, style_links
 
 ALL = "all providers"
 PAGE_ROWS = 500  # violations per table page
@@ -58,7 +58,12 @@ if counts.empty:
     st.stop()
 
 st.subheader("Per provider and rule")
-st.dataframe(counts, hide_index=True, key="vi_counts")
+st.dataframe(
+    counts,
+    hide_index=True,
+    key="vi_counts",
+    column_config={"count": st.column_config.NumberColumn(format=COUNT)},
+)
 
 rules = sorted(frame["rule"].unique())
 wanted_rule = st.query_params.get("rule")
@@ -75,7 +80,7 @@ if picked_rules:
 elif "rule" in st.query_params:
     del st.query_params["rule"]
 
-st.subheader(f"{len(frame)} violation{'s' if len(frame) != 1 else ''}")
+st.subheader(f"{len(frame):,} violation{'s' if len(frame) != 1 else ''}")
 # A long history has violations by the hundred thousand: the table shows a page of them, so the
 # browser is sent (and renders) PAGE_ROWS rows, not all of them.
 pages = max(1, -(-len(frame) // PAGE_ROWS))

@@ -182,4 +182,4 @@ def test_a_file_named_on_the_command_line_opens_on_the_home_page(
     assert at.query_params["path"] == str(long_session)
     at.switch_page("app_pages/2_Violations.py").run()  # the other pages open the same file
     total = sum(len(found) for found in check(long_session).results.values())
-    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total:,} violations"]

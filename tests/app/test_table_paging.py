@@ -46,7 +46,7 @@ def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_sess
     at.run()
     at.switch_page("app_pages/2_Violations.py").run()
     assert not at.exception, at.exception
-    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total} violations"]
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{total:,} violations"]
     box = at.number_input(key="vi_page")
     assert box.value == 1
     assert box.label == f"Page (of {pages}; {PAGE_ROWS} rows a page)"
@@ -81,7 +81,9 @@ def test_pages_of_the_violations_table_are_the_library_s_rows_in_order(long_sess
     at.selectbox(key="vi_provider").set_value("mistral").run()
     assert not at.exception, at.exception
     mistral = expected[expected["provider"] == "mistral"]
-    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [f"{len(mistral)} violations"]
+    assert [h.value for h in at.subheader if h.value.endswith("violations")] == [
+        f"{len(mistral):,} violations"
+    ]
     assert at.number_input(key="vi_page").value == 1
     assert list(table(at)["path"]) == list(mistral["path"][:PAGE_ROWS])  # type: ignore[index]
 
