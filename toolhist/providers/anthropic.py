@@ -74,8 +74,22 @@ def _only_tool_uses(blocks: list[IndexedBlock]) -> bool:
 
 
 def every_block(messages: list[Any]) -> list[list[IndexedBlock]]:
-    """`_blocks` of each message, made once for the passes that each walked them all (three at 100k)."""
-    return [_blocks(m) for m in messages]
+    """`_blocks` of each message, made once for the passes that each walked them all (three at 100k).
+
+    `_blocks` inline, list content asked first (most messages of an agent's history): a call per
+    message was a third of this at 100,000 messages.
+    """
+    every: list[list[IndexedBlock]] = []
+    add = every.append
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            add([(j, b) for j, b in enumerate(content) if isinstance(b, dict)])
+        elif isinstance(content, str):
+            add([(-1, {"type": "text", "text": content})])
+        else:
+            add([])
+    return every
 
 
 def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the per-message call it saves
@@ -114,6 +128,7 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
         role = message.get("role")
         blocks = every[i]
         assistant = role == "assistant"
+        user = role == "user"
         content = message.get("content")
         if content in ("", []) and not (i == last and assistant):
             empty.append(Finding("ant.empty_content", ("messages", i), {"index": i}))
@@ -129,7 +144,7 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
             used = set(uses)
             previous = previous | used if last_role == "assistant" else used
             seen -= used
-        elif role == "user":
+        elif user:
             earlier |= ids
             ids = set()
         if role in ("user", "assistant"):
@@ -138,6 +153,17 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
         flagged = False
         for j, block in blocks:
             kind = block.get("type")
+            if kind == "tool_result" and user:  # most blocks of a history: none of the cases before its own
+                rid = _text_id(block.get("tool_use_id"))
+                if rid in seen:
+                    values = {"index": i, "block": j, "id": rid}
+                    results.append(Finding("ant.dup_tool_result", _path(i, j), values, (rid,)))
+                    continue
+                seen.add(rid)
+                if rid not in previous:
+                    values = {"index": i, "block": j, "id": rid}
+                    results.append(Finding("ant.result_orphan", _path(i, j), values, (rid,)))
+                continue
             if kind == "tool_use":
                 raw = block.get("id")
                 call_id = _text_id(raw)
@@ -172,16 +198,6 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
                 found.extend(_check_text(i, j, block, blocks))
             if kind in {"server_tool_use", "mcp_tool_use"}:  # mcp_tool_result answers mcp_tool_use
                 server_uses.add(_text_id(block.get("id")))
-            elif kind == "tool_result" and role == "user":
-                rid = _text_id(block.get("tool_use_id"))
-                if rid in seen:
-                    values = {"index": i, "block": j, "id": rid}
-                    results.append(Finding("ant.dup_tool_result", _path(i, j), values, (rid,)))
-                    continue
-                seen.add(rid)
-                if rid not in previous:
-                    values = {"index": i, "block": j, "id": rid}
-                    results.append(Finding("ant.result_orphan", _path(i, j), values, (rid,)))
             elif isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
                 rid = _text_id(block.get("tool_use_id"))
                 if rid not in server_uses:
@@ -193,26 +209,27 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
 def _pair(
     messages: list[Any], every: list[list[IndexedBlock]], i: int, uses: list[str], out: list[Finding]
 ) -> None:
-    """Pairing for the assistant message ``i`` that calls ``uses``: its answers in the next user run."""
-    run: list[tuple[int, int, dict[str, Any]]] = []
+    """Pairing for the assistant message ``i`` that calls ``uses``: its answers in the next user run.
+
+    The run's blocks are read where they are (`every`), not gathered into a list of their own first.
+    """
     k = i + 1
     count = len(messages)
     while k < count and _role(messages[k]) == "assistant" and _only_tool_uses(every[k]):
         k += 1  # parallel calls split over assistant messages: one turn, answered by the same user run
-    while k < count and _role(messages[k]) == "user":
-        run.extend([(k, j, b) for j, b in every[k]])
-        k += 1
     answered: set[str] = set()
     leading: set[str] = set()
     first_other: tuple[int, int] | None = None
-    for mi, j, block in run:
-        if block.get("type") == "tool_result":
-            rid = _text_id(block.get("tool_use_id"))
-            answered.add(rid)
-            if first_other is None:
-                leading.add(rid)
-        elif first_other is None:
-            first_other = (mi, j)
+    while k < count and _role(messages[k]) == "user":
+        for j, block in every[k]:
+            if block.get("type") == "tool_result":
+                rid = _text_id(block.get("tool_use_id"))
+                answered.add(rid)
+                if first_other is None:
+                    leading.add(rid)
+            elif first_other is None:
+                first_other = (k, j)
+        k += 1
     missing = [u for u in uses if u not in answered]
     late = [u for u in uses if u in answered and u not in leading]
     if missing:

@@ -150,7 +150,8 @@ def _has_image(content: list[Any]) -> bool:
 
 def check(messages: list[Any]) -> Iterator[Finding]:
     """The rules above over a Chat body's messages (model-dependent ones are filtered by the rule)."""
-    previous: tuple[int, Any] | None = None
+    previous = -1  # the index of the last alternating message, -1: none since the last tool run
+    previous_role: Any = None
     leading = True  # still in the system messages a request may open with
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -170,7 +171,7 @@ def check(messages: list[Any]) -> Iterator[Finding]:
         calls = message.get("tool_calls")
         if role != "assistant" and "tool_calls" in message:
             yield Finding("oai.user_tool_calls", ("messages", i, "tool_calls"), {"index": i, "role": role})
-        for k, call in enumerate(calls if role == "assistant" and isinstance(calls, list) else []):
+        for k, call in enumerate(calls if role == "assistant" and isinstance(calls, list) else ()):
             if isinstance(call, dict) and "type" not in call:
                 cid = call.get("id")
                 yield Finding(
@@ -180,8 +181,8 @@ def check(messages: list[Any]) -> Iterator[Finding]:
                     (cid,) if isinstance(cid, str) else (),
                 )
         if role in ALTERNATING_ROLES:
-            if previous is not None and previous[1] == role:
-                yield Finding("ds.alternate", ("messages", i), {"first": previous[0], "second": i})
-            previous = (i, role)
+            if previous >= 0 and previous_role == role:
+                yield Finding("ds.alternate", ("messages", i), {"first": previous, "second": i})
+            previous, previous_role = i, role  # two names, not a tuple made per message
         elif role == "tool":
-            previous = None  # a tool run ends the assistant turn it answers
+            previous = -1  # a tool run ends the assistant turn it answers

@@ -155,7 +155,8 @@ def check_walk(contents: list[Any]) -> Walked:  # noqa: PLR0915 - one walk; the 
                 bad.append(j)
         if calls and responses:
             mixed.append(Finding("gem.fc_fr_mixed", ("contents", i)))
-        mixed.extend([Finding("gem.thought_sig_invalid", ("contents", i, "parts", j)) for j in bad])
+        if bad:  # (rare: the list comprehension's own call, every content, was a sixth of the walk)
+            mixed.extend([Finding("gem.thought_sig_invalid", ("contents", i, "parts", j)) for j in bad])
         if talk and role != "model":
             start = i + 1
         counts.append((calls, responses))

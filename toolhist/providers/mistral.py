@@ -289,8 +289,14 @@ def _check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the
     expected: list[str] = []
     observed: set[str] = set()
     owner = 0
+    good_names: set[str] = set()  # result names NAME_PATTERN matched: a history uses a few, many times
     for i, m in enumerate(messages):
-        role = _role(m)
+        if isinstance(m, dict):  # `_role`, inline: every message
+            role = m.get("role")
+            if not isinstance(role, str):
+                role = None
+        else:
+            role = None
         if role not in ROLES:
             previous = None
         else:
@@ -313,8 +319,11 @@ def _check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the
                 else:
                     observed.add(call_id)
             name = m.get("name")
-            if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
-                found.append(Finding("mis.name_format", ("messages", i, "name"), {"name": name}))
+            if isinstance(name, str) and name not in good_names:
+                if NAME_PATTERN.fullmatch(name):
+                    good_names.add(name)
+                else:
+                    found.append(Finding("mis.name_format", ("messages", i, "name"), {"name": name}))
             if call_id is None:
                 found.append(Finding("mis.id_missing", ("messages", i, "tool_call_id")))
             elif isinstance(call_id, str) and not id_ok(call_id):
@@ -322,45 +331,42 @@ def _check_walk(  # noqa: PLR0915 - three passes in one walk: split, it pays the
                 found.append(Finding("mis.id_format", ("messages", i, "tool_call_id"), values, (call_id,)))
         elif role == "assistant":
             calls = m.get("tool_calls")
-            listed = calls if isinstance(calls, list) else []
             if i:
-                pairing.extend(_count(expected, observed, owner))
+                if expected:
+                    _count(expected, observed, owner, pairing)
                 expected, observed, owner = [], set(), i
-                for k, c in enumerate(listed):
-                    if not isinstance(c, dict):
-                        continue
-                    call_id = _call_id(c)
+            # Before the calls' own findings, as when the calls were walked twice (pairing, then these).
+            if bool(m.get("content")) == bool(calls):
+                found.append(Finding("mis.content_xor_calls", ("messages", i)))
+            for k, c in enumerate(calls if isinstance(calls, list) else ()):
+                if not isinstance(c, dict):
+                    continue
+                raw = c.get("id")  # "null": how the validator sees a call without an id
+                call_id = raw if isinstance(raw, str) else "null"
+                if i:
                     if call_id in expected and call_id != "null":  # a missing id is mis.call_id_missing
                         at: PathT = ("messages", i, "tool_calls", k, "id")
                         pairing.append(Finding("mis.dup_call", at, {"id": call_id}, (call_id,)))
                     else:
                         expected.append(call_id)
-            if bool(m.get("content")) == bool(calls):
-                found.append(Finding("mis.content_xor_calls", ("messages", i)))
-            for k, c in enumerate(listed):
-                if not isinstance(c, dict):
-                    continue
-                call_id = _call_id(c)
                 if call_id == "null":
                     found.append(Finding("mis.call_id_missing", ("messages", i, "tool_calls", k, "id")))
                 elif not id_ok(call_id):
                     at = ("messages", i, "tool_calls", k, "id")
                     found.append(Finding("mis.id_format", at, {"id": call_id}, (call_id,)))
-    pairing.extend(_count(expected, observed, owner))
+    _count(expected, observed, owner, pairing)
     return order, pairing, found
 
 
-def _call_id(call: Any) -> str:
-    """A call's id as the validator sees it: ``"null"`` when it has none."""
-    call_id = call.get("id") if isinstance(call, dict) else None
-    return call_id if isinstance(call_id, str) else "null"
+def _count(expected: list[str], observed: set[str], owner: int, out: list[Finding]) -> None:
+    """mis.count for the assistant message ``owner`` into ``out``: calls it made that no result answered.
 
-
-def _count(expected: list[str], observed: set[str], owner: int) -> Iterator[Finding]:
+    A call's id is ``"null"`` when it has none, as the validator sees it.
+    """
     missing = [c for c in expected if c not in observed]
     if missing:
         ids = tuple(c for c in missing if c != "null")  # "null": the validator's stand-in for no id
-        yield Finding("mis.count", ("messages", owner, "tool_calls"), call_ids=ids)
+        out.append(Finding("mis.count", ("messages", owner, "tool_calls"), call_ids=ids))
 
 
 def _check_tools(tools: Any) -> Iterator[Finding]:

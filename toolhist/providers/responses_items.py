@@ -92,17 +92,14 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def _kind(item: dict[str, Any]) -> str:
-    kind = item.get("type")
-    return kind if isinstance(kind, str) else "message"
-
-
 def check(items: list[Any]) -> Iterator[Finding]:
     """The rules above over a Responses body's input items (conditions are filtered by the rule)."""
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        kind = _kind(item)
+        kind = item.get("type")  # "message" when it has no str type
+        if not isinstance(kind, str):
+            kind = "message"
         if kind == "message" and item.get("role") == "tool":
             cid = item.get("tool_call_id")
             yield Finding(
