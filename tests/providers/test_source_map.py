@@ -31,13 +31,19 @@ def _agree(session: Session, provider: str) -> None:
     smap = payload.source_map
     assert isinstance(smap, PathMap)
     fmt = provider_for(provider).path_format
-    written = {fmt(path): at for path, at in smap._paths.items()}
-    assert len(written) == len(smap._paths)  # no two tuples read as one string
+    entries = list(smap.entries())
+    paths = dict(entries)
+    assert len(paths) == len(entries) == len(smap)  # no path recorded twice
+    written = {fmt(path): at for path, at in entries}
+    assert len(written) == len(paths)  # no two tuples read as one string
     assert dict(smap) == written
+    assert list(smap) == list(written)  # in the order recorded
+    assert dict(smap.tuples().items()) == paths
+    assert all(smap.tuples()[path] == at for path, at in entries)
     plain = dict(smap)
     for found in provider_for(provider).check(payload.body):
         assert _locate(found.path, fmt, smap) == _locate(found.path, fmt, plain)
-    for path in smap._paths:  # every recorded path, and a path below it, located alike
+    for path in paths:  # every recorded path, and a path below it, located alike
         for probe in (path, (*path, "content", 0)):
             assert _locate(probe, fmt, smap) == _locate(probe, fmt, plain)
 
@@ -104,7 +110,7 @@ def _every_path_is_in_the_body(session: Session) -> None:
         payload = render(session, provider)
         smap = payload.source_map
         assert isinstance(smap, PathMap)
-        missing = [path for path in smap._paths if not _resolves(payload.body, path)]
+        missing = [path for path in smap.tuples() if not _resolves(payload.body, path)]
         assert not missing, (provider, missing[:3])
 
 
@@ -130,6 +136,7 @@ def test_a_tool_messages_text_is_mapped_under_the_message_it_is_sent_in(provider
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "user"]
     smap = payload.source_map
     assert isinstance(smap, PathMap)
-    assert smap._paths[("messages", 3)] == (2, None)
-    assert smap._paths[("messages", 3, "content", 0)] == (2, 1)  # the text block, in the message it is in
-    assert ("messages", 2, "content", 0) not in smap._paths  # not under the tool result before it
+    paths = smap.tuples()
+    assert paths[("messages", 3)] == (2, None)
+    assert paths[("messages", 3, "content", 0)] == (2, 1)  # the text block, in the message it is in
+    assert ("messages", 2, "content", 0) not in paths  # not under the tool result before it
