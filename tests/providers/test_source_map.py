@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 import toolhist
 from toolhist.model import Session, TextBlock
 from toolhist.providers import PROVIDERS, provider_for, render
-from toolhist.providers.base import PathMap, _locate
+from toolhist.providers.base import PathMap, SourceMap, _locate, dotted
 
 SAMPLES = sorted(
     p for p in (Path(__file__).parents[2] / "sample_logs").iterdir() if p.suffix in (".json", ".jsonl")
@@ -31,13 +31,19 @@ def _agree(session: Session, provider: str) -> None:
     smap = payload.source_map
     assert isinstance(smap, PathMap)
     fmt = provider_for(provider).path_format
-    written = {fmt(path): at for path, at in smap._paths.items()}
-    assert len(written) == len(smap._paths)  # no two tuples read as one string
+    entries = list(smap.entries())
+    paths = dict(entries)
+    assert len(paths) == len(entries) == len(smap)  # no path recorded twice
+    written = {fmt(path): at for path, at in entries}
+    assert len(written) == len(paths)  # no two tuples read as one string
     assert dict(smap) == written
+    assert list(smap) == list(written)  # in the order recorded
+    assert dict(smap.tuples().items()) == paths
+    assert all(smap.tuples()[path] == at for path, at in entries)
     plain = dict(smap)
     for found in provider_for(provider).check(payload.body):
         assert _locate(found.path, fmt, smap) == _locate(found.path, fmt, plain)
-    for path in smap._paths:  # every recorded path, and a path below it, located alike
+    for path in paths:  # every recorded path, and a path below it, located alike
         for probe in (path, (*path, "content", 0)):
             assert _locate(probe, fmt, smap) == _locate(probe, fmt, plain)
 
@@ -104,7 +110,7 @@ def _every_path_is_in_the_body(session: Session) -> None:
         payload = render(session, provider)
         smap = payload.source_map
         assert isinstance(smap, PathMap)
-        missing = [path for path in smap._paths if not _resolves(payload.body, path)]
+        missing = [path for path in smap.tuples() if not _resolves(payload.body, path)]
         assert not missing, (provider, missing[:3])
 
 
@@ -130,6 +136,57 @@ def test_a_tool_messages_text_is_mapped_under_the_message_it_is_sent_in(provider
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "user"]
     smap = payload.source_map
     assert isinstance(smap, PathMap)
-    assert smap._paths[("messages", 3)] == (2, None)
-    assert smap._paths[("messages", 3, "content", 0)] == (2, 1)  # the text block, in the message it is in
-    assert ("messages", 2, "content", 0) not in smap._paths  # not under the tool result before it
+    paths = smap.tuples()
+    assert paths[("messages", 3)] == (2, None)
+    assert paths[("messages", 3, "content", 0)] == (2, 1)  # the text block, in the message it is in
+    assert ("messages", 2, "content", 0) not in paths  # not under the tool result before it
+
+
+def _long_history(turns: int) -> Session:
+    messages = [human("go")]
+    for k in range(turns):
+        messages += [ai("step", call(f"c{k}a"), call(f"c{k}b")), tool(result(f"c{k}a"), result(f"c{k}b"))]
+    return build(*messages)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_the_map_holds_no_object_per_entry(provider: str) -> None:
+    """Structural (issue 26): an entry is a few machine ints in columns, not a key tuple, a value
+    tuple and ints (~200 bytes; ~170 MB per body of a 1 GB Codex rollout). What the map alone
+    holds, as tracemalloc counts it, stays within 24 bytes an entry plus a fixed part."""
+    import gc
+    import tracemalloc
+
+    session = _long_history(1000)
+    tracemalloc.start()
+    try:
+        payload = render(session, provider)
+        smap = payload.source_map
+        assert isinstance(smap, PathMap)
+        entries = len(smap)
+        assert entries > 4000
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        del smap
+        payload.__dict__["source_map"] = {}
+        gc.collect()
+        held = before - tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 24 * entries + 16_384, (held, entries)
+
+
+def test_a_path_recorded_twice_reads_as_a_dict_would() -> None:
+    """The first place, the last value; lookups and order agree with the dict the map replaced."""
+    recorded = SourceMap(dotted)
+    put = recorded.column("messages", None)
+    put(0, 0, None)
+    put(1, 1, None)
+    recorded.add(("system",), 0)
+    put(1, 2, 0)  # again: the value changes, the place does not
+    put(0, 3, None)
+    smap = PathMap(dotted, recorded)
+    assert list(smap.items()) == [("messages.0", (3, None)), ("messages.1", (2, 0)), ("system", (0, None))]
+    assert smap.locate(("messages", 1, "content", 0)) == (2, 0)
+    assert smap.tuples()[("messages", 0)] == (3, None)
+    assert len(smap) == 3

@@ -189,14 +189,14 @@ class _Renderer(BlockRenderer):
         k = len(self.messages)
         out: dict[str, JsonValue] = {"role": role}
         self.messages.append(out)
-        entries = self.map.entries
-        entries["messages", k] = (mi, None)
+        self.put_message(k, mi, None)
+        put = self.put_part
         parts: list[dict[str, JsonValue]] = []
         for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
                 parts.append(part)
-                entries["messages", k, "content", len(parts) - 1] = (mi, bi)
+                put(k, len(parts) - 1, mi, bi)
         form = message.metadata.extra.get("_content_form") if self.same else None
         if len(parts) == 1 and plain_text(parts[0]) and (form == "string" or not self.same):
             out["content"] = parts[0]["text"]

@@ -25,9 +25,12 @@ from toolhist._gc import paused
 from toolhist._trusted import construct, filler
 from toolhist.model import Session, ToolCallBlock
 
+# Re-exported (``as``, for mypy): every renderer and reader of the map has imported them from here.
+from toolhist.providers.source_map import PathMap as PathMap  # noqa: PLC0414
+from toolhist.providers.source_map import PathT as PathT  # noqa: PLC0414
+from toolhist.providers.source_map import SourceMap as SourceMap  # noqa: PLC0414
+
 Severity = Literal["error", "warning"]
-PathT = tuple[str | int, ...]
-"""A payload path as a tuple: ``("messages", 3, "content", 0)``."""
 
 
 @dataclass(frozen=True)
@@ -213,82 +216,6 @@ class Payload(BaseModel):
         return payload_html(self)
 
 
-class PathMap(Mapping[str, tuple[int, int | None]]):
-    """A renderer's source map, keyed by path tuples, read as payload path strings.
-
-    Every renderer records where each message and block of the body came from, about two entries
-    per message; writing each path as a string (``messages[3].tool_calls[0]``) was a third of
-    every render in ``benchmarks/bench_scale.py`` (CPU time, 10k messages), and a validation
-    reads back only the few paths a violation names. So the entries stay tuples and the strings
-    are made once, the first time the map is read as a mapping; `locate` answers from the tuples.
-    A renderer never records two tuples that read as the same string (``tests/providers``
-    checks it on every sample), so both views agree.
-    """
-
-    __slots__ = ("_fmt", "_lengths", "_paths", "_strings")
-
-    def __init__(self, fmt: Callable[[PathT], str], paths: dict[PathT, tuple[int, int | None]]) -> None:
-        self._fmt = fmt
-        self._paths = paths
-        self._strings: dict[str, tuple[int, int | None]] | None = None
-        self._lengths: tuple[int, ...] | None = None
-
-    def _written(self) -> dict[str, tuple[int, int | None]]:
-        if self._strings is None:
-            fmt = self._fmt
-            self._strings = {fmt(path): at for path, at in self._paths.items()}
-        return self._strings
-
-    def __getitem__(self, key: str) -> tuple[int, int | None]:
-        return self._written()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._written())
-
-    def __len__(self) -> int:
-        return len(self._paths)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and self._written() == dict(other.items())
-
-    __hash__ = None  # type: ignore[assignment]  # a mapping: unhashable, as dict is
-
-    def __repr__(self) -> str:
-        return repr(self._written())
-
-    def tuples(self) -> Mapping[PathT, tuple[int, int | None]]:
-        """The entries keyed by their path tuples, read without writing any path as a string.
-
-        A reader that walks every entry (the app's Payloads page cuts a body at its message list)
-        needs only the first two parts of each path; writing 200,000 strings for that, and keeping
-        them on the cached payload, was most of that page's time and memory at 100,000 messages.
-        """
-        return self._paths
-
-    def locate(self, path: PathT) -> tuple[int, int | None] | None:
-        """The position of the longest recorded prefix of ``path`` (None when no prefix is recorded)."""
-        paths = self._paths
-        size = len(path)
-        for n in self.lengths():
-            if n <= size:
-                hit = paths.get(path if n == size else path[:n])
-                if hit is not None:
-                    return hit
-        return None
-
-    def lengths(self) -> tuple[int, ...]:
-        """The lengths of the recorded paths, longest first: the only prefixes `locate` need try.
-
-        A finding's path ends below what a renderer records (``messages[3].tool_calls[0].id`` is
-        located at ``messages[3].tool_calls[0]``); trying every length down from the path's own
-        was a probe of a 200,000-entry map that misses per length, a quarter of making Mistral's
-        116,000 Violations at 100,000 messages. Worked out once per map (0.03 s at 100k).
-        """
-        if self._lengths is None:
-            self._lengths = tuple(sorted({len(path) for path in self._paths}, reverse=True))
-        return self._lengths
-
-
 def drained(findings: list[Finding]) -> Iterator[Finding]:
     """``findings`` in order, each let go as it is taken: the list is empty at the end.
 
@@ -320,20 +247,8 @@ def new_payload(
     body after rendering it. A renderer's `SourceMap` becomes a lazy `PathMap`.
     """
     if isinstance(source_map, SourceMap):
-        source_map = PathMap(source_map.fmt, source_map.entries)
+        source_map = PathMap(source_map.fmt, source_map)
     return construct(Payload, provider=provider, body=body, source_map=source_map, omitted=omitted, id_map={})
-
-
-@dataclass
-class SourceMap:
-    """Collects path → (message, block) while a renderer builds a body (paths kept as tuples)."""
-
-    fmt: Callable[[PathT], str]
-    entries: dict[PathT, tuple[int, int | None]] = field(default_factory=dict)
-
-    def add(self, path: PathT, message: int, block: int | None = None) -> None:
-        """Record that the payload value at ``path`` came from ``message``/``block``."""
-        self.entries[path] = (message, block)
 
 
 def dotted(path: PathT) -> str:
@@ -456,8 +371,7 @@ def located(
     ] = {}  # per rule; None: its model condition fails
     fmt = provider.path_format
     source_map = source_map or {}
-    tuples = source_map.tuples() if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
-    get = tuples.get if tuples is not None else None
+    get = source_map.get_path if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
     lengths: tuple[int, ...] | None = None  # the map's, at the first finding: a clean body never pays
     for rule_id, path, values, found_ids in provider.check(body):  # a Finding, unpacked
         try:

@@ -150,13 +150,13 @@ class _Renderer(BlockRenderer):
             k = len(self.messages)
             out = {"role": role, "content": []}
             self.messages.append(out)
-            self.map.add(("messages", k), mi)
+            self.put_message(k, mi, None)
         content: list[JsonValue] = out["content"]
-        entries = self.map.entries
+        put = self.put_part
         for bi, block in self.sendable(mi, pairs):
             part = self.block(mi, bi, block)
             if part is not None:
-                entries["messages", k, "content", len(content)] = (mi, bi)
+                put(k, len(content), mi, bi)
                 content.append(part)
         if self.same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})

@@ -40,6 +40,8 @@ class BlockRenderer:
         self.same = session.source.format == self.name
         self.system_owner: int | None = None
         self.map = SourceMap(dotted)
+        self.put_message = self.map.column("messages", None)
+        self.put_part = self.map.column("messages", None, "content", None)
         self.omitted: list[str] = []
 
     def run(self) -> None:

@@ -127,6 +127,10 @@ class _Renderer:
         self.same = session.source.format == CHAT_FORMAT
         self.messages: list[dict[str, JsonValue]] = []
         self.map = SourceMap(bracketed)
+        self.put_message = self.map.column("messages", None)
+        self.put_part = self.map.column("messages", None, "content", None)
+        self.put_call = self.map.column("messages", None, "tool_calls", None)
+        self.put_reasoning = self.map.column("messages", None, "reasoning_content")
         self.omitted: list[Omitted] = []
         self.custom = False
         """Whether a chat source's custom call was met (OpenAI's body then differs from the others')."""
@@ -138,12 +142,12 @@ class _Renderer:
         """Text and media blocks as ``content`` (string when that is how the source had it).
 
         Called once per message with text (three providers render through here): the map entries
-        are written straight into the dict, not through `SourceMap.add`.
+        are recorded through the shape's column (`SourceMap.column`), not through `SourceMap.add`.
         """
         same = self.same
         form = message.metadata.extra.get("_content_form") if same else None
         parts: list[JsonValue] = []
-        entries = self.map.entries
+        put = self.put_part
         at = len(self.messages) - 1
         for bi, block in blocks:
             if isinstance(block, TextBlock):
@@ -158,7 +162,7 @@ class _Renderer:
                     parts.append({"type": "text", "text": block.text})
             elif isinstance(block, MediaBlock):
                 parts.append(media_part(block))
-            entries["messages", at, "content", len(parts) - 1] = (mi, bi)
+            put(at, len(parts) - 1, mi, bi)
         if form == "parts":
             return parts
         if form in ("null", "absent") and not parts:
@@ -174,7 +178,7 @@ class _Renderer:
 
     def emit(self, msg: dict[str, JsonValue], mi: int) -> None:
         self.messages.append(msg)
-        self.map.entries["messages", len(self.messages) - 1] = (mi, None)
+        self.put_message(len(self.messages) - 1, mi, None)
 
     def run(self) -> list[dict[str, JsonValue]]:
         message = self.message
@@ -211,7 +215,6 @@ class _Renderer:
                 self.omitted.append((mi, bi, "opaque", block.source_format))
         speaker = message.speaker
         messages = self.messages
-        entries = self.map.entries
         if speaker == "tool":
             self.results(mi, message, responses, extra)
             if calls:
@@ -226,7 +229,7 @@ class _Renderer:
         if speaker == "ai" or calls:
             self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
             if thinking is not None:
-                entries["messages", len(messages) - 1, "reasoning_content"] = (mi, thinking_at)
+                self.put_reasoning(len(messages) - 1, mi, thinking_at)
             return
         source_role = message.metadata.source_role
         role = (
@@ -234,7 +237,7 @@ class _Renderer:
         )
         out: dict[str, JsonValue] = {"role": role}
         messages.append(out)
-        entries["messages", len(messages) - 1] = (mi, None)
+        self.put_message(len(messages) - 1, mi, None)
         value = self.content(pending, message, mi) if pending or same else None
         if not (same and source_extra.get("_content_form") == "absent"):
             out["content"] = value
@@ -251,7 +254,7 @@ class _Renderer:
         """A tool message's results, one chat ``tool`` message each."""
         same = self.same
         messages = self.messages
-        entries = self.map.entries
+        put = self.put_message
         for bi, block in responses:
             tool_msg: dict[str, JsonValue] = {"role": "tool"}
             if block.provider_data.get("_tool_call_id") != "absent":
@@ -263,7 +266,7 @@ class _Renderer:
                     tool_msg["role"] = "function"
                     tool_msg.pop("tool_call_id", None)
             messages.append(tool_msg)
-            entries["messages", len(messages) - 1] = (mi, bi)  # the message, then its block: one entry
+            put(len(messages) - 1, mi, bi)  # the message, then its block: one entry
 
     def assistant(
         self,
@@ -280,8 +283,7 @@ class _Renderer:
         messages = self.messages
         messages.append(out)
         at = len(messages) - 1
-        entries = self.map.entries
-        entries["messages", at] = (mi, None)
+        self.put_message(at, mi, None)
         form = message.metadata.extra.get("_content_form") if same else None
         value = self.content(pending, message, mi) if pending or same else None
         if form != "absent":
@@ -299,8 +301,9 @@ class _Renderer:
                     c.freeform_input is not None and c.provider_data.get("type") == "custom"
                     for _, c in regular
                 )
+            put = self.put_call
             for k, (bi, _) in enumerate(regular):
-                entries["messages", at, "tool_calls", k] = (mi, bi)
+                put(at, k, mi, bi)
         if legacy:
             fn = chat_tool_call(legacy[0], legacy[0].id, same=same)["function"]
             out["function_call"] = fn

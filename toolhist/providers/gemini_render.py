@@ -97,6 +97,8 @@ class _Renderer:
         self.system: dict[str, JsonValue] = {}
         self.system_parts: list[JsonValue] = []
         self.map = SourceMap(bracketed)
+        self.put_content = self.map.column("contents", None)
+        self.put_part = self.map.column("contents", None, "parts", None)
         self.omitted: list[str] = []
         self.results_turn = False
 
@@ -219,16 +221,16 @@ class _Renderer:
             if role is not None:
                 out["role"] = role
             self.contents.append(out)
-            self.map.add(("contents", index), mi)
+            self.put_content(index, mi, None)
         self.results_turn = results_only
         drop_blank = not self.same and has_other
-        entries = self.map.entries
+        put = self.put_part
         part_of = self.part
         for bi, block in enumerate(blocks):
             part = part_of(mi, bi, block, drop_blank=drop_blank)
             if part is not None:
                 parts.append(part)
-                entries["contents", index, "parts", len(parts) - 1] = (mi, bi)
+                put(index, len(parts) - 1, mi, bi)
         if not (extra and extra.get("_parts") == "absent" and not parts):
             out["parts"] = parts
         if extra:

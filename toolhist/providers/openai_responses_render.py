@@ -92,6 +92,8 @@ class _Renderer:
         self.items: list[JsonValue] = []
         self.instructions: str | None = None
         self.map = SourceMap(bracketed)
+        self.put_item = self.map.column("input", None)
+        self.put_part = self.map.column("input", None, "content", None)
         self.omitted: list[str] = []
         self.freeform: set[str] = set()
         """Ids of freeform calls emitted so far: their results are ``custom_tool_call_output``."""
@@ -131,14 +133,14 @@ class _Renderer:
         item.update(fields)
         item.setdefault("role", role)
         self.items.append(item)
-        self.map.add(("input", index), mi, group[0][0] if group and role == "assistant" else None)
+        self.put_item(index, mi, group[0][0] if group and role == "assistant" else None)
         parts: list[JsonValue] = []
         for bi, block in group:
             if isinstance(block, OpaqueBlock) and block.source_format != NAME:
                 self._omit_opaque(mi, bi, block)
                 continue
             parts.append(self.part(block, str(item["role"])))
-            self.map.add(("input", index, "content", len(parts) - 1), mi, bi)
+            self.put_part(index, len(parts) - 1, mi, bi)
         single = len(group) == 1 and isinstance(group[0][1], TextBlock)
         if single and (form in ("string", "input_string") or (form is None and not self.same)):
             item["content"] = group[0][1].text if isinstance(group[0][1], TextBlock) else ""
@@ -153,7 +155,7 @@ class _Renderer:
         )
 
     def emit(self, item: dict[str, JsonValue], mi: int, bi: int) -> None:
-        self.map.entries["input", len(self.items)] = (mi, bi)
+        self.put_item(len(self.items), mi, bi)
         self.items.append(item)
 
     def call(self, mi: int, bi: int, block: ToolCallBlock) -> None:
@@ -386,10 +388,7 @@ def render(session: Session) -> Payload:
         and isinstance(items[0], dict)
     ):
         body["input"] = items[0].get("content")
-        renderer.map.entries = {
-            (("input",) if path[:2] == ("input", 0) else path): spot
-            for path, spot in renderer.map.entries.items()
-        }
+        renderer.map = renderer.map.remapped(lambda path: ("input",) if path[:2] == ("input", 0) else path)
     else:
         body["input"] = list(items)
     omitted = renderer.omitted
