@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from toolhist.views.warm import warm
 from toolhist.views.widgets import PAGES
 
 # Sidebar titles other than the one Streamlit infers from the file name (``1_Timeline.py``: Timeline).
 # (A comment, not a docstring: Streamlit's magic would show a bare string on every page.)
 TITLES = {"home": "Home", "explain": "Explain a 400"}
+
+warm()  # once per server: the token encoder and the imports the pages' first visits would wait for
 
 st.navigation(
     [st.Page(page, title=TITLES.get(name), default=name == "home") for name, page in PAGES.items()]

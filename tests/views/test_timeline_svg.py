@@ -143,3 +143,25 @@ def test_without_tooltips_each_kind_of_mark_is_one_path_listing_its_messages() -
     assert not tips(root, "mark")
     assert len(tips(with_tips, "mark")) == len(frame)
     assert [e.attrib["data-message"] for e in root.iter() if e.attrib.get("class") == "selected"] == ["2"]
+
+
+def test_without_tooltips_calls_and_results_are_capped_dots_one_per_listed_message() -> None:
+    """A call is a round-capped zero-length stroke 10 wide (the circle of radius 5), a result a
+    square-capped one 9 wide (the 9 x 9 square): the same pixels as the arcs and squares, in a third
+    of the text the browser's markdown renderer parses."""
+    session = session_of(call("a", "grep"), result("a"), call("b", "grep"), call("c", "<read>"), result("c"))
+    root = parsed(timeline_svg(events_frame(session), messages=5, max_events=None, tooltips=False))
+    paths = {e.attrib["class"]: e for e in root.iter() if "marks" in e.attrib.get("class", "")}
+    for name, (width, cap) in {
+        "marks call answered": ("10", "round"),
+        "marks result ok": ("9", "square"),
+    }.items():
+        path = paths[name]
+        assert (path.attrib["fill"], path.attrib["stroke-width"], path.attrib["stroke-linecap"]) == (
+            "none",
+            width,
+            cap,
+        )
+        dots = re.findall(r"M(-?[\d.]+) (-?[\d.]+)h0", path.attrib["d"])
+        assert "".join(f"M{x} {y}h0" for x, y in dots) == path.attrib["d"]
+        assert len(dots) == len(path.attrib["data-messages"].split()) == 2
