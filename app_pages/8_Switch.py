@@ -22,16 +22,15 @@ from toolhist.views.on_request import BUTTON, deferred, starts_library
 from toolhist.views.switch import foreign_frame, verdicts_frame
 
 NO_RETURN = "(stay)"
+# Above LONG messages only strategies ``none`` and ``toolhist`` run until the user asks for more.
+# Each strategy curates, renders and judges the whole history on every leg: on a 1 GB Codex rollout
+# (404,580 messages) the page ran every built-in strategy on both legs for over half an hour with
+# nothing on screen but Streamlit's "Running" mark (user run). The Curation page asks the same way
+# above 2,000 messages (``COMPARE_AT_ONCE``). (Comments, not docstrings: Streamlit's magic would
+# write a bare string on the page; tests/app/test_page_magic.py.)
 LONG = 2000
-"""Above this many messages only strategies ``none`` and ``toolhist`` run until the user asks for more.
-
-Each strategy curates, renders and judges the whole history on every leg: on a 1 GB Codex rollout
-(404,580 messages) the page ran every built-in strategy on both legs for over half an hour with
-nothing on screen but Streamlit's "Running" mark (user run). The Curation page asks the same way
-above 2,000 messages (``COMPARE_AT_ONCE``)."""
 FIRST = ("none", "toolhist")
-SHOWN_CHARACTERS = 200_000
-"""A body longer than this as indented JSON is shown by its head, and downloaded whole."""
+SHOWN_CHARACTERS = 200_000  # a body longer than this as indented JSON: its head shown, the whole downloaded
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
