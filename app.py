@@ -23,7 +23,7 @@ from toolhist.views.widgets import PAGES
 # (A comment, not a docstring: Streamlit's magic would show a bare string on every page.)
 TITLES = {"home": "Home", "explain": "Explain a 400"}
 
-warm()  # once per server: the token encoder and the imports the pages' first visits would wait for
+warm()  # once per server: the imports the pages' first visits would wait for
 
 st.navigation(
     [st.Page(page, title=TITLES.get(name), default=name == "home") for name, page in PAGES.items()]

@@ -83,11 +83,6 @@ def _encoding(name: str) -> _Encoder:
     return encoder
 
 
-def warm_encoding(name: str = "o200k_base") -> None:
-    """Build ``name``'s encoder now (once per process), so the first count does not wait for it."""
-    _encoding(name)
-
-
 @dataclass(frozen=True)
 class TokenCounter:
     """How a provider's tokens are counted here: which encoding, and whether the figure is exact."""
