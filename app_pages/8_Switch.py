@@ -77,14 +77,15 @@ def _every_strategy() -> None:
     st.session_state["sw_strategies"] = list(STRATEGIES)
 
 
-def _show_body(body: object, name: str, key: str) -> None:
+def _show_body(body: object, name: str, key: str, *, long: bool) -> None:
     """The body as indented JSON; a long one by its head, with the whole as a download.
 
     ``json.dumps(indent=2)`` of a 400,000-message body is pure Python over hundreds of MB, and
-    the browser cannot lay out that much text: past `SHOWN_CHARACTERS` the body is written once by
-    orjson (same indentation) and its head shown.
+    the browser cannot lay out that much text: past `SHOWN_CHARACTERS` (or on a ``long`` history)
+    the body is written by orjson (same indentation) and its head shown. The download is made when
+    clicked (a callable), so a rerun does not hand the whole body to Streamlit's media store.
     """
-    text = json.dumps(body, indent=2, ensure_ascii=False) if count <= LONG else None
+    text = None if long else json.dumps(body, indent=2, ensure_ascii=False)
     if text is None or len(text) > SHOWN_CHARACTERS:
         whole = orjson.dumps(body, option=orjson.OPT_INDENT_2)
         head = whole[:SHOWN_CHARACTERS].decode("utf-8", "ignore")
@@ -92,7 +93,13 @@ def _show_body(body: object, name: str, key: str) -> None:
         lines, total = head.count("\n") + 1, whole.count(b"\n") + 1
         st.caption(f"The first {lines:,} lines of {total:,}: the whole body is the download.")
         st.code(head, language="json", wrap_lines=True)
-        st.download_button("Download the body (JSON)", whole, file_name=name, key=key)
+        st.download_button(
+            "Download the body (JSON)",
+            lambda: orjson.dumps(body, option=orjson.OPT_INDENT_2),
+            file_name=name,
+            key=key,
+            mime="application/json",
+        )
         return
     st.code(text, language="json", wrap_lines=True)
 
@@ -195,4 +202,4 @@ for n, leg in enumerate(report.legs):
         result = leg.strategies[shown]
         for v in result.violations:
             st.text(f"{v.severity}  {v.rule}  {v.path}: {v.error_text}")
-        _show_body(result.body, f"switch-{leg.provider}-{shown}.json", f"sw_download_{n}")
+        _show_body(result.body, f"switch-{leg.provider}-{shown}.json", f"sw_download_{n}", long=count > LONG)
