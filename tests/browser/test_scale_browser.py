@@ -227,11 +227,11 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     # every provider's, counted exactly; the first row opened
     sidebar_link(page, "Violations")
     own = len(want.result.results["openai-chat"])
-    expect(page.get_by_role("heading", name=f"{own} violations", exact=True)).to_be_visible(timeout=LOAD)
+    expect(page.get_by_role("heading", name=f"{own:,} violations", exact=True)).to_be_visible(timeout=LOAD)
     page.locator('[data-testid="stSidebar"]').get_by_label("Provider").click()
     page.get_by_role("option", name="all providers", exact=True).click()
     total = sum(len(found) for found in want.result.results.values())
-    expect(page.get_by_role("heading", name=f"{total} violations", exact=True)).to_be_visible(timeout=LOAD)
+    expect(page.get_by_role("heading", name=f"{total:,} violations", exact=True)).to_be_visible(timeout=LOAD)
     first_row = violations_frame(want.result.results).iloc[0]
     expect(
         page.get_by_text(
@@ -243,7 +243,7 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     page.locator('[data-testid="stSidebar"]').get_by_label("Provider").click()
     page.get_by_role("option", name="anthropic", exact=True).click()
     anthropic = len(want.result.results["anthropic"])
-    expect(page.get_by_role("heading", name=f"{anthropic} violations", exact=True)).to_be_visible(
+    expect(page.get_by_role("heading", name=f"{anthropic:,} violations", exact=True)).to_be_visible(
         timeout=LOAD
     )
 
@@ -274,9 +274,9 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     choose(page, "Strategy", strategy)
     per_pass = " · ".join(f"{name} {n:,}" for name, n in want.passes)
     expect(page.get_by_text(f"Changes per pass: {per_pass}", exact=True)).to_be_visible(timeout=LOAD)
-    expect(metric(page, "Changes")).to_have_text(str(want.changes), timeout=WAIT)
+    expect(metric(page, "Changes")).to_have_text(f"{want.changes:,}", timeout=WAIT)
     errors_before = sum(v.severity == "error" for v in want.result.results[provider])
-    expect(metric(page, "Errors before")).to_have_text(str(errors_before), timeout=WAIT)
-    expect(metric(page, "Errors left")).to_have_text(str(want.errors_left), timeout=WAIT)
+    expect(metric(page, "Errors before")).to_have_text(f"{errors_before:,}", timeout=WAIT)
+    expect(metric(page, "Errors left")).to_have_text(f"{want.errors_left:,}", timeout=WAIT)
     expect(page.get_by_role("button", name="Compare the built-in strategies")).to_be_visible(timeout=LOAD)
     assert page.outside_requests == []  # type: ignore[attr-defined]
