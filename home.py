@@ -10,6 +10,7 @@ is shown through Streamlit's escaping elements (tables, text, code); nothing is 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -26,7 +27,7 @@ from toolhist.providers.chat_shared import CHAT_SHAPED, sharing
 from toolhist.ran_on import said
 from toolhist.readers import FORMATS, READERS
 from toolhist.summary import Summary
-from toolhist.views import failure, state
+from toolhist.views import failure, forked, state
 from toolhist.views.bundles import captured
 from toolhist.views.failure import alert
 from toolhist.views.home_sources import bundle_source, machine_row, machine_source
@@ -52,6 +53,7 @@ SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
 PASTED = "<pasted text>"
+PATIENCE = 60.0  # seconds Home waits for a second process beyond 3x its own verdicts' time (`forked`)
 
 
 def cli_path() -> str | None:
@@ -269,6 +271,10 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     one of them (usually the provider the session ran on), so the table is on screen from the start,
     each row filled in when its provider is checked, and replaced by the full table (with the
     violation matrix) when all are. A rerun with every verdict cached draws nothing here.
+
+    On a long session the providers that do not share the chat body (but the first) are checked
+    meanwhile by a second process on the machine's other core (`toolhist.views.forked`): at 100,000
+    messages four of the seven verdicts' ~9 s of CPU. Without its answer they are checked here.
     """
     key, session = opened.key, opened.session
     pending = [p for p in PROVIDERS if not state.verdict_ready(key, p)]
@@ -284,22 +290,47 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
         pending.insert(0, first)
     rows = {p: verdict_row(p, opened.found(p), is_as_sent(session, p)) for p in PROVIDERS if p not in pending}
     read = f"{len(session.messages):,} messages read ({session.source.format})"
+    # the providers not sharing the chat body, but the first, go to a second process on a long session
+    apart = [p for p in pending[1:] if p not in CHAT_SHAPED] if forked.usable(session) else []
+    child = forked.start(opened.document, session, apart) if len(apart) > 1 else None
+    here = [p for p in pending if child is None or p not in child.providers]
     bar, slot = st.empty(), st.empty()
+    began = time.monotonic()
     try:
         # the chat-shaped providers share one rendered body; one collector pause over all seven
         # (`toolhist._gc.pausing`: between verdicts it re-scanned what the last one left, 2 s of 8 at 100k)
         with pausing(), sharing():
-            for done, provider in enumerate(pending):
+            for done, provider in enumerate(here):
                 count = f"({done + 1} of {len(pending)})"
                 # progress text is Markdown: the provider names and counts only, no user-derived text
                 bar.progress(done / len(pending), text=f"{read}; checking {provider} {count}…")
-                table = verdicts_so_far(PROVIDERS, rows, provider, f"checking {count}…")
+                table = verdicts_so_far(PROVIDERS, rows, provider, f"checking {count}…", beside(child))
                 slot.dataframe(pd.DataFrame(table), hide_index=True)
                 rows[provider] = verdict_row(provider, opened.found(provider), is_as_sent(session, provider))
+        if child is not None:
+            names = ", ".join(child.providers)
+            bar.progress(len(here) / len(pending), text=f"{read}; waiting for {names} (a second process)…")
+            table = verdicts_so_far(PROVIDERS, rows, "", "", beside(child))
+            slot.dataframe(pd.DataFrame(table), hide_index=True)
+            found, child = forked.answers(child, patience=PATIENCE + 3 * (time.monotonic() - began)), None
+            if found is not None:
+                state.made_elsewhere(opened, found)
+            # without an answer (`forked.answers`: none is sound) they are computed here, as without a fork
+            with pausing():
+                for provider in apart:
+                    found_here = opened.found(provider)
+                    rows[provider] = verdict_row(provider, found_here, is_as_sent(session, provider))
     finally:
+        if child is not None:  # the run was stopped (the user left the page): no child computes on
+            forked.stop(child)
         bar.empty()
         slot.empty()
     state.settle()
+
+
+def beside(child: forked.Child | None) -> dict[str, str]:
+    """What Home's table says of the providers a second process checks (`toolhist.views.forked`)."""
+    return {} if child is None else dict.fromkeys(child.providers, "checking (second process)…")
 
 
 def show(opened: state.Opened) -> None:

@@ -36,3 +36,18 @@ def test_rows_filled_so_far_read_as_the_final_ones_and_the_rest_wait() -> None:
     waiting = [p for p, row in by_name.items() if row["verdict"] == "waiting"]
     assert waiting == [p for p in PROVIDERS if p not in {"openai-chat", "anthropic"}]
     assert all(isinstance(v, str) for row in table for v in row.values())
+
+
+def test_rows_a_second_process_checks_say_so_and_the_rest_wait() -> None:
+    """Home on a long session: some providers are checked by a second process (`toolhist.views.forked`)."""
+    apart = {"gemini": "checking (second process)…", "bedrock": "checking (second process)…"}
+    table = verdicts_so_far(PROVIDERS, {}, "openai-chat", "checking (1 of 7)…", apart)
+    assert {row["provider"]: row["verdict"] for row in table} == {
+        "openai-chat": "checking (1 of 7)…",
+        "openai-responses": "waiting",
+        "anthropic": "waiting",
+        "gemini": "checking (second process)…",
+        "mistral": "waiting",
+        "kimi": "waiting",
+        "bedrock": "checking (second process)…",
+    }

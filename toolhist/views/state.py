@@ -210,13 +210,30 @@ def redacting() -> bool:
     return on
 
 
+_MADE: dict[tuple[str, str], list[Violation]] = {}
+"""Verdicts computed outside this process (`toolhist.views.forked`), waiting for `_verdict` to keep them."""
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _verdict(key: str, provider: str, _document: Document, _session: Session) -> list[Violation]:
-    """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows."""
+    """One provider's part of `toolhist.check`, cached per file: a page pays only for what it shows.
+
+    A verdict a second process made for this session (`made_elsewhere`) is taken as it is.
+    """
     record(key, _verdict, key, provider, None, None)
-    found = verdict(_document, _session, provider)
-    trimmed()  # the rendered body's heap (`toolhist.views.trim`)
+    found = _MADE.pop((key, provider), None)
+    if found is None:
+        found = verdict(_document, _session, provider)
+        trimmed()  # the rendered body's heap (`toolhist.views.trim`)
     return found
+
+
+def made_elsewhere(opened: Opened, found: dict[str, list[Violation]]) -> None:
+    """Keep ``found`` (verdicts of ``opened`` a forked child computed) as `Opened.found`'s answers."""
+    for provider, violations_found in found.items():
+        _MADE[(opened.key, provider)] = violations_found
+        opened.found(provider)  # cached now, from the entry above unless another run cached it first
+        _MADE.pop((opened.key, provider), None)
 
 
 def _size(n: int) -> str:

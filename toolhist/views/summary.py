@@ -6,7 +6,7 @@ shown in Jupyter. Every cell is plain text or a number: whatever shows them esca
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from toolhist.check import CheckResult
@@ -132,15 +132,23 @@ def pending_row(provider: str, step: str) -> Row:
 
 
 def verdicts_so_far(
-    providers: Sequence[str], done: dict[str, Row], current: str, step: str
+    providers: Sequence[str],
+    done: dict[str, Row],
+    current: str,
+    step: str,
+    elsewhere: Mapping[str, str] | None = None,
 ) -> list[dict[str, str]]:
     """Home's verdict table while the providers are checked: a row per provider, as text.
 
     ``done`` holds the rows computed so far (`verdict_row`); ``current`` is being checked (its verdict
-    reads ``step``), the others are "waiting". Every cell is text, a pending count blank: a column
+    reads ``step``), ``elsewhere`` names what the others being checked at the same time read, the
+    rest are "waiting". Every cell is text, a pending count blank: a column
     of counts with gaps would otherwise show ``None``, or ``2838.0`` once pandas makes it float.
     """
-    rows = [done.get(p) or pending_row(p, step if p == current else "waiting") for p in providers]
+    also = elsewhere or {}
+    rows = [
+        done.get(p) or pending_row(p, step if p == current else also.get(p, "waiting")) for p in providers
+    ]
     return [{k: "" if v is None else str(v) for k, v in row.items()} for row in rows]
 
 
