@@ -113,6 +113,23 @@ def test_results_logged_so_far_are_completed_in_their_message() -> None:
     assert judged.appended == "placeholder results for 1 pending call(s): c2"
 
 
+def test_a_call_answered_anywhere_in_the_log_is_not_pending() -> None:
+    """A result earlier in the log answers a reused id (the scan from the end stops only when all are found)."""
+    s = _as(
+        "gemini-cli",
+        session(
+            human("hi"),
+            ai(call("c1")),
+            tool(result("c1")),
+            ai(call("c1"), call("c2"), call("c3")),
+            tool(result("c3")),
+        ),
+    )
+    judged = judge(s)
+    assert judged.appended == "placeholder results for 1 pending call(s): c2"
+    assert [b.call_id for b in judged.session.messages[-1].tool_responses()] == ["c3", "c2"]
+
+
 def test_a_log_ending_with_new_input_is_sent_as_logged() -> None:
     for tail in (human("and now?"), tool(result("c1"))):
         s = _as("kilo", session(human("hi"), ai(call("c1")), tail))

@@ -18,6 +18,7 @@ builds the judged history, so `toolhist.check`, the report and the app apply one
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -118,8 +119,24 @@ def _pending(session: Session) -> tuple[int | None, list[ToolCallBlock]]:
     last_ai = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].speaker == "ai"), None)
     if last_ai is None or any(m.speaker not in ("ai", "tool") for m in messages[last_ai + 1 :]):
         return None, []
-    answered = {b.call_id for m in messages for b in m.tool_responses()}
-    return last_ai, [c for c in messages[last_ai].tool_calls() if c.id not in answered]
+    calls = list(messages[last_ai].tool_calls())
+    return last_ai, [c for c in calls if c.id not in _answered({c.id for c in calls}, messages)]
+
+
+def _answered(ids: set[str], messages: Sequence[Message]) -> set[str]:
+    """Which of ``ids`` some result anywhere in ``messages`` answers.
+
+    From the end, where a turn's results are, until all are found: a set of every call id answered
+    in a 400,000-message log was seconds of Home's first run at 1 GB (issue 26), for a few ids.
+    """
+    found: set[str] = set()
+    for message in reversed(messages):
+        for block in message.blocks:
+            if isinstance(block, ToolResponseBlock) and block.call_id in ids:
+                found.add(block.call_id)
+        if len(found) == len(ids):
+            break
+    return found
 
 
 def _with_results(session: Session, last_ai: int, pending: list[ToolCallBlock]) -> Judged:
