@@ -166,24 +166,30 @@ def show_captured(session: Session) -> None:
         st.page_link(PAGES["explain"], label="Explain this answer", icon=":material/help:")
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def message_rows(key: str, _session: Session) -> pd.DataFrame:
-    """The message table, cached per content key (a second or so at 100,000 messages, on every rerun)."""
-    return pd.DataFrame(messages_table(_session))
+@st.cache_resource(max_entries=16, show_spinner=False)
+def message_rows(key: str, _session: Session, first: int) -> pd.DataFrame:
+    """The message table's page from message ``first``, cached per content key and page.
+
+    Only the rows shown are made: every row of a 100,000-message history was a second of Home's
+    first run at that size, and a rerun (another page) makes only its own.
+    """
+    return pd.DataFrame(messages_table(_session, first, first + PAGE_ROWS))
 
 
 def show_messages(key: str, session: Session) -> None:
     """The message table; a long history's a page at a time, so the browser is not sent every row."""
     st.subheader("Messages")
-    rows = message_rows(key, session)
-    if len(rows) > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser
-        pages = -(-len(rows) // PAGE_ROWS)
+    total = len(session.messages)
+    first = 0
+    if total > PAGE_ROWS:  # a long history: a page at a time, not every row to the browser
+        pages = -(-total // PAGE_ROWS)
         page = int(
             st.number_input(f"Page (of {pages}; {PAGE_ROWS} messages a page)", 1, pages, key="home_page")
         )
         first = (page - 1) * PAGE_ROWS
-        rows = rows.iloc[first : first + PAGE_ROWS]
-        st.caption(f"Messages {first:,} to {first + len(rows) - 1:,} of {len(session.messages):,}")
+    rows = message_rows(key, session, first)
+    if total > PAGE_ROWS:
+        st.caption(f"Messages {first:,} to {first + len(rows) - 1:,} of {total:,}")
     st.dataframe(
         rows,
         hide_index=True,

@@ -73,11 +73,17 @@ def preview(message: Message) -> str:
     return _clip(" · ".join(parts)) if parts else "(empty)"
 
 
-def messages_table(session: Session) -> list[Row]:
-    """One row per message: position, role, where it came from, a preview, call/result counts."""
+def messages_table(session: Session, start: int = 0, stop: int | None = None) -> list[Row]:
+    """One row per message: position, role, where it came from, a preview, call/result counts.
+
+    ``start``/``stop`` make the rows of those messages only (Home's page of a long history: the
+    100,000 rows of a long session were a second of Home's first run, for the 1,000 it shows).
+    """
     rows: list[Row] = []
-    for i, message in enumerate(session.messages):
-        location = session.source.locations[i] if i < len(session.source.locations) else None
+    messages, locations = session.messages, session.source.locations
+    for i in range(start, len(messages) if stop is None else min(stop, len(messages))):
+        message = messages[i]
+        location = locations[i] if i < len(locations) else None
         rows.append(
             {
                 "#": i,
