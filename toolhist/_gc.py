@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import threading
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -64,6 +65,19 @@ def _pause() -> None:
             _was_enabled = gc.isenabled()
             gc.disable()
         _depth += 1
+
+
+def _unlocked() -> None:
+    """In a forked child: a lock another thread held at the fork stays held there for good; make it anew.
+
+    `toolhist.views.forked` forks the app's server, whose other sessions' threads pause too.
+    """
+    global _lock  # noqa: PLW0603 - the process-wide lock, replaced in the child only
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_unlocked)
 
 
 def _resume() -> None:

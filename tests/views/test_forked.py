@@ -9,6 +9,7 @@ time, gives None (the page then computes those verdicts itself) and is reaped, n
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -17,8 +18,9 @@ import streamlit as st
 from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
+from toolhist import _gc
 from toolhist.check import verdict
-from toolhist.providers import PROVIDERS, Violation
+from toolhist.providers import PROVIDERS, Violation, chat_shared
 from toolhist.readers import load_document
 from toolhist.views import forked
 
@@ -58,6 +60,29 @@ def test_a_childs_verdicts_are_the_verdicts_computed_here(path: Path) -> None:
         assert [v.model_dump_json() for v in found[provider]] == [v.model_dump_json() for v in here]
         assert all(list(v.__dict__) == list(Violation.model_fields) for v in found[provider])
     assert gone(child.pid)
+
+
+def test_a_lock_another_thread_holds_at_the_fork_does_not_stop_the_child() -> None:
+    """The server's other sessions pause the collector and share chat bodies under locks: made anew in a child."""
+    doc, session = load_document(REAL[0])
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _gc._lock, chat_shared._lock:
+            held.set()
+            release.wait()
+
+    other = threading.Thread(target=hold)
+    other.start()
+    held.wait()
+    try:
+        child = forked.start(doc, session, ["openai-chat", "mistral"])
+        assert child is not None
+        found = forked.answers(child, patience=60)  # without new locks the child waits for ever
+    finally:
+        release.set()
+        other.join()
+    assert found == {p: verdict(doc, session, p, remember=False) for p in ("openai-chat", "mistral")}
 
 
 def test_a_child_that_raises_gives_no_answer_and_is_reaped(monkeypatch: pytest.MonkeyPatch) -> None:

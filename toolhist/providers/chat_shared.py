@@ -15,6 +15,7 @@ share the body's objects: a body is read-only once rendered (`toolhist.providers
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -128,3 +129,13 @@ def _forget(key: int, dead: weakref.ref[Session]) -> None:
         shared = _SHARED.get(key)
         if shared is not None and shared.session is dead:
             del _SHARED[key]
+
+
+def _unlocked() -> None:
+    """In a forked child (`toolhist.views.forked`): a lock another thread held at the fork, made anew."""
+    global _lock  # noqa: PLW0603 - the module's lock, replaced in the child only
+    _lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_unlocked)
