@@ -171,3 +171,28 @@ def test_home_shows_the_same_verdicts_with_a_second_process(
     assert len(started) == 1
     assert [d.value.to_csv() for d in with_fork.dataframe] == [d.value.to_csv() for d in without.dataframe]
     assert [t.value for t in with_fork.text] == [t.value for t in without.text]
+
+
+def test_home_checks_them_itself_when_the_second_process_gives_no_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child that fails (here: its answer thrown away) costs time, not a verdict: Home computes them."""
+    path = benchmark_module("generate").write(forked.MIN_MESSAGES + 500, tmp_path / "long.json")
+    monkeypatch.setenv("TOOLHIST_OPEN", str(tmp_path))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    real_answers = forked.answers
+    asked: list[int] = []
+
+    def lost(child: forked.Child, patience: float) -> None:
+        asked.append(child.pid)
+        real_answers(child, patience)  # reaped as always, its answer dropped
+
+    monkeypatch.setattr(forked, "answers", lost)
+    st.cache_resource.clear()
+    failed = home(path)
+    assert len(asked) == 1
+    monkeypatch.setenv(forked.ENV, "0")
+    st.cache_resource.clear()
+    without = home(path)
+    assert [d.value.to_csv() for d in failed.dataframe] == [d.value.to_csv() for d in without.dataframe]
+    assert [t.value for t in failed.text] == [t.value for t in without.text]
