@@ -366,10 +366,19 @@ def show(opened: state.Opened) -> None:
     if ran is not None:
         st.text(sentence(said(ran)))
     verdicts, matrix, totals = verdict_tables(key, result)
-    st.dataframe(verdicts, hide_index=True, key="verdicts")
+    counts = st.column_config.NumberColumn(format=COUNT)  # 12,904 errors, not 12904
+    st.dataframe(
+        verdicts, hide_index=True, key="verdicts", column_config={"errors": counts, "warnings": counts}
+    )
     if len(matrix):
         st.caption("Violations per rule and provider: select a count to list those violations")
-        picked = st.dataframe(matrix, key="matrix", on_select="rerun", selection_mode="single-cell")
+        picked = st.dataframe(
+            matrix,
+            key="matrix",
+            on_select="rerun",
+            selection_mode="single-cell",
+            column_config=dict.fromkeys(result.results, counts),
+        )
         cells = picked["selection"]["cells"] if isinstance(picked, dict) else picked.selection.cells
         if cells:
             row, name = cells[0]

@@ -34,6 +34,9 @@ def test_first_run_opens_the_default_sample() -> None:
     assert "Judged as sent (a request body)" in [t.value for t in at.text]
     assert "**Format:** `openai-chat`" in at.markdown[0].value
     verdicts = at.dataframe[0].value
+    counts = {"type_config": {"type": "number", "format": "%,d"}}  # 12,904 errors, not 12904
+    assert json.loads(at.dataframe[0].proto.columns)["errors"] == counts
+    assert json.loads(at.dataframe[1].proto.columns)["mistral"] == counts  # the rule-by-provider matrix
     row = verdicts[verdicts["provider"] == "openai-chat"].iloc[0]
     assert (row["verdict"], row["errors"], row["rules"], row["checked"]) == (
         "rejects (HTTP 400)",

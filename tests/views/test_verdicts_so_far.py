@@ -41,13 +41,15 @@ def test_rows_filled_so_far_read_as_the_final_ones_and_the_rest_wait() -> None:
 def test_rows_a_second_process_checks_say_so_and_the_rest_wait() -> None:
     """Home on a long session: some providers are checked by a second process (`toolhist.views.forked`)."""
     apart = {"gemini": "checking (second process)…", "bedrock": "checking (second process)…"}
-    table = verdicts_so_far(PROVIDERS, {}, "openai-chat", "checking (1 of 7)…", apart)
+    mistral = {"provider": "mistral", "verdict": "rejects (HTTP 400)", "errors": 12904, "warnings": 930}
+    table = verdicts_so_far(PROVIDERS, {"mistral": mistral}, "openai-chat", "checking (1 of 7)…", apart)
     assert {row["provider"]: row["verdict"] for row in table} == {
         "openai-chat": "checking (1 of 7)…",
         "openai-responses": "waiting",
         "anthropic": "waiting",
         "gemini": "checking (second process)…",
-        "mistral": "waiting",
+        "mistral": "rejects (HTTP 400)",
         "kimi": "waiting",
         "bedrock": "checking (second process)…",
     }
+    assert [(r["errors"], r["warnings"]) for r in table if r["provider"] == "mistral"] == [("12,904", "930")]

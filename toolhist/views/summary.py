@@ -149,13 +149,17 @@ def verdicts_so_far(
     ``done`` holds the rows computed so far (`verdict_row`); ``current`` is being checked (its verdict
     reads ``step``), ``elsewhere`` names what the others being checked at the same time read, the
     rest are "waiting". Every cell is text, a pending count blank: a column
-    of counts with gaps would otherwise show ``None``, or ``2838.0`` once pandas makes it float.
+    of counts with gaps would otherwise show ``None``, or ``2838.0`` once pandas makes it float. A
+    count is written as the final table writes it ("12,904").
     """
     also = elsewhere or {}
     rows = [
         done.get(p) or pending_row(p, step if p == current else also.get(p, "waiting")) for p in providers
     ]
-    return [{k: "" if v is None else str(v) for k, v in row.items()} for row in rows]
+    return [
+        {k: "" if v is None else f"{v:,}" if isinstance(v, int) else str(v) for k, v in row.items()}
+        for row in rows
+    ]
 
 
 def verdict_rows(result: CheckResult) -> list[Row]:
