@@ -6,7 +6,7 @@ from pathlib import Path
 
 from toolhist.check import check
 from toolhist.providers import PROVIDERS
-from toolhist.views.summary import verdict_row, verdicts_so_far
+from toolhist.views.summary import Row, verdict_row, verdicts_so_far
 
 SAMPLE = Path(__file__).parents[2] / "sample_logs" / "openai_chat_request.json"
 
@@ -41,7 +41,7 @@ def test_rows_filled_so_far_read_as_the_final_ones_and_the_rest_wait() -> None:
 def test_rows_a_second_process_checks_say_so_and_the_rest_wait() -> None:
     """Home on a long session: some providers are checked by a second process (`toolhist.views.forked`)."""
     apart = {"gemini": "checking (second process)…", "bedrock": "checking (second process)…"}
-    mistral = {"provider": "mistral", "verdict": "rejects (HTTP 400)", "errors": 12904, "warnings": 930}
+    mistral: Row = {"provider": "mistral", "verdict": "rejects (HTTP 400)", "errors": 12904, "warnings": 930}
     table = verdicts_so_far(PROVIDERS, {"mistral": mistral}, "openai-chat", "checking (1 of 7)…", apart)
     assert {row["provider"]: row["verdict"] for row in table} == {
         "openai-chat": "checking (1 of 7)…",
