@@ -245,12 +245,16 @@ class _Renderer:
         same = self.same
         source_extra = message.metadata.extra
         extra = _own_fields(source_extra, same)
+        blocks = message.blocks
+        if message.speaker == "tool" and len(blocks) == 1 and type(blocks[0]) is ToolResponseBlock:
+            self.results(mi, message, [(0, blocks[0])], extra)  # half of a history's messages
+            return
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         responses: list[tuple[int, ToolResponseBlock]] = []
         thinking: ThinkingBlock | None = None
         thinking_at = 0
-        for bi, block in enumerate(message.blocks):
+        for bi, block in enumerate(blocks):
             kind = type(block)
             if kind is ToolResponseBlock:
                 responses.append((bi, block))  # type: ignore[arg-type]  # its class, tested
@@ -273,14 +277,14 @@ class _Renderer:
             if calls:
                 # A tool message holding calls (seed 000 failure mode A): the calls go out as the
                 # assistant turn they are, right after the results, as naive clients send them.
-                self.assistant(mi, pending=[], calls=calls, thinking=None, extra={}, message=message)
+                self.assistant(mi, [], calls, None, extra={}, message=message)
             if pending:  # appended first: `content` maps its parts under the message it is in
                 text: dict[str, JsonValue] = {"role": "user"}
                 self.emit(text, mi)
                 text["content"] = self.content(pending, message, mi)
             return
         if speaker == "ai" or calls:
-            self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
+            self.assistant(mi, pending, calls, thinking, extra=extra, message=message)
             if thinking is not None:
                 self.put_reasoning(len(messages) - 1, mi, thinking_at)
             return
@@ -326,10 +330,10 @@ class _Renderer:
     def assistant(
         self,
         mi: int,
-        *,
         pending: list[tuple[int, Block]],
         calls: list[tuple[int, ToolCallBlock]],
         thinking: ThinkingBlock | None,
+        *,
         extra: dict[str, JsonValue],
         message: Message,
     ) -> None:
@@ -352,16 +356,16 @@ class _Renderer:
             if legacy:
                 regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")]
         if regular or (same and message.metadata.extra.get("tool_calls") == []):
-            freeform = self.freeform
-            out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
-            if same and not self.custom:
-                self.custom = any(
-                    c.freeform_input is not None and c.provider_data.get("type") == "custom"
-                    for _, c in regular
-                )
+            freeform, custom = self.freeform, self.custom
             put = self.put_call
-            for k, (bi, _) in enumerate(regular):
+            entries: list[JsonValue] = []
+            for k, (bi, c) in enumerate(regular):  # one loop: the entries, their map, custom calls
+                entries.append(chat_tool_call(c, c.id, same=same, freeform=freeform))
                 put(at, k, mi, bi)
+                if same and not custom and c.freeform_input is not None:
+                    custom = c.provider_data.get("type") == "custom"
+            self.custom = custom
+            out["tool_calls"] = entries
         if legacy:
             fn = chat_tool_call(legacy[0], legacy[0].id, same=same)["function"]
             out["function_call"] = fn
