@@ -228,30 +228,41 @@ class _Renderer:
         """Blocks grouped by source item: ``block_items`` when they fit, else content runs."""
         locations = self.session.source.locations
         items = locations[mi].block_items if self.same and mi < len(locations) else None
-        keys: list[object]
-        if items is not None and len(items) == len(message.blocks):
-            keys = list(items)
-        else:
-            keys, run = [], 0
-            for bi, block in enumerate(message.blocks):
-                content = isinstance(block, (TextBlock, MediaBlock)) or (
-                    isinstance(block, OpaqueBlock) and block.source_format == NAME and not _is_item(block)
-                )
-                starts = (
-                    not content
-                    or bi == 0
-                    or "_item" in getattr(block, "provider_data", {})
-                    or keys[-1] != ("content", run)
-                )
-                if starts:
-                    run += 1
-                keys.append(("content", run) if content else ("item", bi))
-        group: Group = []
-        for bi, block in enumerate(message.blocks):
-            if group and keys[bi] != keys[group[-1][0]]:
+        blocks = message.blocks
+        if items is not None and len(items) == len(blocks):
+            keys: list[object] = list(items)
+            group: Group = []
+            for bi, block in enumerate(blocks):
+                if group and keys[bi] != keys[group[-1][0]]:
+                    yield group
+                    group = []
+                group.append((bi, block))
+            if group:
+                yield group
+            return
+        # Content runs, keyed and grouped in one pass (a group's blocks are consecutive: its last
+        # block's key is the previous block's).
+        group = []
+        previous: tuple[str, int] | None = None
+        run = 0
+        for bi, block in enumerate(blocks):
+            content = isinstance(block, (TextBlock, MediaBlock)) or (
+                isinstance(block, OpaqueBlock) and block.source_format == NAME and not _is_item(block)
+            )
+            starts = (
+                not content
+                or bi == 0
+                or "_item" in getattr(block, "provider_data", {})
+                or previous != ("content", run)
+            )
+            if starts:
+                run += 1
+            key = ("content", run) if content else ("item", bi)
+            if group and key != previous:
                 yield group
                 group = []
             group.append((bi, block))
+            previous = key
         if group:
             yield group
 
