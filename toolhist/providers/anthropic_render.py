@@ -216,7 +216,9 @@ class _Renderer(BlockRenderer):
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 
     def text(self, block: TextBlock) -> dict[str, JsonValue]:
-        return {"type": "text", "text": block.text, **(block.provider_data if self.same else {})}
+        if self.same and block.provider_data:
+            return {"type": "text", "text": block.text, **block.provider_data}
+        return {"type": "text", "text": block.text}  # a literal: no unpacking of an empty dict
 
     def call(self, mi: int, bi: int, call: ToolCallBlock) -> dict[str, JsonValue]:
         if self.same:
