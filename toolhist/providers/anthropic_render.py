@@ -136,10 +136,12 @@ def result_content(block: ToolResponseBlock) -> JsonValue:
 
 def signature_note(provider_data: dict[str, JsonValue], mi: int, bi: int, fmt: str) -> str | None:
     """A plain note when a foreign block carries a thought signature the target cannot take."""
-    keys = [k for k in SIGNATURE_KEYS if k in provider_data]
-    if not keys:
-        return None
-    return f"message {mi} block {bi}: {keys[0]} (bound to the provider that made it) cannot be sent to {fmt}"
+    for key in SIGNATURE_KEYS:  # a loop, not a comprehension: once per call rendered
+        if key in provider_data:
+            return (
+                f"message {mi} block {bi}: {key} (bound to the provider that made it) cannot be sent to {fmt}"
+            )
+    return None
 
 
 def plain_text(part: dict[str, JsonValue]) -> bool:
@@ -198,7 +200,13 @@ class _Renderer(BlockRenderer):
                 parts.append(part)
                 put(k, len(parts) - 1, mi, bi)
         form = message.metadata.extra.get("_content_form") if self.same else None
-        if len(parts) == 1 and plain_text(parts[0]) and (form == "string" or not self.same):
+        if (
+            len(parts) == 1
+            and (form == "string" or not self.same)
+            and len(parts[0]) == 2  # `plain_text`, inline: once per message
+            and parts[0].get("type") == "text"
+            and "text" in parts[0]
+        ):
             out["content"] = parts[0]["text"]
         else:
             # Not list[JsonValue](parts): calling a generic alias raises and catches an error each time.
@@ -208,7 +216,9 @@ class _Renderer(BlockRenderer):
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 
     def text(self, block: TextBlock) -> dict[str, JsonValue]:
-        return {"type": "text", "text": block.text, **(block.provider_data if self.same else {})}
+        if self.same and block.provider_data:
+            return {"type": "text", "text": block.text, **block.provider_data}
+        return {"type": "text", "text": block.text}  # a literal: no unpacking of an empty dict
 
     def call(self, mi: int, bi: int, call: ToolCallBlock) -> dict[str, JsonValue]:
         if self.same:
@@ -222,14 +232,17 @@ class _Renderer(BlockRenderer):
                 out["input"] = call.parameters
             out.update({k: v for k, v in data.items() if not k.startswith("_")})
             return out
-        note = signature_note(call.provider_data, mi, bi, NAME)
+        note = signature_note(call.provider_data, mi, bi, NAME) if call.provider_data else None
         if note:
             self.omitted.append(note)
+        parameters = call.parameters
         return {
             "type": "tool_use",
             "id": call.id,
             "name": call.name,
-            "input": call_input(call, mi, bi, self.omitted, NAME),
+            "input": parameters
+            if isinstance(parameters, dict)
+            else call_input(call, mi, bi, self.omitted, NAME),
         }
 
     def response(self, mi: int, bi: int, block: ToolResponseBlock) -> dict[str, JsonValue]:
@@ -244,7 +257,8 @@ class _Renderer(BlockRenderer):
             out.update({k: v for k, v in data.items() if not k.startswith("_")})
             return out
         out = {"type": "tool_result", "tool_use_id": block.call_id}
-        content = result_content(block)
+        result = block.result
+        content = result if type(result) is str else result_content(block)
         if content is not None:
             out["content"] = content
         if block.error is not None:

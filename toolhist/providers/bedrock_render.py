@@ -176,14 +176,17 @@ class _Renderer(BlockRenderer):
                 f"message {mi} block {bi}: Anthropic server tool call {call.name!r} cannot run on {NAME}"
             )
             return None
-        note = signature_note(call.provider_data, mi, bi, NAME)
+        note = signature_note(call.provider_data, mi, bi, NAME) if call.provider_data else None
         if note:
             self.omitted.append(note)
+        parameters = call.parameters
         return {
             "toolUse": {
                 "toolUseId": call.id,
                 "name": call.name,
-                "input": call_input(call, mi, bi, self.omitted, NAME),
+                "input": parameters
+                if isinstance(parameters, dict)
+                else call_input(call, mi, bi, self.omitted, NAME),
             }
         }
 
@@ -194,14 +197,14 @@ class _Renderer(BlockRenderer):
                 result["content"] = block.result
             result.update({k: v for k, v in block.provider_data.items() if not k.startswith("_")})
             return {"toolResult": result}
-        kind = block.provider_data.get("type")
+        kind = block.provider_data.get("type") if block.provider_data else None
         if isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
             self.omitted.append(f"message {mi} block {bi}: Anthropic {kind} block cannot be sent to {NAME}")
             return None
         status = "error" if block.error is not None else "success"
-        return {
-            "toolResult": {"toolUseId": block.call_id, "content": result_content(block), "status": status}
-        }
+        value = block.result
+        content: list[JsonValue] = [{"text": value}] if type(value) is str else result_content(block)
+        return {"toolResult": {"toolUseId": block.call_id, "content": content, "status": status}}
 
     def thinking(self, mi: int, bi: int, block: ThinkingBlock) -> dict[str, JsonValue] | None:
         if block.source_provider != NAME:

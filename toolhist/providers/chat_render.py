@@ -55,7 +55,8 @@ def chat_tool_call(
     (Codex's ``custom_tool_call``), it goes as a function call with ``{"input": text}``
     (`toolhist.providers.base.freeform_note`).
     """
-    if not same or not call.provider_data:  # most calls: nothing of the source's to carry
+    data = call.provider_data
+    if not same or not data:  # most calls: nothing of the source's to carry
         plain: dict[str, JsonValue] = {}
         if call.raw_id is not None or call.id:
             plain["id"] = call_id
@@ -63,6 +64,35 @@ def chat_tool_call(
         raw = call.raw_arguments
         plain["function"] = {"name": call.name, "arguments": raw if raw is not None else arguments_text(call)}
         return plain
+    kind = data.get("type", "function")
+    if kind == "custom":
+        return _custom_call(call, call_id, freeform=freeform)
+    # A chat source's call ({"type": "function"} and little else): read in place, not copied and
+    # popped (a quarter of rendering a 100,000-message chat body back to chat).
+    out: dict[str, JsonValue] = {}
+    if call.raw_id is not None or call.id:
+        out["id"] = call_id
+    out["type"] = kind
+    form = data.get("_arguments_form")
+    fn: dict[str, JsonValue] = {"name": call.name}
+    if form == "object":
+        fn["arguments"] = call.parameters
+    elif form != "absent":
+        raw = call.raw_arguments
+        fn["arguments"] = raw if raw is not None else arguments_text(call)
+    fn_extra = data.get("function")
+    if isinstance(fn_extra, dict):
+        fn.update(fn_extra)
+    out["function"] = fn
+    if len(data) > 1 or "type" not in data:
+        for key, value in data.items():
+            if key not in ("type", "function") and not key.startswith("_"):
+                out[key] = value
+    return out
+
+
+def _custom_call(call: ToolCallBlock, call_id: str, *, freeform: bool) -> dict[str, JsonValue]:
+    """`chat_tool_call` of a call read from a chat ``type: "custom"`` call."""
     data = dict(call.provider_data)
     form = data.pop("_arguments_form", None)
     data.pop("_legacy", None)
@@ -71,15 +101,14 @@ def chat_tool_call(
     if call.raw_id is not None or call.id:
         out["id"] = call_id
     out["type"] = data.pop("type", "function")
-    if out["type"] == "custom":  # read from a chat custom call
-        custom_extra = data.pop("custom", {})
-        if freeform and call.freeform_input is not None:
-            custom: dict[str, JsonValue] = {"name": call.name, "input": call.freeform_input}
-            custom.update(custom_extra if isinstance(custom_extra, dict) else {})
-            out["custom"] = custom
-            out.update({k: v for k, v in data.items() if not k.startswith("_")})
-            return out
-        out["type"] = "function"
+    custom_extra = data.pop("custom", {})
+    if freeform and call.freeform_input is not None:
+        custom: dict[str, JsonValue] = {"name": call.name, "input": call.freeform_input}
+        custom.update(custom_extra if isinstance(custom_extra, dict) else {})
+        out["custom"] = custom
+        out.update({k: v for k, v in data.items() if not k.startswith("_")})
+        return out
+    out["type"] = "function"
     fn: dict[str, JsonValue] = {"name": call.name}
     if form == "object":
         fn["arguments"] = call.parameters
@@ -118,8 +147,29 @@ def media_part(block: MediaBlock) -> dict[str, JsonValue]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+def _own_fields(source_extra: dict[str, JsonValue], same: bool) -> dict[str, JsonValue]:
+    """A message's fields sent as they are: a chat source's own, and Mistral's ``prefix``.
+
+    A chat source's fields less toolhist's ``_`` markers, and the continuation flag curation sets.
+    A loop, not a comprehension (a function made and called in Python 3.11): once per message.
+    """
+    extra: dict[str, JsonValue] = {}
+    if same:
+        for key, value in source_extra.items():
+            if not key.startswith("_"):
+                extra[key] = value
+    if source_extra and source_extra.get("prefix") is True:
+        extra["prefix"] = True
+    return extra
+
+
 class _Renderer:
-    """Walks canonical messages and emits chat messages, recording the source map."""
+    """Walks canonical messages and emits chat messages, recording the source map.
+
+    Runs once per message of a history for three providers, so the walk dispatches on each block's
+    class once (``type(block) is``: no subclass exists) and builds a plain text's content with
+    no part made for it.
+    """
 
     def __init__(self, session: Session, freeform: bool) -> None:
         self.session = session
@@ -141,16 +191,21 @@ class _Renderer:
     def content(self, blocks: list[tuple[int, Block]], message: Message, mi: int) -> JsonValue:
         """Text and media blocks as ``content`` (string when that is how the source had it).
 
-        Called once per message with text (three providers render through here): the map entries
-        are recorded through the shape's column (`SourceMap.column`), not through `SourceMap.add`.
+        Called once per message with text (three providers render through here); one plain text
+        block, most messages' content, is written as its string without making its part.
         """
         same = self.same
         form = message.metadata.extra.get("_content_form") if same else None
-        parts: list[JsonValue] = []
         put = self.put_part
         at = len(self.messages) - 1
+        if len(blocks) == 1 and (form == "string" or form is None):
+            bi, block = blocks[0]
+            if type(block) is TextBlock and not block.provider_data:
+                put(at, 0, mi, bi)
+                return block.text
+        parts: list[JsonValue] = []
         for bi, block in blocks:
-            if isinstance(block, TextBlock):
+            if type(block) is TextBlock:
                 data = block.provider_data
                 if not data:
                     parts.append({"type": "text", "text": block.text})
@@ -160,7 +215,7 @@ class _Renderer:
                     parts.append({"type": "text", "text": block.text, **data})
                 else:
                     parts.append({"type": "text", "text": block.text})
-            elif isinstance(block, MediaBlock):
+            elif type(block) is MediaBlock:
                 parts.append(media_part(block))
             put(at, len(parts) - 1, mi, bi)
         if form == "parts":
@@ -189,23 +244,24 @@ class _Renderer:
     def message(self, mi: int, message: Message) -> None:
         same = self.same
         source_extra = message.metadata.extra
-        extra = {k: v for k, v in source_extra.items() if not k.startswith("_")} if same else {}
-        if (
-            source_extra and source_extra.get("prefix") is True
-        ):  # Mistral's continuation flag, set by curation
-            extra["prefix"] = True
+        extra = _own_fields(source_extra, same)
+        blocks = message.blocks
+        if message.speaker == "tool" and len(blocks) == 1 and type(blocks[0]) is ToolResponseBlock:
+            self.results(mi, message, [(0, blocks[0])], extra)  # half of a history's messages
+            return
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         responses: list[tuple[int, ToolResponseBlock]] = []
         thinking: ThinkingBlock | None = None
         thinking_at = 0
-        for bi, block in enumerate(message.blocks):
-            if isinstance(block, (TextBlock, MediaBlock)):  # a tuple tests faster than a union
+        for bi, block in enumerate(blocks):
+            kind = type(block)
+            if kind is ToolResponseBlock:
+                responses.append((bi, block))  # type: ignore[arg-type]  # its class, tested
+            elif kind is ToolCallBlock:
+                calls.append((bi, block))  # type: ignore[arg-type]
+            elif kind is TextBlock or kind is MediaBlock:
                 pending.append((bi, block))
-            elif isinstance(block, ToolCallBlock):
-                calls.append((bi, block))
-            elif isinstance(block, ToolResponseBlock):
-                responses.append((bi, block))
             elif isinstance(block, ThinkingBlock):
                 if block.provider_data.get("field") == "reasoning_content" and thinking is None:
                     thinking, thinking_at = block, bi
@@ -216,18 +272,19 @@ class _Renderer:
         speaker = message.speaker
         messages = self.messages
         if speaker == "tool":
-            self.results(mi, message, responses, extra)
+            if responses:
+                self.results(mi, message, responses, extra)
             if calls:
                 # A tool message holding calls (seed 000 failure mode A): the calls go out as the
                 # assistant turn they are, right after the results, as naive clients send them.
-                self.assistant(mi, pending=[], calls=calls, thinking=None, extra={}, message=message)
+                self.assistant(mi, [], calls, None, extra={}, message=message)
             if pending:  # appended first: `content` maps its parts under the message it is in
                 text: dict[str, JsonValue] = {"role": "user"}
                 self.emit(text, mi)
                 text["content"] = self.content(pending, message, mi)
             return
         if speaker == "ai" or calls:
-            self.assistant(mi, pending=pending, calls=calls, thinking=thinking, extra=extra, message=message)
+            self.assistant(mi, pending, calls, thinking, extra=extra, message=message)
             if thinking is not None:
                 self.put_reasoning(len(messages) - 1, mi, thinking_at)
             return
@@ -257,9 +314,11 @@ class _Renderer:
         put = self.put_message
         for bi, block in responses:
             tool_msg: dict[str, JsonValue] = {"role": "tool"}
-            if block.provider_data.get("_tool_call_id") != "absent":
+            data = block.provider_data
+            if not data or data.get("_tool_call_id") != "absent":
                 tool_msg["tool_call_id"] = block.call_id
-            tool_msg["content"] = result_content(block)
+            result = block.result
+            tool_msg["content"] = result if type(result) is str else result_content(block)
             if same and len(responses) == 1:
                 tool_msg.update(extra)
                 if message.metadata.source_role == "function":
@@ -271,10 +330,10 @@ class _Renderer:
     def assistant(
         self,
         mi: int,
-        *,
         pending: list[tuple[int, Block]],
         calls: list[tuple[int, ToolCallBlock]],
         thinking: ThinkingBlock | None,
+        *,
         extra: dict[str, JsonValue],
         message: Message,
     ) -> None:
@@ -288,22 +347,25 @@ class _Renderer:
         value = self.content(pending, message, mi) if pending or same else None
         if form != "absent":
             out["content"] = value
+        legacy: list[ToolCallBlock] = []
+        regular = calls
         if calls:
-            legacy = [c for _, c in calls if c.provider_data.get("_legacy")]
-            regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")] if legacy else calls
-        else:
-            legacy, regular = [], calls
+            for _, c in calls:  # a loop, not a comprehension: once per message with calls
+                if c.provider_data.get("_legacy"):
+                    legacy.append(c)
+            if legacy:
+                regular = [(bi, c) for bi, c in calls if not c.provider_data.get("_legacy")]
         if regular or (same and message.metadata.extra.get("tool_calls") == []):
-            freeform = self.freeform
-            out["tool_calls"] = [chat_tool_call(c, c.id, same=same, freeform=freeform) for _, c in regular]
-            if same and not self.custom:
-                self.custom = any(
-                    c.freeform_input is not None and c.provider_data.get("type") == "custom"
-                    for _, c in regular
-                )
+            freeform, custom = self.freeform, self.custom
             put = self.put_call
-            for k, (bi, _) in enumerate(regular):
+            entries: list[JsonValue] = []
+            for k, (bi, c) in enumerate(regular):  # one loop: the entries, their map, custom calls
+                entries.append(chat_tool_call(c, c.id, same=same, freeform=freeform))
                 put(at, k, mi, bi)
+                if same and not custom and c.freeform_input is not None:
+                    custom = c.provider_data.get("type") == "custom"
+            self.custom = custom
+            out["tool_calls"] = entries
         if legacy:
             fn = chat_tool_call(legacy[0], legacy[0].id, same=same)["function"]
             out["function_call"] = fn

@@ -101,6 +101,9 @@ class _Renderer:
         self.put_part = self.map.column("contents", None, "parts", None)
         self.omitted: list[str] = []
         self.results_turn = False
+        self.function_call = self.k("functionCall")
+        self.function_response = self.k("functionResponse")
+        """The part keys in the session's spelling, looked up once (a part is made per block)."""
 
     def k(self, camel: str) -> str:
         """A key in the session's own spelling."""
@@ -108,6 +111,10 @@ class _Renderer:
 
     def part(self, mi: int, bi: int, block: Block, *, drop_blank: bool) -> dict[str, JsonValue] | None:
         """One block as a part, or None when Gemini cannot carry it (said in ``omitted``)."""
+        if isinstance(block, ToolResponseBlock):
+            return self.response(mi, bi, block)
+        if isinstance(block, ToolCallBlock):
+            return self.call(mi, bi, block)
         if isinstance(block, TextBlock):
             if drop_blank and block.text == "":
                 self.omitted.append(
@@ -128,10 +135,6 @@ class _Renderer:
                 out[self.k("thoughtSignature")] = block.signature
             out.update(block.provider_data)
             return out
-        if isinstance(block, ToolCallBlock):
-            return self.call(mi, bi, block)
-        if isinstance(block, ToolResponseBlock):
-            return self.response(mi, bi, block)
         if isinstance(block, MediaBlock):
             return dict(block.provider_data) if self.same and block.provider_data else _media(block)
         if block.source_format == NAME:
@@ -156,20 +159,30 @@ class _Renderer:
                 fc["args"] = block.parameters
             for key, value in block.provider_data.items():
                 (fc if key in FC_FIELDS else part)[key] = value
-            return {self.k("functionCall"): fc, **self._data(part)}
-        signature = block.provider_data.get("thoughtSignature")
+            return self._with(self.function_call, fc, part)
+        data = block.provider_data
+        signature = data.get("thoughtSignature") if data else None
         if isinstance(signature, str):  # kept by llxprt, moved or set (the sentinel) by curation
             part["thoughtSignature"] = signature
-        if isinstance(block.parameters, dict):
-            fc["args"] = block.parameters
+        parameters = block.parameters
+        if isinstance(parameters, dict):
+            fc["args"] = parameters
         else:
-            fc["args"] = {} if block.parameters is None else {"value": block.parameters}
-            if block.parameters is not None or block.raw_arguments is not None:
+            fc["args"] = {} if parameters is None else {"value": parameters}
+            if parameters is not None or block.raw_arguments is not None:
                 self.omitted.append(
                     f"message {mi} block {bi}: arguments of {block.name!r} are not a JSON object; "
-                    + ("sent as {'value': …}" if block.parameters is not None else "sent as {}")
+                    + ("sent as {'value': …}" if parameters is not None else "sent as {}")
                 )
-        return {self.k("functionCall"): fc, **self._data(part)}
+        return self._with(self.function_call, fc, part)
+
+    def _with(
+        self, key: str, value: dict[str, JsonValue], part: dict[str, JsonValue]
+    ) -> dict[str, JsonValue]:
+        """``{key: value, **part}``, the part's own fields in the session's spelling (most have none)."""
+        if not part:
+            return {key: value}
+        return {key: value, **self._data(part)}
 
     def response(self, mi: int, bi: int, block: ToolResponseBlock) -> dict[str, JsonValue]:
         fr: dict[str, JsonValue] = {}
@@ -187,8 +200,12 @@ class _Renderer:
             for key, value in block.provider_data.items():
                 (part if key == "thoughtSignature" else fr)[key] = value
         else:
-            fr["response"] = response_object(block)
-        return {self.k("functionResponse"): fr, **self._data(part)}
+            result = block.result
+            if type(result) is str and block.error is None:  # `response_object` of most results
+                fr["response"] = {"output": result}
+            else:
+                fr["response"] = response_object(block)
+        return self._with(self.function_response, fr, part)
 
     def content(self, mi: int, message: Message, role: str | None) -> None:
         """One canonical message as one content (consecutive result-only messages share one)."""
@@ -197,9 +214,12 @@ class _Renderer:
         results_only = bool(blocks)  # every block a result (loops, not generators: once per message)
         has_other = False  # a block other than empty text
         for b in blocks:
-            if not isinstance(b, ToolResponseBlock):
+            kind = type(b)
+            if kind is not ToolResponseBlock:
                 results_only = False
-            if not (isinstance(b, TextBlock) and b.text == ""):
+                if kind is not TextBlock or b.text != "":  # type: ignore[union-attr]  # a TextBlock
+                    has_other = True
+            else:
                 has_other = True
         previous = self.contents[-1] if self.contents and self.results_turn else None
         parts: list[JsonValue] = []
@@ -225,9 +245,16 @@ class _Renderer:
         self.results_turn = results_only
         drop_blank = not self.same and has_other
         put = self.put_part
-        part_of = self.part
+        part_of, response, call = self.part, self.response, self.call
+        part: dict[str, JsonValue] | None
         for bi, block in enumerate(blocks):
-            part = part_of(mi, bi, block, drop_blank=drop_blank)
+            kind = type(block)  # the two frequent classes here, the rest through `part`
+            if kind is ToolResponseBlock:
+                part = response(mi, bi, block)  # type: ignore[arg-type]  # its class, tested
+            elif kind is ToolCallBlock:
+                part = call(mi, bi, block)  # type: ignore[arg-type]
+            else:
+                part = part_of(mi, bi, block, drop_blank=drop_blank)
             if part is not None:
                 parts.append(part)
                 put(index, len(parts) - 1, mi, bi)

@@ -43,6 +43,8 @@ NAME = "openai-responses"
 ITEM_TYPES = AI_SIDE | TOOL_SIDE | {"item_reference", "compaction", "message"}
 ROLE = {"human": "user", "system": "system", "ai": "assistant", "tool": "user"}
 Group = list[tuple[int, Block]]
+_ITEM_BLOCKS = (ToolCallBlock, ToolResponseBlock, ThinkingBlock)
+"""The blocks that are items of their own (`_Renderer.turn_block`), matched by class."""
 
 
 def output_text(block: ToolResponseBlock) -> str:
@@ -97,6 +99,8 @@ class _Renderer:
         self.omitted: list[str] = []
         self.freeform: set[str] = set()
         """Ids of freeform calls emitted so far: their results are ``custom_tool_call_output``."""
+        self.freeform_names: set[str] = set()
+        """Their tools' names, to declare as ``custom`` tools (`_tools`): every call is emitted here."""
 
     def part(self, block: Block, role: str) -> JsonValue:
         """A text or media block (or an opaque part) as a content part."""
@@ -127,13 +131,22 @@ class _Renderer:
     def message_item(
         self, mi: int, group: Group, role: str, fields: dict[str, JsonValue], form: JsonValue
     ) -> None:
-        """One message item from content blocks; ``form`` is the source's content spelling."""
+        """One message item from content blocks; ``form`` is the source's content spelling.
+
+        One text block from another format (most messages) is written as its string at once: its
+        part would be made only to be dropped.
+        """
         index = len(self.items)
         item: dict[str, JsonValue] = {}
         item.update(fields)
         item.setdefault("role", role)
         self.items.append(item)
         self.put_item(index, mi, group[0][0] if group and role == "assistant" else None)
+        if len(group) == 1 and form is None and not self.same and type(group[0][1]) is TextBlock:
+            bi, text = group[0]
+            self.put_part(index, 0, mi, bi)
+            item["content"] = text.text  # type: ignore[union-attr]  # its class, tested
+            return
         parts: list[JsonValue] = []
         for bi, block in group:
             if isinstance(block, OpaqueBlock) and block.source_format != NAME:
@@ -159,28 +172,43 @@ class _Renderer:
         self.items.append(item)
 
     def call(self, mi: int, bi: int, block: ToolCallBlock) -> None:
-        data = _public(block.provider_data) if self.same else {}
         freeform = block.freeform_input is not None
-        kind = data.pop("type", "custom_tool_call" if freeform else "function_call")
-        item: dict[str, JsonValue] = {"type": kind, **data, "call_id": block.id, "name": block.name}
+        item: dict[str, JsonValue]
+        if self.same:
+            data = _public(block.provider_data)
+            kind = data.pop("type", "custom_tool_call" if freeform else "function_call")
+            item = {"type": kind, **data, "call_id": block.id, "name": block.name}
+        else:  # another format's call: nothing of its own to carry (a literal, no unpacking)
+            kind = "custom_tool_call" if freeform else "function_call"
+            item = {"type": kind, "call_id": block.id, "name": block.name}
         if freeform:
             # Freeform tools replay as Codex sends them (ResponseItem::CustomToolCall): the text input.
             self.freeform.add(block.id)
+            self.freeform_names.add(block.name)
             item["input"] = block.freeform_input
         elif kind == "custom_tool_call":
             item["input"] = block.parameters
         else:
-            item["arguments"] = arguments_text(block)
-        self.emit(item, mi, bi)
+            raw = block.raw_arguments
+            item["arguments"] = raw if raw is not None else arguments_text(block)
+        self.put_item(len(self.items), mi, bi)
+        self.items.append(item)
 
     def output(self, mi: int, bi: int, block: ToolResponseBlock) -> None:
-        data = block.provider_data if self.same else {}
         kind = "custom_tool_call_output" if block.call_id in self.freeform else "function_call_output"
-        item: dict[str, JsonValue] = {"type": kind, **_public(data)}
-        if data.get("_call_id") != "absent":
-            item["call_id"] = block.call_id
-        item["output"] = block.result if self.same or _input_parts(block.result) else output_text(block)
-        self.emit(item, mi, bi)
+        result = block.result
+        item: dict[str, JsonValue]
+        if self.same:
+            data = block.provider_data
+            item = {"type": kind, **_public(data)}
+            if data.get("_call_id") != "absent":
+                item["call_id"] = block.call_id
+            item["output"] = result
+        else:  # another format's result: its own fields stay behind (a literal, no unpacking)
+            item = {"type": kind, "call_id": block.call_id}
+            item["output"] = result if type(result) is str or _input_parts(result) else output_text(block)
+        self.put_item(len(self.items), mi, bi)
+        self.items.append(item)
 
     def reasoning(self, mi: int, bi: int, block: ThinkingBlock) -> None:
         if block.source_provider != NAME:
@@ -200,30 +228,41 @@ class _Renderer:
         """Blocks grouped by source item: ``block_items`` when they fit, else content runs."""
         locations = self.session.source.locations
         items = locations[mi].block_items if self.same and mi < len(locations) else None
-        keys: list[object]
-        if items is not None and len(items) == len(message.blocks):
-            keys = list(items)
-        else:
-            keys, run = [], 0
-            for bi, block in enumerate(message.blocks):
-                content = isinstance(block, (TextBlock, MediaBlock)) or (
-                    isinstance(block, OpaqueBlock) and block.source_format == NAME and not _is_item(block)
-                )
-                starts = (
-                    not content
-                    or bi == 0
-                    or "_item" in getattr(block, "provider_data", {})
-                    or keys[-1] != ("content", run)
-                )
-                if starts:
-                    run += 1
-                keys.append(("content", run) if content else ("item", bi))
-        group: Group = []
-        for bi, block in enumerate(message.blocks):
-            if group and keys[bi] != keys[group[-1][0]]:
+        blocks = message.blocks
+        if items is not None and len(items) == len(blocks):
+            keys: list[object] = list(items)
+            group: Group = []
+            for bi, block in enumerate(blocks):
+                if group and keys[bi] != keys[group[-1][0]]:
+                    yield group
+                    group = []
+                group.append((bi, block))
+            if group:
+                yield group
+            return
+        # Content runs, keyed and grouped in one pass (a group's blocks are consecutive: its last
+        # block's key is the previous block's).
+        group = []
+        previous: tuple[str, int] | None = None
+        run = 0
+        for bi, block in enumerate(blocks):
+            content = isinstance(block, (TextBlock, MediaBlock)) or (
+                isinstance(block, OpaqueBlock) and block.source_format == NAME and not _is_item(block)
+            )
+            starts = (
+                not content
+                or bi == 0
+                or "_item" in getattr(block, "provider_data", {})
+                or previous != ("content", run)
+            )
+            if starts:
+                run += 1
+            key = ("content", run) if content else ("item", bi)
+            if group and key != previous:
                 yield group
                 group = []
             group.append((bi, block))
+            previous = key
         if group:
             yield group
 
@@ -236,28 +275,30 @@ class _Renderer:
         grouped: Iterable[Group] = (
             ([(0, blocks[0])],) if len(blocks) == 1 else self.groups(mi, message)
         )  # one block: one group
+        same = self.same
         for group in grouped:
             bi, first = group[0]
-            if isinstance(first, ToolCallBlock):
-                self.call(mi, bi, first)
-            elif isinstance(first, ToolResponseBlock):
-                self.output(mi, bi, first)
-            elif isinstance(first, ThinkingBlock):
-                self.reasoning(mi, bi, first)
+            kind = type(first)  # one dispatch on the class (no subclass exists)
+            if kind is ToolCallBlock:
+                self.call(mi, bi, first)  # type: ignore[arg-type]  # its class, tested
+            elif kind is ToolResponseBlock:
+                self.output(mi, bi, first)  # type: ignore[arg-type]
+            elif kind is ThinkingBlock:
+                self.reasoning(mi, bi, first)  # type: ignore[arg-type]
             elif isinstance(first, OpaqueBlock) and (_is_item(first) or first.source_format != NAME):
                 if first.source_format == NAME:
                     self.emit(dict(first.data), mi, bi)
                 else:
                     self._omit_opaque(mi, bi, first)
-            elif not self.same and self._blank(group, message):
+            elif not same and self._blank(group, message):
                 self.omitted.append(f"message {mi} block {bi}: empty text not sent (clients leave it out)")
-            elif not self.same and message.speaker == "ai" and self._texts(group):
+            elif not same and message.speaker == "ai" and self._texts(group):
                 # The SDK types take assistant text only as a string (EasyInputMessageParam) or in an
                 # output message with a server id; one string item per part keeps every part as it was.
                 for part in group:
                     self.message_item(mi, [part], "assistant", {}, None)
-            else:
-                head = getattr(first, "provider_data", {}) if self.same else {}
+            elif same:
+                head = getattr(first, "provider_data", {})
                 fields = head.get("_item")
                 self.message_item(
                     mi,
@@ -266,9 +307,11 @@ class _Renderer:
                     dict(fields) if isinstance(fields, dict) else {},
                     head.get("_content_form"),
                 )
+            else:
+                self.message_item(mi, group, ROLE[message.speaker], {}, None)
             if len(group) > 1:
                 for bi, extra in group[1:]:
-                    if isinstance(extra, (ToolCallBlock, ToolResponseBlock, ThinkingBlock)):
+                    if type(extra) in _ITEM_BLOCKS:
                         self.turn_block(mi, bi, extra)
 
     @staticmethod
@@ -279,26 +322,27 @@ class _Renderer:
     @staticmethod
     def _blank(group: Group, message: Message) -> bool:
         """Only empty text, in a message that says something else (a chat ``content: ""`` beside calls)."""
-        blank = all(isinstance(b, TextBlock) and b.text == "" for _, b in group)
-        return blank and len(group) < len(message.blocks)
+        return len(group) < len(message.blocks) and all(
+            isinstance(b, TextBlock) and b.text == "" for _, b in group
+        )
 
     def turn_block(self, mi: int, bi: int, block: Block) -> None:
         """A second non-content block sharing a source item (not produced by the reader)."""
-        if isinstance(block, ToolCallBlock):
-            self.call(mi, bi, block)
-        elif isinstance(block, ToolResponseBlock):
-            self.output(mi, bi, block)
-        elif isinstance(block, ThinkingBlock):
-            self.reasoning(mi, bi, block)
+        kind = type(block)
+        if kind is ToolCallBlock:
+            self.call(mi, bi, block)  # type: ignore[arg-type]  # its class, tested
+        elif kind is ToolResponseBlock:
+            self.output(mi, bi, block)  # type: ignore[arg-type]
+        elif kind is ThinkingBlock:
+            self.reasoning(mi, bi, block)  # type: ignore[arg-type]
 
     def said(self, mi: int, message: Message) -> None:
         """A human or system message: one message item, then any other blocks as their own items."""
         extra = message.metadata.extra if self.same else {}
-        content: Group = [
-            (bi, b)
-            for bi, b in enumerate(message.blocks)
-            if isinstance(b, TextBlock | MediaBlock | OpaqueBlock)
-        ]
+        content: Group = []
+        others: Group = []
+        for bi, b in enumerate(message.blocks):  # one loop sorts the blocks (once per message)
+            (others if type(b) in _ITEM_BLOCKS else content).append((bi, b))
         source_role = message.metadata.source_role
         role = (
             source_role
@@ -306,28 +350,32 @@ class _Renderer:
             or (source_role == "user" and message.speaker == "human")
             else ROLE[message.speaker]
         )
-        fields = _public(extra)
+        fields = _public(extra) if extra else {}
         fields["role"] = role
         self.message_item(mi, content, role, fields, extra.get("_content_form"))
-        for bi, block in enumerate(message.blocks):
+        for bi, block in others:
             self.turn_block(mi, bi, block)
 
     def run(self) -> None:
+        same, said, turn = self.same, self.said, self.turn
         for mi, message in enumerate(self.session.messages):
-            extra = message.metadata.extra
-            if self.same and extra.get("_request_field") == "instructions" and len(message.blocks) == 1:
+            if (
+                same
+                and message.metadata.extra.get("_request_field") == "instructions"
+                and len(message.blocks) == 1
+            ):
                 block = message.blocks[0]
                 if isinstance(block, TextBlock):
                     self.instructions = block.text
                     self.map.add(("instructions",), mi, 0)
                     continue
             if message.speaker in ("human", "system"):
-                self.said(mi, message)
+                said(mi, message)
             else:
-                self.turn(mi, message)
+                turn(mi, message)
 
 
-def _tools(session: Session, omitted: list[str]) -> list[JsonValue]:
+def _tools(session: Session, omitted: list[str], freeform: set[str]) -> list[JsonValue]:
     """Session.tools as Responses function tools (built-in tools of other formats cannot go).
 
     A tool the history calls freeform (a Chat ``custom`` tool, Codex's ``apply_patch``) is declared as
@@ -339,12 +387,6 @@ def _tools(session: Session, omitted: list[str]) -> list[JsonValue]:
     """
     if not session.tools:
         return []
-    freeform = {
-        block.name
-        for message in session.messages
-        for block in message.blocks
-        if isinstance(block, ToolCallBlock) and block.freeform_input is not None
-    }
     tools: list[JsonValue] = []
     for spec in session.tools:
         if spec.kind != "function":
@@ -393,7 +435,7 @@ def render(session: Session) -> Payload:
         body["input"] = list(items)
     omitted = renderer.omitted
     if not renderer.same:
-        tools = _tools(session, omitted)
+        tools = _tools(session, omitted, renderer.freeform_names)
         if tools:
             body["tools"] = tools
     if renderer.same and session.metadata.get("shape") == "list":
