@@ -15,10 +15,10 @@ session between `MIN_MESSAGES` and `MAX_MESSAGES`, so a gigabyte session is not 
 the child runs toolhist's own computation, nothing of Streamlit, and leaves with ``os._exit`` (no
 exit handler of the server runs twice). The locks that computation takes (the collector pause, the
 shared chat body) are made anew in a child (``os.register_at_fork`` in `toolhist._gc` and
-`toolhist.providers.chat_shared`): another session's thread may hold one at the fork. Whatever goes wrong — fork refused, the child raising or
-killed, an answer that is not every provider's, no answer within the patience the caller gives —
-`answers` returns None and the caller computes those verdicts itself, as it would without this module.
-``TOOLHIST_FORK=0`` turns it off.
+`toolhist.providers.chat_shared`): another session's thread may hold one at the fork. Whatever goes
+wrong — fork refused, the child raising or killed, an answer that is not every provider's, no answer
+within the patience the caller gives — `answers` returns None and the caller computes those verdicts
+itself, as it would without this module. ``TOOLHIST_FORK=0`` turns it off.
 """
 
 from __future__ import annotations
