@@ -47,6 +47,7 @@ from toolhist.formats.jsonl_stream import (
     head_of_path,
     iso_seconds,
 )
+from toolhist.formats.records import SKIPPABLE, marks_of
 from toolhist.model import Session, Speaker, ToolResponseBlock
 
 MESSAGE_TYPES = ("user", "assistant")
@@ -350,8 +351,12 @@ class ClaudeCodeReader(StreamReader):
                 if kind == "system":
                     last_id = None
                 continue  # a hook's progress line between two parts of one response does not split it
-            with built.record(node.line, node.index, kind, entry):
+            marks = marks_of(built)
+            try:
                 last_id, current = self._message(node, built, last_id, current, names)
+            except SKIPPABLE as exc:
+                if not built.skipped(exc, marks, line=node.line, index=node.index, kind=kind, value=entry):
+                    raise
             # free the parse as it goes: the line's message is now blocks (sharing its strings), and
             # what is read of a node after this (threading, sidechains, notes) is its top-level fields
             kept = entry.copy()
@@ -360,6 +365,7 @@ class ClaudeCodeReader(StreamReader):
             node.entry = kept
         if current is not None:
             current.close(built, names)
+        built.named = True  # each message's results named as it was made (`merged.Open.close`)
 
     def _message(
         self, node: _Node, built: Collector, last_id: str | None, current: Open | None, names: dict[str, str]
