@@ -368,11 +368,12 @@ class _Tracked:
         self.done = False
 
     def __iter__(self) -> Iterator[tuple[int | None, Any]]:
-        for key, line, value in _positions(self._lines):
-            if key in self._skipped:
+        skipped = self._skipped
+        for key, pair in enumerate(self._lines):  # `_positions`, without a generator of its own per line
+            if key in skipped:
                 continue
-            self.key, self.line, self.value = key, line, value
-            yield line, value
+            self.key, (self.line, self.value) = key, pair
+            yield pair
         self.done = True
 
 

@@ -281,14 +281,17 @@ class ClaudeCodeReader(StreamReader):
             leaf = members[-1]
         else:
             sidechain = self._selected_sidechain(order)
-            candidates = [
-                n
-                for n in order
-                if n.entry.get("type") in MESSAGE_TYPES and bool(n.entry.get("isSidechain")) == sidechain
-            ]
-            if not candidates:
+            latest = next(
+                (
+                    n
+                    for n in reversed(order)  # the latest message line of the selected kind
+                    if n.entry.get("type") in MESSAGE_TYPES and bool(n.entry.get("isSidechain")) == sidechain
+                ),
+                None,
+            )
+            if latest is None:
                 return [], None
-            leaf = candidates[-1]
+            leaf = latest
         chain: list[_Node] = []
         seen: set[str] = set()
         node: _Node | None = leaf
