@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import construct
+from toolhist._trusted import construct, replace
 from toolhist.formats.base import (
     Built,
     Pointer,
@@ -413,7 +413,7 @@ class OpenAIResponsesReader(Reader):
                     ),
                     i,
                     iptr,
-                    block_items=tuple(i for _ in blocks),
+                    block_items=(i,) * len(blocks),
                 )
                 continue
             side = "tool" if kind in TOOL_SIDE else "ai"
@@ -429,9 +429,7 @@ class OpenAIResponsesReader(Reader):
                 }
                 if blocks:
                     blocks[0] = (
-                        blocks[0].model_copy(
-                            update={"provider_data": share({**blocks[0].provider_data, **head})}
-                        )
+                        replace(blocks[0], provider_data=share({**blocks[0].provider_data, **head}))
                         if not isinstance(blocks[0], OpaqueBlock)
                         else blocks[0]
                     )
@@ -440,7 +438,7 @@ class OpenAIResponsesReader(Reader):
             else:
                 blocks = read_item(item, iptr, self.id, share, names)
             group.extend(blocks)
-            group_items.extend(i for _ in blocks)
+            group_items += [i] * len(blocks)
         flush()
 
 
