@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
-from toolhist._trusted import construct, named_maker
+from toolhist._trusted import construct
 from toolhist.formats.document import Document, json_path
 from toolhist.judgement import Judgement
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
@@ -371,7 +371,9 @@ class Built:
         if self.doc.jsonl_lines is not None and index is not None and index < len(self.doc.jsonl_lines):
             line = self.doc.jsonl_lines[index]
         self.messages.append(message)
-        self.locations.append(_LOCATION(index, line, json_path(ptr), block_items))
+        self.locations.append(
+            construct(Location, index=index, line=line, json_path=json_path(ptr), block_items=block_items)
+        )
 
     def session(
         self,
@@ -400,9 +402,6 @@ class Built:
             unsent=tuple(self.unsent),
         )
 
-
-_LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
-"""`Built.add`'s `Location`, one per message: `construct`'s object, its layout worked out once."""
 
 MALFORMED = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 """What a reader raises when a field has a type it did not expect (``x in SET`` on a list, ``.get``
