@@ -87,6 +87,10 @@ class Document:
 
 def json_path(pointer: tuple[str | int, ...]) -> str:
     """Render a pointer as a readable JSON path: ``messages[3].content[0].text``."""
+    if len(pointer) == 2:  # ``messages[3]``, a message's place, made for every message a reader reads
+        key, at = pointer
+        if type(key) is str and type(at) is int and ":" not in key:
+            return f"{key}[{at}]"
     out = ""
     for part in pointer:
         if isinstance(part, int) or (":" in part and _SLICE.match(part)):  # a key without ":" is no range

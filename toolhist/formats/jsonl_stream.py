@@ -34,6 +34,7 @@ from toolhist.formats.records import (
     kind_of,
     reason_of,
     record_scope,
+    skipped,
     skipped_note,
     skipping,
 )
@@ -187,6 +188,8 @@ class Collector:
         self.notes: list[str] = list(notes or ())
         self.unsent: list[Unsent] = []
         self.skips = Skips()
+        self.named = False
+        """True when the reader named every result as it made it (`fill_tool_names` would change nothing)."""
 
     def keep_unsent(
         self,
@@ -226,6 +229,27 @@ class Collector:
 
         return record_scope(self, kind=kind, record=value, base=(), locate=locate)
 
+    def skipped(
+        self,
+        exc: Exception,
+        marks: tuple[int, int, int, int],
+        *,
+        line: int | None,
+        index: int | None,
+        kind: str | None,
+        value: Any,
+    ) -> bool:
+        """`record` for a loop that catches the line's error itself (`toolhist.formats.records.skipped`).
+
+        ``marks`` is `toolhist.formats.records.marks_of` this collector before the line; False
+        when the error must pass (the caller re-raises it).
+        """
+
+        def locate(stopped: Pointer) -> tuple[str, int | None]:
+            return (f"line {line}" if line is not None else f"entry {index}"), line
+
+        return skipped(self, exc, marks, kind=kind, record=value, base=(), locate=locate)
+
     def add(self, message: Message, line: int | None, index: int | None, path: str = "") -> None:
         """Append a message read from source entry ``index`` (on ``line``)."""
         self.messages.append(message)
@@ -242,7 +266,7 @@ class Collector:
     ) -> Session:
         """The finished Session, with tool names filled on results."""
         return Session(
-            messages=tuple(fill_tool_names(self.messages)),
+            messages=tuple(self.messages if self.named else fill_tool_names(self.messages)),
             tools=tools,
             request=request or {},
             source=SessionSource(
@@ -344,11 +368,12 @@ class _Tracked:
         self.done = False
 
     def __iter__(self) -> Iterator[tuple[int | None, Any]]:
-        for key, line, value in _positions(self._lines):
-            if key in self._skipped:
+        skipped = self._skipped
+        for key, pair in enumerate(self._lines):  # `_positions`, without a generator of its own per line
+            if key in skipped:
                 continue
-            self.key, self.line, self.value = key, line, value
-            yield line, value
+            self.key, (self.line, self.value) = key, pair
+            yield pair
         self.done = True
 
 

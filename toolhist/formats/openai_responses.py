@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import construct
+from toolhist._trusted import construct, replace
 from toolhist.formats.base import (
     Built,
     Pointer,
@@ -143,8 +143,14 @@ def read_item(
     ptr: Pointer,
     fmt: str,
     share: Callable[[dict[str, JsonValue]], dict[str, JsonValue]] = unshared,
+    names: dict[str, str] | None = None,
 ) -> list[Block]:
-    """One non-message item as blocks (usually one; ``share``: see `toolhist.formats.base.Shared`)."""
+    """One non-message item as blocks (usually one; ``share``: see `toolhist.formats.base.Shared`).
+
+    ``names`` (call id → name of the first call with it, gaining this item's call) names an output
+    as `toolhist.formats.base.fill_tool_names` would, here, for a reader that reads items in
+    message order: an output named after it was read was made twice, and its message too.
+    """
     kind = _kind(item)
     if kind in CALL_TYPES:
         call_id = text(item.get("call_id"), (*ptr, "call_id"))
@@ -152,38 +158,55 @@ def read_item(
         if kind == "function_call":
             raw_args = text(item.get("arguments"), (*ptr, "arguments"))
             params, error = parse_arguments(raw_args)
-            return [
-                construct(
-                    ToolCallBlock,
-                    id=call_id,
-                    name=text(item.get("name", ""), (*ptr, "name")),
-                    parameters=params,
-                    raw_id=call_id,
-                    raw_arguments=raw_args,
-                    arguments_error=error,
-                    provider_data=extra,
-                )
-            ]
-        # A freeform (custom) tool's input is text, not JSON arguments: kept verbatim, and as
-        # {"input": text} for providers whose tools take a JSON object.
-        freeform = text(item.get("input", ""), (*ptr, "input"))
-        return [
-            construct(
+            name = text(item.get("name", ""), (*ptr, "name"))
+            call = construct(
                 ToolCallBlock,
                 id=call_id,
-                name=text(item.get("name", ""), (*ptr, "name")),
+                name=name,
+                parameters=params,
+                raw_id=call_id,
+                raw_arguments=raw_args,
+                arguments_error=error,
+                provider_data=extra,
+            )
+        else:
+            # A freeform (custom) tool's input is text, not JSON arguments: kept verbatim, and as
+            # {"input": text} for providers whose tools take a JSON object.
+            freeform = text(item.get("input", ""), (*ptr, "input"))
+            name = text(item.get("name", ""), (*ptr, "name"))
+            call = construct(
+                ToolCallBlock,
+                id=call_id,
+                name=name,
                 parameters={"input": freeform},
                 freeform_input=freeform,
                 raw_id=call_id,
                 provider_data=extra,
             )
-        ]
+        if names is not None:
+            names.setdefault(call_id, name)
+        return [call]
     if kind in OUTPUT_TYPES:
         out_id = opt_text(item.get("call_id"), (*ptr, "call_id"))
         extra = rest(item, "call_id", "output")
         if out_id is None:
             extra["_call_id"] = "absent"
         extra = share(extra)
+        if names is not None and (out_id or "") in names:
+            # every field given, as `toolhist.formats.base.named_blocks` makes a named result
+            return [
+                construct(
+                    ToolResponseBlock,
+                    type="tool_response",
+                    call_id=out_id or "",
+                    tool_name=names[out_id or ""],
+                    result=item.get("output"),
+                    error=None,
+                    is_complete=True,
+                    raw_call_id=out_id,
+                    provider_data=extra,
+                )
+            ]
         return [
             construct(
                 ToolResponseBlock,
@@ -310,7 +333,8 @@ class OpenAIResponsesReader(Reader):
         else:
             ptr = ()
             items = arr(value, ptr)
-        self._read_items(items, ptr, built)
+        self._read_items(items, ptr, built, names={})
+        built.named = True  # every output named as read (`read_item`)
         return built.session(
             self.id,
             tools=tools,
@@ -327,12 +351,14 @@ class OpenAIResponsesReader(Reader):
         first: int = 0,
         sides: dict[str, MessageMetadata] | None = None,
         share: Callable[[dict[str, JsonValue]], dict[str, JsonValue]] = unshared,
+        names: dict[str, str] | None = None,
     ) -> None:
         """``items`` grouped into messages added to ``built``; ``items[0]`` is item ``first`` of the input.
 
         A caller reading a long list a part at a time (`toolhist.agents.codex.reader`) gives each
         part's place, so indices and pointers are the whole list's, and the same ``sides``
-        (`side_metadata_pair`) and ``share`` (`toolhist.formats.base.Shared`) for every part.
+        (`side_metadata_pair`), ``share`` (`toolhist.formats.base.Shared`) and ``names`` (`read_item`:
+        outputs named as read) for every part.
         """
         group: list[Block] = []
         group_items: list[int] = []
@@ -387,7 +413,7 @@ class OpenAIResponsesReader(Reader):
                     ),
                     i,
                     iptr,
-                    block_items=tuple(i for _ in blocks),
+                    block_items=(i,) * len(blocks),
                 )
                 continue
             side = "tool" if kind in TOOL_SIDE else "ai"
@@ -403,18 +429,16 @@ class OpenAIResponsesReader(Reader):
                 }
                 if blocks:
                     blocks[0] = (
-                        blocks[0].model_copy(
-                            update={"provider_data": share({**blocks[0].provider_data, **head})}
-                        )
+                        replace(blocks[0], provider_data=share({**blocks[0].provider_data, **head}))
                         if not isinstance(blocks[0], OpaqueBlock)
                         else blocks[0]
                     )
                 else:
                     blocks = [construct(OpaqueBlock, source_format=self.id, data=dict(item))]
             else:
-                blocks = read_item(item, iptr, self.id, share)
+                blocks = read_item(item, iptr, self.id, share, names)
             group.extend(blocks)
-            group_items.extend(i for _ in blocks)
+            group_items += [i] * len(blocks)
         flush()
 
 

@@ -165,6 +165,15 @@ class Sink(Protocol):
     skips: Skips
 
 
+SKIPPABLE = (ShapeError, *MALFORMED)
+"""What a record's conversion raises when the record cannot be read (`record_scope`)."""
+
+
+def marks_of(sink: Sink) -> tuple[int, int, int, int]:
+    """How much ``sink`` holds before a record is converted: what `skipped` takes back to."""
+    return len(sink.messages), len(sink.locations), len(sink.notes), len(sink.unsent)
+
+
 @contextmanager
 def record_scope(
     sink: Sink,
@@ -182,19 +191,40 @@ def record_scope(
     (``line 41``) and its line, given where in it the reader stopped (as ``base`` counts); asked
     only when it is skipped.
     """
-    marks = (len(sink.messages), len(sink.locations), len(sink.notes), len(sink.unsent))
+    marks = marks_of(sink)
     try:
         yield
-    except (ShapeError, *MALFORMED) as exc:
-        if kind is None or sink.skips.unreadable() >= MAX_SKIPPED or not skipping():
+    except SKIPPABLE as exc:
+        if not skipped(sink, exc, marks, kind=kind, record=record, base=base, locate=locate):
             raise
-        pointer = getattr(exc, "pointer", None)
-        inside = relative(pointer, base) if isinstance(pointer, tuple) else culprit(exc, record)
-        del sink.messages[marks[0] :], sink.locations[marks[1] :], sink.unsent[marks[3] :]
-        del sink.notes[marks[2] :]
-        where, line = locate((*base, *inside) if inside else base)
-        sink.notes.append(skipped_note(where, kind, record, inside, reason_of(exc)))
-        sink.skips.add_unreadable(kind, line)
+
+
+def skipped(
+    sink: Sink,
+    exc: Exception,
+    marks: tuple[int, int, int, int],
+    *,
+    kind: str | None,
+    record: Any,
+    base: Pointer,
+    locate: Callable[[Pointer], tuple[str, int | None]],
+) -> bool:
+    """`record_scope`'s handling of ``exc``, for a loop that catches it itself: False when it must pass.
+
+    ``marks`` is `marks_of` the sink before the record. A reader converting a hundred thousand
+    lines spends on a ``with`` scope per line (a generator, its context manager) more than on
+    some lines' conversion; ``try``/``except`` costs nothing until a line fails.
+    """
+    if kind is None or sink.skips.unreadable() >= MAX_SKIPPED or not skipping():
+        return False
+    pointer = getattr(exc, "pointer", None)
+    inside = relative(pointer, base) if isinstance(pointer, tuple) else culprit(exc, record)
+    del sink.messages[marks[0] :], sink.locations[marks[1] :], sink.unsent[marks[3] :]
+    del sink.notes[marks[2] :]
+    where, line = locate((*base, *inside) if inside else base)
+    sink.notes.append(skipped_note(where, kind, record, inside, reason_of(exc)))
+    sink.skips.add_unreadable(kind, line)
+    return True
 
 
 def kind_of(record: Any, *keys: str) -> str | None:

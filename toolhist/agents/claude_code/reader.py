@@ -47,6 +47,7 @@ from toolhist.formats.jsonl_stream import (
     head_of_path,
     iso_seconds,
 )
+from toolhist.formats.records import SKIPPABLE, marks_of
 from toolhist.model import Session, Speaker, ToolResponseBlock
 
 MESSAGE_TYPES = ("user", "assistant")
@@ -280,14 +281,17 @@ class ClaudeCodeReader(StreamReader):
             leaf = members[-1]
         else:
             sidechain = self._selected_sidechain(order)
-            candidates = [
-                n
-                for n in order
-                if n.entry.get("type") in MESSAGE_TYPES and bool(n.entry.get("isSidechain")) == sidechain
-            ]
-            if not candidates:
+            latest = next(
+                (
+                    n
+                    for n in reversed(order)  # the latest message line of the selected kind
+                    if n.entry.get("type") in MESSAGE_TYPES and bool(n.entry.get("isSidechain")) == sidechain
+                ),
+                None,
+            )
+            if latest is None:
                 return [], None
-            leaf = candidates[-1]
+            leaf = latest
         chain: list[_Node] = []
         seen: set[str] = set()
         node: _Node | None = leaf
@@ -350,8 +354,12 @@ class ClaudeCodeReader(StreamReader):
                 if kind == "system":
                     last_id = None
                 continue  # a hook's progress line between two parts of one response does not split it
-            with built.record(node.line, node.index, kind, entry):
+            marks = marks_of(built)
+            try:
                 last_id, current = self._message(node, built, last_id, current, names)
+            except SKIPPABLE as exc:
+                if not built.skipped(exc, marks, line=node.line, index=node.index, kind=kind, value=entry):
+                    raise
             # free the parse as it goes: the line's message is now blocks (sharing its strings), and
             # what is read of a node after this (threading, sidechains, notes) is its top-level fields
             kept = entry.copy()
@@ -360,6 +368,7 @@ class ClaudeCodeReader(StreamReader):
             node.entry = kept
         if current is not None:
             current.close(built, names)
+        built.named = True  # each message's results named as it was made (`merged.Open.close`)
 
     def _message(
         self, node: _Node, built: Collector, last_id: str | None, current: Open | None, names: dict[str, str]

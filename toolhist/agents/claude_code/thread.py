@@ -74,19 +74,27 @@ def with_sibling_results(chain: list[N], order: list[N]) -> list[N]:
     chain leaves that response, so it merges with the other results as it was sent.
     """
     on_chain = {id(n) for n in chain}
-    position = {n.entry["uuid"]: k for k, n in enumerate(chain)}
-    calls = {
-        b.get("id")
-        for n in chain
-        if n.entry.get("type") == "assistant"
-        for b in _blocks(n.entry["message"])
-        if b.get("type") == "tool_use" and isinstance(b.get("id"), str)
-    }
+    # The chain's positions and calls are made when a line off the chain asks for them: a log
+    # without side branches (most of them) never does, and they cost as much as the chain itself.
+    position: dict[str, int] | None = None
+    calls: set[Any] | None = None
     inserts: dict[int, list[N]] = {}
     for node in order:
-        parent = position.get(node.entry.get("parentUuid") or "")
-        if id(node) in on_chain or parent is None or not _is_results(node):
+        if id(node) in on_chain:
             continue
+        if position is None:
+            position = {n.entry["uuid"]: k for k, n in enumerate(chain)}
+        parent = position.get(node.entry.get("parentUuid") or "")
+        if parent is None or not _is_results(node):
+            continue
+        if calls is None:
+            calls = {
+                b.get("id")
+                for n in chain
+                if n.entry.get("type") == "assistant"
+                for b in _blocks(n.entry["message"])
+                if b.get("type") == "tool_use" and isinstance(b.get("id"), str)
+            }
         answered = {
             b.get("tool_use_id")
             for b in _blocks(node.entry["message"])
@@ -141,6 +149,8 @@ def before_compaction(
     nodes: dict[str, N], boundaries: list[JsonValue], thread: list[N], kinds: tuple[str, ...]
 ) -> set[int]:
     """The message lines (``id`` of their nodes) before a compaction on the thread, via logicalParentUuid."""
+    if not boundaries:
+        return set()
     on_thread = {n.entry["uuid"] for n in thread}
     seen: set[str] = set()
     for b in boundaries:

@@ -74,7 +74,7 @@ from toolhist.agents.codex.history import (
     rollback_event,
 )
 from toolhist.agents.codex.normalize import ABORTED, OUTPUT_OF, ensure_outputs, mark_synthetic, split_orphans
-from toolhist.formats.base import Built, ShapeError, Shared, Skips, tag
+from toolhist.formats.base import Built, Pointer, ShapeError, Shared, Skips, tag
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
 from toolhist.formats.openai_responses import (
@@ -85,7 +85,7 @@ from toolhist.formats.openai_responses import (
     side_metadata_pair,
 )
 from toolhist.formats.records import MAX_SKIPPED, kind_of, skipped_note
-from toolhist.model import Location, Session, SessionSource, Unsent
+from toolhist.model import Location, Message, Session, SessionSource, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
 CODEX_NOT_READ = ("agent_message", "additional_tools", "context_compaction")
@@ -247,6 +247,27 @@ _LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
 """A message's `Location` (one per message of a rollout): `construct`'s, its layout worked out once."""
 
 
+class _Rollout(Built):
+    """`Built` whose messages are located by their rollout line (``payload``), as they are added.
+
+    `Built.add` makes a `Location` pointing into the item list, which the rollout's reader then
+    made again with the item's line: one Location and one JSON path made and dropped per message.
+    ``item_lines`` is the reader's own list (items deleted from it as they are skipped).
+    """
+
+    def __init__(self, doc: Document, item_lines: list[int | None]) -> None:
+        super().__init__(doc)
+        self.item_lines = item_lines
+
+    def add(
+        self, message: Message, index: int | None, ptr: Pointer, block_items: tuple[int, ...] | None = None
+    ) -> None:
+        """Append a message read from the item at ``index``, located on that item's line."""
+        self.messages.append(message)
+        line = self.item_lines[index] if index is not None else None
+        self.locations.append(_LOCATION(index, line, "payload", block_items))
+
+
 def _grouped(
     items: list[Any],
     item_lines: list[int | None],
@@ -270,20 +291,25 @@ def _grouped(
     the turn before when it was the item that opened the turn (without it the two turns are one
     group, as a read of the whole list would make them). ``items`` is emptied.
     """
-    built = Built(Document(value=items, name=name, path=path, jsonl_lines=None))
+    built = _Rollout(Document(value=items, name=name, path=path, jsonl_lines=None), item_lines)
     built.notes = notes
     reader = OpenAIResponsesReader()
     sides = side_metadata_pair()
     share = Shared()  # equal small provider data, one dict per value for the whole rollout
+    names: dict[str, str] = {}  # outputs named as read (`read_item`); a turn read again takes its calls back
     kept = start = 0  # items[kept:start]: the turn before, kept until the next one is read
     kept_made = made = 0  # how many messages there were before each of the two turns
+    kept_named = named = 0  # how many call names there were before each of the two turns
     while start < len(items):
         end = _turn_end(items, start)
         said = len(notes)
         try:
-            reader._read_items(items[start:end], (), built, first=start, sides=sides, share=share)
+            reader._read_items(
+                items[start:end], (), built, first=start, sides=sides, share=share, names=names
+            )
         except ShapeError as exc:
             del built.messages[made:], built.locations[made:], notes[said:]
+            _forget(names, named)
             first = exc.pointer[0] if exc.pointer and isinstance(exc.pointer[0], int) else None
             line = item_lines[first] if first is not None else None
             if first is None or skips.unreadable() >= MAX_SKIPPED:
@@ -296,22 +322,21 @@ def _grouped(
             del items[first], item_lines[first]
             if first == start and start > kept:  # the turn's opening item gone: one turn with the last
                 del built.messages[kept_made:], built.locations[kept_made:]
-                start, made = kept, kept_made
+                _forget(names, kept_named)
+                start, made, named = kept, kept_made, kept_named
             continue
         items[kept:start] = [None] * (start - kept)  # the turn before let go, places kept
-        kept, kept_made = start, made
-        start, made = end, len(built.messages)
+        kept, kept_made, kept_named = start, made, named
+        start, made, named = end, len(built.messages), len(names)
     items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
-    located = _LOCATION
-    places = built.locations  # each replaced where it is: the Responses one is freed at once
-    for n, loc in enumerate(places):
-        places[n] = located(
-            loc.index,
-            item_lines[loc.index] if loc.index is not None else None,
-            "payload",
-            loc.block_items,
-        )
-    return built, tuple(places)
+    built.named = True  # `fill_tool_names` would make every named output and its message again
+    return built, tuple(built.locations)
+
+
+def _forget(names: dict[str, str], count: int) -> None:
+    """``names`` as it was when it held ``count`` names: a name is only ever added at the end."""
+    while len(names) > count:
+        names.popitem()
 
 
 def _turn_end(items: list[Any], start: int) -> int:
