@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
@@ -385,7 +386,8 @@ def run_passes(
     trace.memo = remembered(session)
     changes: list[Change] = []
     for step in (conform_to_sdk(provider), *passes) if conform else passes:
-        messages, made = step(messages, trace)
+        output, made = step(messages, trace)
+        messages = kept(output, messages)
         changes.extend(made)
     curated = session.model_copy(update={"messages": messages})
     return Curation(
@@ -395,6 +397,19 @@ def run_passes(
         provider=provider,
         original=session,
     )
+
+
+def kept(output: tuple[Message, ...], given: tuple[Message, ...]) -> tuple[Message, ...]:
+    """``given`` when a pass's ``output`` holds the very same messages, else ``output``.
+
+    Several passes rebuild their tuple even when they change nothing (a walk that appends every
+    message again). Handing the next pass the tuple it was given lets `Trace.facts` answer from its
+    memory (a new tuple was a `facts_from` diff of the whole history, 0.17 s at 100,000 messages)
+    and the shared segments match their input by identity first.
+    """
+    if output is given or len(output) != len(given) or not all(map(is_, output, given)):
+        return output
+    return given
 
 
 def block_json(obj: Block | Message) -> JsonValue:

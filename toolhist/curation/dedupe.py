@@ -33,6 +33,8 @@ def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
                 if leader is None or _rank(result) > _rank(leader):
                     best[result.call_id] = result
     dropping = {m for m, result in results if best[result.call_id] is not result}  # messages that lose one
+    if not dropping:
+        return messages, []
     out: list[Message] = []
     changes: list[Change] = []
     for m, message in enumerate(messages):

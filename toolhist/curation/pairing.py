@@ -154,6 +154,7 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
         new_call_id = {id(c.block): c.new_id for c in calls}
         positions = [c.message for c in calls]
         out: list[Message] = []
+        changed = False
         for m, message in enumerate(messages):
             given = message.blocks
             blocks: list[Block] | None = None  # a copy of ``given`` once a block of it changes
@@ -185,15 +186,19 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
                 new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
+                changed = True
             else:
                 out.append(message)
-        return tuple(out), []
+        return (tuple(out) if changed else messages), []
 
     return run
 
 
 def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Drop a call recorded again under the same id with the same name and arguments (keep the first)."""
+    ids = [b.id for message in messages for b in message.blocks if type(b) is ToolCallBlock]
+    if len(set(ids)) == len(ids):  # no id twice: nothing to drop (a third of the walk below)
+        return messages, []
     seen: set[str] = set()
     out: list[Message] = []
     changes: list[Change] = []
