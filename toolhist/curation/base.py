@@ -23,6 +23,7 @@ from toolhist._trusted import construct, named_maker, replace
 from toolhist.curation.facts import KEEP as FACTS_KEPT
 from toolhist.curation.facts import Facts, facts_from, facts_of, remembered
 from toolhist.curation.per_session import keep_first
+from toolhist.curation.tool_ids import ToolIds, tool_ids_of
 from toolhist.model import Block, Message, Session
 
 Action = Literal[
@@ -219,6 +220,8 @@ class Trace:
     """Books of located Changes that outlive this run (`toolhist.curation.shared`)."""
     memo: list[tuple[tuple[Message, ...], Facts]] = field(default_factory=list)
     """`Facts` of the message tuples the passes were given (`run_passes` shares a session's list)."""
+    ids_memo: list[tuple[tuple[Message, ...], ToolIds]] = field(default_factory=list)
+    """`ToolIds` of the last message tuples asked about (the tuple held, so its identity is not reused)."""
 
     def facts(self, messages: tuple[Message, ...]) -> Facts:
         """What ``messages`` holds (`toolhist.curation.facts`), looked at once per tuple.
@@ -232,6 +235,16 @@ class Trace:
                 return found
         found = facts_from(messages, *memo[0]) if memo else facts_of(messages)  # from the last tuple's
         keep_first(memo, (messages, found), FACTS_KEPT)
+        return found
+
+    def tool_ids(self, messages: tuple[Message, ...]) -> ToolIds:
+        """The ids of ``messages``'s calls and results (`toolhist.curation.tool_ids`), listed once per tuple."""
+        memo = self.ids_memo
+        for seen, found in memo:
+            if seen is messages:
+                return found
+        found = tool_ids_of(messages)
+        keep_first(memo, (messages, found), 2)
         return found
 
     @classmethod

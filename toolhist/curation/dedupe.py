@@ -23,6 +23,8 @@ def _rank(block: ToolResponseBlock) -> int:
 
 def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Keep one result per call id; drop the others, reporting differing ones as conflicts."""
+    if trace.tool_ids(messages).results_distinct:
+        return messages, []  # one result per call already
     best: dict[str, ToolResponseBlock] = {}
     results: list[tuple[int, ToolResponseBlock]] = []
     for m, message in enumerate(messages):

@@ -150,6 +150,12 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
     """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if mode == "keep":
+            ids = trace.tool_ids(messages)
+            if all(ids.calls) and all(ids.results) and ids.calls_distinct:
+                # Every call keeps its own id (given, and no other call's), and every result pairs
+                # on it as it is (one call of that id, or none: it keeps its own): nothing changes.
+                return messages, []
         calls, by_raw = _assign_calls(messages, provider, mode)
         new_call_id = {id(c.block): c.new_id for c in calls}
         positions = [c.message for c in calls]
@@ -196,8 +202,7 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
 
 def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Drop a call recorded again under the same id with the same name and arguments (keep the first)."""
-    ids = [b.id for message in messages for b in message.blocks if type(b) is ToolCallBlock]
-    if len(set(ids)) == len(ids):  # no id twice: nothing to drop (a third of the walk below)
+    if trace.tool_ids(messages).calls_distinct:  # no id twice: nothing to drop
         return messages, []
     seen: set[str] = set()
     out: list[Message] = []
