@@ -243,7 +243,8 @@ class Trace:
         for seen, found in memo:
             if seen is messages:
                 return found
-        found = tool_ids_of(messages)
+        scanned = next((f.ids for seen, f in self.memo if seen is messages and f.ids is not None), None)
+        found = tool_ids_of(messages) if scanned is None else scanned  # the facts' scan listed them
         keep_first(memo, (messages, found), 2)
         return found
 
