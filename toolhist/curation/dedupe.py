@@ -9,6 +9,8 @@ user may need to know the tool said two different things.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from toolhist._trusted import replace
 from toolhist.curation.base import Change, Trace, block_json
 from toolhist.curation.util import same_result
@@ -23,25 +25,33 @@ def _rank(block: ToolResponseBlock) -> int:
 
 def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Keep one result per call id; drop the others, reporting differing ones as conflicts."""
+    ids = trace.tool_ids(messages)
+    if ids.results_distinct:
+        return messages, []  # one result per call already
+    # Only the results of a call answered more than once can lose: the others are their call's best.
+    twice = {call_id for call_id, n in Counter(ids.results).items() if n > 1}
     best: dict[str, ToolResponseBlock] = {}
     results: list[tuple[int, ToolResponseBlock]] = []
     for m, message in enumerate(messages):
         for result in message.blocks:
-            if isinstance(result, ToolResponseBlock):
+            if type(result) is ToolResponseBlock and result.call_id in twice:
                 results.append((m, result))
                 leader = best.get(result.call_id)
                 if leader is None or _rank(result) > _rank(leader):
                     best[result.call_id] = result
-    dropping = {m for m, result in results if best[result.call_id] is not result}  # messages that lose one
+    dropping = sorted(
+        {m for m, result in results if best[result.call_id] is not result}
+    )  # messages that lose one
     out: list[Message] = []
     changes: list[Change] = []
-    for m, message in enumerate(messages):
-        if m not in dropping:
-            out.append(message)
-            continue
+    done = 0  # messages before this are in ``out``
+    for m in dropping:
+        out.extend(messages[done:m])  # the messages between two that lose a result, as they are
+        done = m + 1
+        message = messages[m]
         blocks: list[Block] = []
         for block in message.blocks:
-            if isinstance(block, ToolResponseBlock) and best[block.call_id] is not block:
+            if type(block) is ToolResponseBlock and best.get(block.call_id, block) is not block:
                 winner = best[block.call_id]
                 conflict = not same_result(block, winner)
                 changes.append(
@@ -75,6 +85,7 @@ def dedupe_results(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[M
             new = replace(message, blocks=tuple(blocks), speaker=speaker)
             trace.derive(new, message)
             out.append(new)
+    out.extend(messages[done:])
     return tuple(out), changes
 
 

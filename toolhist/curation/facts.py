@@ -24,9 +24,10 @@ per curation, 1.0 s of its 6.8 s (issue 24 §7, measured on a loaded box).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolhist.curation.per_session import entries_for
+from toolhist.curation.tool_ids import ToolIds
 from toolhist.model import Message, Session, TextBlock, ToolCallBlock, ToolResponseBlock
 
 KEEP = 8
@@ -50,12 +51,17 @@ class Facts:
     """Some tool message holds a block other than a result (what ``split_tool_text`` looks at)."""
     names: frozenset[str]
     """The tool names of every call, and of every result that names one."""
+    ids: ToolIds | None = field(default=None, compare=False, repr=False)
+    """The ids of the calls and results (`Trace.tool_ids`), when the tuple was scanned whole: the
+    scan of the history given lists them for ``map_ids`` and the passes after it."""
 
 
 def facts_of(messages: tuple[Message, ...]) -> Facts:
     """`Facts` of ``messages``, by one scan."""
     kinds: set[type] = set()
     names: set[str] = set()
+    calls: list[str] = []
+    results: list[str] = []
     blank = empty = misplaced = mixed = False
     for message in messages:
         blocks = message.blocks
@@ -67,6 +73,7 @@ def facts_of(messages: tuple[Message, ...]) -> Facts:
             kind = type(block)
             kinds.add(kind)
             if kind is ToolResponseBlock:
+                results.append(block.call_id)  # type: ignore[union-attr]
                 if block.tool_name is not None:  # type: ignore[union-attr]  # the type was just checked
                     names.add(block.tool_name)  # type: ignore[union-attr]
                 if speaker != "tool":
@@ -76,11 +83,12 @@ def facts_of(messages: tuple[Message, ...]) -> Facts:
                 misplaced = mixed = True
             if kind is ToolCallBlock:
                 names.add(block.name)  # type: ignore[union-attr]
+                calls.append(block.id)  # type: ignore[union-attr]
                 if speaker != "ai":
                     misplaced = True
             elif kind is TextBlock and not block.text.strip():  # type: ignore[union-attr]
                 blank = True
-    return Facts(frozenset(kinds), blank, empty, misplaced, mixed, frozenset(names))
+    return Facts(frozenset(kinds), blank, empty, misplaced, mixed, frozenset(names), ToolIds(calls, results))
 
 
 CHUNK = 512

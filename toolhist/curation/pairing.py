@@ -150,10 +150,17 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
     """
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if mode == "keep":
+            ids = trace.tool_ids(messages)
+            if all(ids.calls) and all(ids.results) and ids.calls_distinct:
+                # Every call keeps its own id (given, and no other call's), and every result pairs
+                # on it as it is (one call of that id, or none: it keeps its own): nothing changes.
+                return messages, []
         calls, by_raw = _assign_calls(messages, provider, mode)
         new_call_id = {id(c.block): c.new_id for c in calls}
         positions = [c.message for c in calls]
         out: list[Message] = []
+        changed = False
         for m, message in enumerate(messages):
             given = message.blocks
             blocks: list[Block] | None = None  # a copy of ``given`` once a block of it changes
@@ -185,15 +192,18 @@ def map_ids(provider: str | None, mode: Mode = "keep") -> Pass:
                 new_message = replace(message, blocks=tuple(blocks))
                 trace.derive(new_message, message)
                 out.append(new_message)
+                changed = True
             else:
                 out.append(message)
-        return tuple(out), []
+        return (tuple(out) if changed else messages), []
 
     return run
 
 
 def dedupe_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Drop a call recorded again under the same id with the same name and arguments (keep the first)."""
+    if trace.tool_ids(messages).calls_distinct:  # no id twice: nothing to drop
+        return messages, []
     seen: set[str] = set()
     out: list[Message] = []
     changes: list[Change] = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolhist.curation.base import Book, Change, Pass, Trace
+from toolhist.curation.base import Book, Change, Pass, Trace, kept
 from toolhist.curation.per_session import entries_for, keep_first
 from toolhist.model import Message, Session
 
@@ -74,7 +74,8 @@ def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:
             changes: list[Change] = []
             output = messages
             for step in passes:
-                output, made = step(output, trace)
+                made_output, made = step(output, trace)
+                output = kept(made_output, output)
                 changes.extend(made)
         finally:
             trace.log = outer

@@ -18,7 +18,10 @@ UNKNOWN_TOOL = "unknown_tool"
 
 def synthesize_calls(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
     """Insert an assistant turn with a reconstructed call before each result whose call is missing."""
-    known = {b.id for m in messages for b in m.blocks if isinstance(b, ToolCallBlock)}
+    ids = trace.tool_ids(messages)
+    known = set(ids.calls)
+    if known.issuperset(ids.results):
+        return messages, []  # every result's call is there (the walk below would rebuild the same tuple)
     out: list[Message] = []
     changes: list[Change] = []
     for message in messages:
