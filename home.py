@@ -278,9 +278,10 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     each row filled in when its provider is checked, and replaced by the full table (with the
     violation matrix) when all are. A rerun with every verdict cached draws nothing here.
 
-    On a long session the providers that do not share the chat body (but the first) are checked
-    meanwhile by a second process on the machine's other core (`toolhist.views.forked`): at 100,000
-    messages four of the seven verdicts' ~9 s of CPU. Without its answer they are checked here.
+    On a long session up to half the providers, among those that do not share the chat body (but the
+    first), are checked meanwhile by a second process on the machine's other core
+    (`toolhist.views.forked`): at 100,000 messages about half of the seven verdicts' ~7.5 s of CPU.
+    Without its answer they are checked here.
     """
     key, session = opened.key, opened.session
     pending = [p for p in PROVIDERS if not state.verdict_ready(key, p)]
@@ -296,8 +297,11 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
         pending.insert(0, first)
     rows = {p: verdict_row(p, opened.found(p), is_as_sent(session, p)) for p in PROVIDERS if p not in pending}
     read = f"{len(session.messages):,} messages read ({session.source.format})"
-    # the providers not sharing the chat body, but the first, go to a second process on a long session
+    # the providers not sharing the chat body, but the first, go to a second process on a long session;
+    # no more than this process keeps (the chat trio, one body, costs about three of the others)
     apart = [p for p in pending[1:] if p not in CHAT_SHAPED] if forked.usable(session) else []
+    while len(apart) > len(pending) - len(apart):
+        apart.pop()
     child = forked.start(opened.document, session, apart) if len(apart) > 1 else None
     here = [p for p in pending if child is None or p not in child.providers]
     bar, slot = st.empty(), st.empty()
