@@ -215,6 +215,27 @@ def named_blocks(blocks: Iterable[Block], names: dict[str, str]) -> tuple[Block,
     return tuple(out) if changed else None
 
 
+def named_result(
+    call_id: str, name: str, result: Any, raw_call_id: str | None, provider_data: dict[str, Any]
+) -> ToolResponseBlock:
+    """A result read with its call's name already known: every field given, the block `named_blocks` makes.
+
+    For the readers that name results as they read them (Chat and Responses), with no second pass
+    making each one again (`fill_tool_names`).
+    """
+    return construct(
+        ToolResponseBlock,
+        type="tool_response",
+        call_id=call_id,
+        tool_name=name,
+        result=result,
+        error=None,
+        is_complete=True,
+        raw_call_id=raw_call_id,
+        provider_data=provider_data,
+    )
+
+
 UNREADABLE = "unreadable "
 """How ``SessionSource.skipped`` names a record of a known kind that could not be read."""
 

@@ -19,6 +19,7 @@ from toolhist.formats.base import (
     Reader,
     ShapeError,
     arr,
+    named_result,
     obj,
     opt_text,
     parse_arguments,
@@ -237,17 +238,7 @@ def read_message(
         if not isinstance(name, str) and names is not None and (call_id or "") in names:
             # every field given, as `toolhist.formats.base.named_blocks` makes a named result
             blocks.append(
-                construct(
-                    ToolResponseBlock,
-                    type="tool_response",
-                    call_id=call_id or "",
-                    tool_name=names[call_id or ""],
-                    result=msg.get("content"),
-                    error=None,
-                    is_complete=True,
-                    raw_call_id=call_id,
-                    provider_data=provider_data,
-                )
+                named_result(call_id or "", names[call_id or ""], msg.get("content"), call_id, provider_data)
             )
         else:
             blocks.append(

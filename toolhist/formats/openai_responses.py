@@ -21,6 +21,7 @@ from toolhist.formats.base import (
     Reader,
     ShapeError,
     arr,
+    named_result,
     obj,
     opt_text,
     parse_arguments,
@@ -194,19 +195,7 @@ def read_item(
         extra = share(extra)
         if names is not None and (out_id or "") in names:
             # every field given, as `toolhist.formats.base.named_blocks` makes a named result
-            return [
-                construct(
-                    ToolResponseBlock,
-                    type="tool_response",
-                    call_id=out_id or "",
-                    tool_name=names[out_id or ""],
-                    result=item.get("output"),
-                    error=None,
-                    is_complete=True,
-                    raw_call_id=out_id,
-                    provider_data=extra,
-                )
-            ]
+            return [named_result(out_id or "", names[out_id or ""], item.get("output"), out_id, extra)]
         return [
             construct(
                 ToolResponseBlock,
