@@ -269,6 +269,36 @@ def test_mistral_gets_a_bridge_and_a_prefix_instead_of_losing_turns() -> None:
     assert validate(s, "mistral", strategy="toolhist") == []
 
 
+def test_mistral_takes_a_later_system_message_to_the_start() -> None:
+    # Mistral refuses a system message after an assistant or tool turn, after the first user message
+    # too (mis.order); a bridge would be one more assistant turn before it. Hypothesis found this one:
+    # the text a leading tool message carried became the first user message once split off.
+    sys_msg = Message(speaker="system", blocks=(TextBlock(text="You are a coding agent."),))
+    s = session(human("go"), ai(" "), sys_msg, human("hi"), ai(call("a")), tool(result("a")), sys_msg)
+    assert [(v.rule, v.path) for v in validate(s, "mistral") if v.rule == "mis.order"] == [
+        ("mis.order", "messages[2].role"),
+        ("mis.order", "messages[6].role"),
+    ]
+    c = curate(s, "mistral")
+    assert shape(c.session.messages) == [
+        ("system", ["text:You are a coding agent."]),
+        ("system", ["text:You are a coding agent."]),
+        ("human", ["text:go"]),
+        ("ai", ["text: "]),
+        ("human", ["text:hi"]),
+        ("ai", ["call:a"]),
+        ("tool", ["result:a"]),
+    ]
+    assert [(ch.pass_, ch.action, ch.fixes) for ch in c.changes[:2]] == [
+        ("merge_turns", "move", ("mis.order",)),
+        ("merge_turns", "move", ("mis.order",)),
+    ]
+    assert [v for v in validate(s, "mistral", strategy="toolhist") if v.severity == "error"] == []
+    # A system message after a user message is Mistral's to take: it stays where it is.
+    kept = session(human("go"), sys_msg, ai("ok"), human("next"))
+    assert [ch.pass_ for ch in curate(kept, "mistral").changes] == []
+
+
 def test_bedrock_turns_alternate_and_open_with_the_user() -> None:
     s = session(
         ai("Hello, I am ready."), human("a"), human("b"), ai(call("a")), tool(result("a")), human("thanks")

@@ -212,10 +212,25 @@ def _hoist_system(
     first_human = next(  # a blank user turn (kept where the provider takes it) does not start the talk
         (i for i, m in enumerate(messages) if m.speaker == "human" and _said(m)), len(messages)
     )
-    head = [m for m in messages[:first_human] if m.speaker == "system"]
-    if all(m.speaker == "system" for m in messages[: len(head)]):
+    hoisted = {id(m) for m in messages[:first_human] if m.speaker == "system"}
+    if provider == "mistral":
+        # Mistral refuses a system message after an assistant or tool turn wherever it sits (mis.order:
+        # FOLLOWERS in toolhist/providers/mistral.py), also after the first user message (text a tool
+        # message carried becomes that message once split off); a bridge turn would be an assistant
+        # turn too. Anthropic's and Gemini's renderers lift such a message out of the turns themselves.
+        previous: str | None = None
+        for message in messages:
+            if id(message) in hoisted:
+                continue
+            if message.speaker == "system" and previous in ("ai", "tool"):
+                hoisted.add(id(message))
+                continue
+            previous = message.speaker
+    head = [m for m in messages if id(m) in hoisted]
+    leading = next((i for i, m in enumerate(messages) if m.speaker != "system"), len(messages))
+    if len(head) <= leading:
         return messages
-    for message in head:
+    for message in head[leading:]:
         changes.append(
             Change.trusted(
                 pass_=PASS,
@@ -224,5 +239,5 @@ def _hoist_system(
                 before=trace.origin(message),
             ).with_subject(message)
         )
-    rest = [m for m in messages if not any(m is h for h in head)]
+    rest = [m for m in messages if id(m) not in hoisted]
     return (*head, *rest)
