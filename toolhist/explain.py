@@ -13,6 +13,7 @@ Unknown text is an answer, not an error: ``rule`` is None and ``reason`` says wh
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -78,33 +79,63 @@ _PATH = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+")
-_COMPACT = {p: re.compile(layout.compact_pattern(p.regex.pattern), p.regex.flags) for p in PATTERNS}
-"""Each pattern without its whitespace, for text whose wrap fell inside a word (`explain_layout.compact`)."""
 _CUT_MIN = 24
 """A paste cut short must still end with this many characters (whitespace aside) of a pattern's opening
 words: about four words, the length of ``No tool output found for`` that DeepSeek's and OpenAI's
 Responses texts share before they part."""
 _CUT_SLACK = 16
 """How far past a pattern's literal opening words a cut paste may end (the rest of one or two words)."""
-_HEADS = [
-    (p, head, cased)
-    for p in PATTERNS
-    for head, cased in [layout.literal_head(layout.compact_pattern(p.regex.pattern))]
-    if len(head) >= _CUT_MIN
-]
-"""Each pattern's literal opening words (whitespace-free, lower case, unquoted) where long enough to
-tell, with the positions whose letter case the pattern checks."""
 _CUT_REST = 8
 """A paste cut after a pattern's first variable part (an id) must end with this many of the words after it."""
-_SPLITS = [
-    (p, head, cased, rest)
-    for p in PATTERNS
-    for head, cased, rest in [layout.literal_after_variable(layout.compact_pattern(p.regex.pattern))]
-    if len(rest) >= _CUT_REST and len(head) + len(rest) >= _CUT_MIN
-]
-"""Each pattern's opening words and the words after its first variable part, for a paste cut after an
-id (``Tool call id was call_0fypS1hVX but must be a-z, A-Z, …``, a title GitHub cut)."""
-_CASE_CHECKS = {p: len(c) for p, _, c in _HEADS} | {p: len(c) for p, _, c, _ in _SPLITS}
+
+
+class _Derived:
+    """What is worked out from every pattern, once, when the first pasted error is explained.
+
+    Compiling ~300 regular expressions (each pattern and its whitespace-free form) at import took most of
+    the 0.7 s that importing `toolhist.explain` cost, paid by every command of the CLI and every importer
+    of the package, although only explaining matches them (`toolhist.explain_patterns.Pattern.regex`).
+    """
+
+    @functools.cached_property
+    def compact(self) -> dict[Pattern, re.Pattern[str]]:
+        """Each pattern without its whitespace, for text whose wrap fell inside a word (`explain_layout.compact`)."""
+        return {p: re.compile(layout.compact_pattern(p.source), re.IGNORECASE) for p in PATTERNS}
+
+    @functools.cached_property
+    def heads(self) -> list[tuple[Pattern, str, dict[int, str]]]:
+        """Each pattern's literal opening words, where long enough to tell.
+
+        Whitespace-free, lower case, unquoted; with the positions whose letter case the pattern checks.
+        """
+        return [
+            (p, head, cased)
+            for p in PATTERNS
+            for head, cased in [layout.literal_head(layout.compact_pattern(p.source))]
+            if len(head) >= _CUT_MIN
+        ]
+
+    @functools.cached_property
+    def splits(self) -> list[tuple[Pattern, str, dict[int, str], str]]:
+        """Each pattern's opening words and the words after its first variable part.
+
+        For a paste cut after an id (``Tool call id was call_0fypS1hVX but must be a-z, A-Z, …``, a title
+        GitHub cut).
+        """
+        return [
+            (p, head, cased, rest)
+            for p in PATTERNS
+            for head, cased, rest in [layout.literal_after_variable(layout.compact_pattern(p.source))]
+            if len(rest) >= _CUT_REST and len(head) + len(rest) >= _CUT_MIN
+        ]
+
+    @functools.cached_property
+    def case_checks(self) -> dict[Pattern, int]:
+        """How many letters' case each cut pattern checks (the more, the surer a cut paste's match)."""
+        return {p: len(c) for p, _, c in self.heads} | {p: len(c) for p, _, c, _ in self.splits}
+
+
+_DERIVED = _Derived()
 _NO_QUOTES = str.maketrans("", "", layout.QUOTES)
 _ID_SPLIT = re.compile(r"[,\s]+")
 _ID_STRIP = ".,;'\"`()[]{}"
@@ -179,7 +210,7 @@ def _match(
     """
     best: tuple[Pattern, re.Match[str]] | None = None
     for pattern in patterns:
-        regex = _COMPACT[pattern] if compact else pattern.regex
+        regex = _DERIVED.compact[pattern] if compact else pattern.regex
         m = regex.search(text)
         if m is not None and (best is None or m.start() < best[1].start()):
             best = pattern, m
@@ -232,7 +263,7 @@ def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, r
     tail = squeezed.translate(_NO_QUOTES).rstrip(".…")
     lower = tail.lower()
     endings: list[tuple[int, int, Pattern]] = []  # (known characters it ends with, their span, pattern)
-    for pattern, head, cased in _HEADS:
+    for pattern, head, cased in _DERIVED.heads:
         if pattern in patterns:
             k = next(
                 (k for k in range(len(head), _CUT_MIN - 1, -1) if _ends_with(tail, lower, head[:k], cased)), 0
@@ -241,7 +272,7 @@ def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, r
                 k = len(head)  # the opening words whole, then a few characters the head stopped short of
             if k:
                 endings.append((k, k, pattern))
-    for pattern, head, cased, rest in _SPLITS:
+    for pattern, head, cased, rest in _DERIVED.splits:
         if pattern in patterns and (found := _ends_after_variable(tail, lower, head, cased, rest)):
             endings.append((*found, pattern))
     longest = max((k for k, _, _ in endings), default=0)
@@ -249,7 +280,7 @@ def _match_cut(squeezed: str, patterns: tuple[Pattern, ...]) -> tuple[Pattern, r
     if not hits or len({p.rule for p, _ in hits}) > 1:
         return None
     # The sender whose letter case the text has (Kimi, DeepSeek), else the general form (the last).
-    pattern, span = max(reversed(hits), key=lambda hit: _CASE_CHECKS[hit[0]])
+    pattern, span = max(reversed(hits), key=lambda hit: _DERIVED.case_checks[hit[0]])
     match = re.search(re.escape(tail[len(tail) - span :]), tail)
     return (pattern, match) if match else None
 

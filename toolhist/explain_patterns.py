@@ -16,6 +16,7 @@ scans the whole text for them, so a pattern does not have to predict where a pro
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -40,12 +41,23 @@ class Pattern:
     """The toolhist provider whose rules predict this text; None for client-side checks (AI SDK, LangGraph)."""
     variant: str | None
     """Which wording or sender this is (``deepseek``, ``qwen``, ``preceeding-typo``, ``old``…); None for the main form."""
-    regex: re.Pattern[str]
-    """Compiled with re.IGNORECASE; bounded quantifiers only, so huge input cannot make it backtrack for long."""
+    source: str
+    """The regular expression, shorthands expanded; bounded quantifiers only, so huge input cannot make it
+    backtrack for long."""
     culprit: Literal["first", "last"] = "first"
     """Which payload path in the text is the offending one (``messages[7] and messages[8]``: the last)."""
     side: Literal["call", "result"] | None = None
     """Whether the ids in the text name the call or the result that breaks the rule (for locating by id)."""
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        """``source`` compiled with re.IGNORECASE, when first matched.
+
+        Compiling every pattern took a third of a second, paid by every command and every import of
+        ``toolhist`` (the package imports `toolhist.explain`), although only explaining a pasted error
+        matches them.
+        """
+        return re.compile(self.source, re.IGNORECASE)
 
 
 def _p(
@@ -59,7 +71,7 @@ def _p(
 ) -> Pattern:
     for token in ("%ids", "%id", "%q", "%n"):  # longest token first: %ids contains %id
         source = source.replace(token, _TOKENS[token])
-    return Pattern(rule, provider, variant, re.compile(source, re.IGNORECASE), culprit, side)
+    return Pattern(rule, provider, variant, source, culprit, side)
 
 
 _OC, _RESP, _ANT, _GEM, _MIS, _KIMI, _BRK = (
