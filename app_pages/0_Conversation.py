@@ -175,8 +175,10 @@ judged = (
     "as sent (a request body)" if is_as_sent(session, provider) else "as the next request the agent sends"
 )
 st.caption(
-    f"{count:,} messages · {idx.call_count:,} tool calls · {len(session.unsent):,} records kept "
-    f"but not sent · {provider}: {errors} error(s), {len(found) - errors} warning(s), judged {judged}. "
+    f"{count:,} message{'s' if count != 1 else ''}"
+    f" · {idx.call_count:,} tool call{'s' if idx.call_count != 1 else ''}"
+    f" · {len(session.unsent):,} record{'s' if len(session.unsent) != 1 else ''} kept but not sent"
+    f" · {provider}: {errors} error(s), {len(found) - errors} warning(s), judged {judged}. "
     "Markdown is shown as text where it would fetch anything: images and links appear as their addresses."
 )
 

@@ -86,7 +86,7 @@ def test_a_sidechain_is_a_thread(tmp_path: Path) -> None:
     # the provider it ran on (anthropic), its verdict as check finds it
     found = judged_verdict(judge(main), "anthropic")
     assert caption.startswith(
-        f"3 messages · 1 tool calls · 2 records kept but not sent · anthropic: 0 error(s), {len(found)} warning(s)"
+        f"3 messages · 1 tool call · 2 records kept but not sent · anthropic: 0 error(s), {len(found)} warning(s)"
     )
     thread = at.selectbox(key="cv_thread")
     assert thread.options == [
