@@ -140,6 +140,7 @@ def test_threshold_and_count_both_gate_compaction() -> None:
     assert not under.triggered
     assert under.session.messages == original.messages
     assert under.reason.startswith("tool history is ")
+    assert under.reason.endswith(" tokens, not over the 100,000-token threshold")
     few = compact(original, "anthropic", keep=4, threshold=0)
     assert not few.triggered
     assert few.reason == "4 tool pair(s), not more than the 4 kept verbatim: nothing to compact"

@@ -162,9 +162,9 @@ def compact(
     if not older:
         reason = f"{len(found)} tool pair(s), not more than the {keep} kept verbatim: nothing to compact"
     elif not triggered:
-        reason = f"tool history is {tool_tokens} tokens, not over the {threshold}-token threshold"
+        reason = f"tool history is {tool_tokens:,} tokens, not over the {threshold:,}-token threshold"
     else:
-        reason = f"{len(older)} older pair(s) compacted: {tool_tokens} tool tokens > {threshold}"
+        reason = f"{len(older):,} older pair(s) compacted: {tool_tokens:,} tool tokens > {threshold:,}"
     chosen = older if triggered else []
     items = [_item(p) for p in chosen]
     summary = historical_summary(items)
