@@ -42,6 +42,7 @@ from toolhist.agents.openhands.reader import is_conversation
 from toolhist.check import CheckResult, result_of, verdict
 from toolhist.errors import ToolhistError
 from toolhist.formats.document import MAX_MAPPED_CHARS, Document
+from toolhist.formats.jsonl_stream import Progress
 from toolhist.judgement import judge
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Violation
@@ -54,6 +55,7 @@ from toolhist.views.inputs import Input, Stamp, by_reference
 from toolhist.views.kept import SESSIONS_KEPT, keep_recent, record, recorded
 from toolhist.views.paths import openable, scannable
 from toolhist.views.prefs import message_param, pick, remember, switch
+from toolhist.views.read_progress import Ticker
 from toolhist.views.summary import list_samples
 from toolhist.views.trim import trimmed
 
@@ -120,7 +122,13 @@ def _result(key: str, _opened: Opened) -> CheckResult:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load(
-    digest: str, fmt: str | None, name: str, _data: bytes | Path, session: str | None, redact: bool
+    digest: str,
+    fmt: str | None,
+    name: str,
+    _data: bytes | Path,
+    session: str | None,
+    redact: bool,
+    _progress: Progress | None = None,
 ) -> tuple[Document, Session]:
     """Parse once per content digest and format (the bytes themselves are not hashed again).
 
@@ -130,7 +138,8 @@ def _load(
     session of an agent's store (the digest covers it too); ``redact`` redacts the session read
     (an input whose bytes are not text, `Input.redacted`). They have no default: Streamlit keys an
     entry by the arguments as passed, so a call that left one out could not be cleared by
-    `keep_recent`, which names all six.
+    `keep_recent`, which names all six. ``_progress`` (not hashed) hears the bytes read of a file
+    read as it streams (`toolhist.views.read_progress`).
     """
     record(f"{digest}:{fmt or ''}", _load, digest, fmt, name, None, session, redact)
     # paused as `toolhist.load` is (`load_document` is not): at 100,000 messages the collector's
@@ -138,7 +147,9 @@ def _load(
     if isinstance(_data, Path) and copies.is_copy(_data):  # a file redacted into a copy (`_redacted`)
         document, read_session = paused(copies.load_copy)(_data, fmt, name, session)
     else:
-        document, read_session = paused(load_document)(_data, fmt, name=name, session=session)
+        document, read_session = paused(load_document)(
+            _data, fmt, name=name, session=session, progress=_progress
+        )
     if document.text is not None and len(document.text) > MAX_MAPPED_CHARS:
         # read now; a text this long locates no error (`Document.line_of`): 37 MB at 100,000 messages
         document = replace(document, text=None)
@@ -240,6 +251,13 @@ def _size(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 1_000_000 else f"{n / 1e3:.0f} kB" if n >= 1000 else f"{n} bytes"
 
 
+def _reading(done: int, total: int) -> str:
+    """The read's progress label: the bytes read, then the reader's work after the last line."""
+    if done < total:
+        return f"Reading the session: {_size(done)} of {_size(total)}…"
+    return f"Read {_size(total)}; putting the session together…"
+
+
 def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     """Read ``source`` (cached), check ``providers`` with a progress bar, and make it the open session.
 
@@ -255,9 +273,16 @@ def read(source: Input, providers: Sequence[str] = PROVIDERS) -> Opened:
     # progress text is Markdown: no user-derived text (a file name) goes in it
     bar.progress(0.0, text=f"Reading the session ({_size(source.size)})…")
     try:
-        document, session = _load(
-            digest, source.fmt, source.name, source.source(), source.session, source.redacted == "session"
-        )
+        with Ticker(bar, _reading) as ticker:
+            document, session = _load(
+                digest,
+                source.fmt,
+                source.name,
+                source.source(),
+                source.session,
+                source.redacted == "session",
+                _progress=ticker,
+            )
     finally:  # a file that fails to read leaves its error, not a progress bar that never ends
         bar.empty()
     settle()
