@@ -15,6 +15,7 @@ tool declarations derived from the calls).
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,14 +54,7 @@ def tool_declarations(session: Session) -> tuple[list[ToolSpec], list[str]]:
             if spec.kind != "function":
                 notes.append(f"tools: built-in tool {spec.name!r} ({spec.kind}) has no declaration here")
         return [t for t in session.tools if t.kind == "function"], notes
-    names = list(
-        dict.fromkeys(
-            c.name
-            for m in session.messages
-            for c in m.tool_calls()
-            if c.provider_data.get("type") != "server_tool_use"
-        )
-    )
+    names = _called_names(session)
     if not names:
         return [], notes
     notes.append(
@@ -68,6 +62,38 @@ def tool_declarations(session: Session) -> tuple[list[ToolSpec], list[str]]:
         f"({', '.join(names)}) with an empty parameter schema"
     )
     return [ToolSpec(name=n, description=DERIVED, parameters=EMPTY_SCHEMA) for n in names], notes
+
+
+_CALLED: dict[int, tuple[weakref.ref[Session], tuple[str, ...]]] = {}
+"""`_called_names` of the session objects still alive, by ``id``."""
+
+
+def _called_names(session: Session) -> tuple[str, ...]:
+    """The names of the session's calls (not Anthropic server tool calls), each once, first seen first.
+
+    Walked once per session object, in one loop over the blocks: Anthropic and Bedrock both derive
+    declarations from it when a source declared none (every Claude Code log), and the walk was a
+    generator per message and per call, a fifth of rendering a 100,000-line Claude Code log for
+    Bedrock (each block's attributes a cache miss away). A session is frozen: its calls never change.
+    """
+    key = id(session)
+    kept = _CALLED.get(key)
+    if kept is not None and kept[0]() is session:
+        return kept[1]
+    names: dict[str, None] = {}
+    for message in session.messages:
+        for block in message.blocks:
+            if type(block) is ToolCallBlock and block.provider_data.get("type") != "server_tool_use":
+                names[block.name] = None
+    found = tuple(names)
+    _CALLED[key] = (weakref.ref(session, lambda dead: _forget_called(key, dead)), found)
+    return found
+
+
+def _forget_called(key: int, dead: weakref.ref[Session]) -> None:
+    kept = _CALLED.get(key)
+    if kept is not None and kept[0] is dead:
+        del _CALLED[key]
 
 
 def max_tokens_of(request: dict[str, JsonValue]) -> int | None:
