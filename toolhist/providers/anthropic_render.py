@@ -15,6 +15,7 @@ tool declarations derived from the calls).
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,14 +54,7 @@ def tool_declarations(session: Session) -> tuple[list[ToolSpec], list[str]]:
             if spec.kind != "function":
                 notes.append(f"tools: built-in tool {spec.name!r} ({spec.kind}) has no declaration here")
         return [t for t in session.tools if t.kind == "function"], notes
-    names = list(
-        dict.fromkeys(
-            c.name
-            for m in session.messages
-            for c in m.tool_calls()
-            if c.provider_data.get("type") != "server_tool_use"
-        )
-    )
+    names = _called_names(session)
     if not names:
         return [], notes
     notes.append(
@@ -68,6 +62,38 @@ def tool_declarations(session: Session) -> tuple[list[ToolSpec], list[str]]:
         f"({', '.join(names)}) with an empty parameter schema"
     )
     return [ToolSpec(name=n, description=DERIVED, parameters=EMPTY_SCHEMA) for n in names], notes
+
+
+_CALLED: dict[int, tuple[weakref.ref[Session], tuple[str, ...]]] = {}
+"""`_called_names` of the session objects still alive, by ``id``."""
+
+
+def _called_names(session: Session) -> tuple[str, ...]:
+    """The names of the session's calls (not Anthropic server tool calls), each once, first seen first.
+
+    Walked once per session object, in one loop over the blocks: Anthropic and Bedrock both derive
+    declarations from it when a source declared none (every Claude Code log), and the walk was a
+    generator per message and per call, a fifth of rendering a 100,000-line Claude Code log for
+    Bedrock (each block's attributes a cache miss away). A session is frozen: its calls never change.
+    """
+    key = id(session)
+    kept = _CALLED.get(key)
+    if kept is not None and kept[0]() is session:
+        return kept[1]
+    names: dict[str, None] = {}
+    for message in session.messages:
+        for block in message.blocks:
+            if type(block) is ToolCallBlock and block.provider_data.get("type") != "server_tool_use":
+                names[block.name] = None
+    found = tuple(names)
+    _CALLED[key] = (weakref.ref(session, lambda dead: _forget_called(key, dead)), found)
+    return found
+
+
+def _forget_called(key: int, dead: weakref.ref[Session]) -> None:
+    kept = _CALLED.get(key)
+    if kept is not None and kept[0] is dead:
+        del _CALLED[key]
 
 
 def max_tokens_of(request: dict[str, JsonValue]) -> int | None:
@@ -188,31 +214,37 @@ class _Renderer(BlockRenderer):
         return list(parts)
 
     def emit(self, mi: int, message: Message, role: str, pairs: Sequence[tuple[int, Block]]) -> None:
-        k = len(self.messages)
+        messages = self.messages
+        k = len(messages)
         out: dict[str, JsonValue] = {"role": role}
-        self.messages.append(out)
+        messages.append(out)
         self.put_message(k, mi, None)
+        if len(pairs) > 1:
+            pairs = self.sendable(mi, pairs)
         put = self.put_part
-        parts: list[dict[str, JsonValue]] = []
-        for bi, block in self.sendable(mi, pairs):
-            part = self.block(mi, bi, block)
+        parts: list[JsonValue] = []
+        part: dict[str, JsonValue] | None
+        for bi, block in pairs:
+            kind = type(block)  # `block`'s dispatch, inline: once per block
+            if kind is ToolResponseBlock:
+                part = self.response(mi, bi, block)  # type: ignore[arg-type]  # its class, tested
+            elif kind is ToolCallBlock:
+                part = self.call(mi, bi, block)  # type: ignore[arg-type]
+            elif kind is TextBlock:
+                part = self.text(block)  # type: ignore[arg-type]
+            else:
+                part = self.block(mi, bi, block)
             if part is not None:
+                put(k, len(parts), mi, bi)
                 parts.append(part)
-                put(k, len(parts) - 1, mi, bi)
-        form = message.metadata.extra.get("_content_form") if self.same else None
-        if (
-            len(parts) == 1
-            and (form == "string" or not self.same)
-            and len(parts[0]) == 2  # `plain_text`, inline: once per message
-            and parts[0].get("type") == "text"
-            and "text" in parts[0]
-        ):
-            out["content"] = parts[0]["text"]
-        else:
-            # Not list[JsonValue](parts): calling a generic alias raises and catches an error each time.
-            content: list[JsonValue] = list(parts)
-            out["content"] = content
-        if self.same:
+        same = self.same
+        out["content"] = parts  # a list made here: sent as it is, not copied
+        if len(parts) == 1 and (not same or message.metadata.extra.get("_content_form") == "string"):
+            first = parts[0]
+            # `plain_text`, inline: once per message
+            if type(first) is dict and len(first) == 2 and first.get("type") == "text" and "text" in first:
+                out["content"] = first["text"]
+        if same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 
     def text(self, block: TextBlock) -> dict[str, JsonValue]:
@@ -232,9 +264,9 @@ class _Renderer(BlockRenderer):
                 out["input"] = call.parameters
             out.update({k: v for k, v in data.items() if not k.startswith("_")})
             return out
-        note = signature_note(call.provider_data, mi, bi, NAME) if call.provider_data else None
-        if note:
-            self.omitted.append(note)
+        data = call.provider_data
+        if data and ("thoughtSignature" in data or "thought_signature" in data):  # SIGNATURE_KEYS
+            self.omitted.append(str(signature_note(data, mi, bi, NAME)))
         parameters = call.parameters
         return {
             "type": "tool_use",

@@ -140,25 +140,38 @@ class _Renderer(BlockRenderer):
             self.system.append(part)
 
     def emit(self, mi: int, message: Message, role: str, pairs: Sequence[tuple[int, Block]]) -> None:
-        if not self.same and self.messages and self.messages[-1]["role"] == role:
-            k = len(self.messages) - 1
-            out = self.messages[k]
+        messages = self.messages
+        same = self.same
+        if not same and messages and messages[-1]["role"] == role:
+            k = len(messages) - 1
+            out = messages[k]
             self.omitted.append(
                 f"message {mi} sent inside Bedrock message {k} (Converse needs user and assistant turns to alternate)"
             )
         else:
-            k = len(self.messages)
+            k = len(messages)
             out = {"role": role, "content": []}
-            self.messages.append(out)
+            messages.append(out)
             self.put_message(k, mi, None)
         content: list[JsonValue] = out["content"]
+        if len(pairs) > 1:
+            pairs = self.sendable(mi, pairs)
         put = self.put_part
-        for bi, block in self.sendable(mi, pairs):
-            part = self.block(mi, bi, block)
+        part: dict[str, JsonValue] | None
+        for bi, block in pairs:
+            kind = type(block)  # `block`'s dispatch, inline: once per block
+            if kind is ToolResponseBlock:
+                part = self.response(mi, bi, block)  # type: ignore[arg-type]  # its class, tested
+            elif kind is ToolCallBlock:
+                part = self.call(mi, bi, block)  # type: ignore[arg-type]
+            elif kind is TextBlock:
+                part = {"text": block.text}  # type: ignore[union-attr]  # `text`, inline
+            else:
+                part = self.block(mi, bi, block)
             if part is not None:
                 put(k, len(content), mi, bi)
                 content.append(part)
-        if self.same:
+        if same:
             out.update({key: v for key, v in message.metadata.extra.items() if not key.startswith("_")})
 
     def text(self, block: TextBlock) -> dict[str, JsonValue]:
@@ -176,9 +189,9 @@ class _Renderer(BlockRenderer):
                 f"message {mi} block {bi}: Anthropic server tool call {call.name!r} cannot run on {NAME}"
             )
             return None
-        note = signature_note(call.provider_data, mi, bi, NAME) if call.provider_data else None
-        if note:
-            self.omitted.append(note)
+        data = call.provider_data
+        if data and ("thoughtSignature" in data or "thought_signature" in data):  # SIGNATURE_KEYS
+            self.omitted.append(str(signature_note(data, mi, bi, NAME)))
         parameters = call.parameters
         return {
             "toolUse": {

@@ -46,16 +46,30 @@ class BlockRenderer:
         self.omitted: list[str] = []
 
     def run(self) -> None:
-        """Render every message: system messages into the system prompt, the rest in order."""
+        """Render every message: system messages into the system prompt, the rest in order.
+
+        A foreign message of one block, most of a long history, goes straight to `emit`: one block
+        is never empty text beside other content, and a call alone outside the assistant is the
+        assistant turn it is (`message`'s answer for it, without its lists).
+        """
         seen_other = False
+        same = self.same
+        emit, general = self.emit, self.message
         for mi, message in enumerate(self.session.messages):
-            if message.speaker == "system":
+            speaker = message.speaker
+            if speaker == "system":
                 if seen_other:
                     self.omitted.append(f"message {mi}: system message moved into the {self.system_place}")
                 self.system_message(mi, message)
                 continue
             seen_other = True
-            self.message(mi, message)
+            blocks = message.blocks
+            if not same and len(blocks) == 1:
+                first = blocks[0]
+                role = "assistant" if speaker == "ai" or type(first) is ToolCallBlock else "user"
+                emit(mi, message, role, ((0, first),))
+            else:
+                general(mi, message)
 
     def message(self, mi: int, message: Message) -> None:
         """One non-system message as one message of the API (two for calls outside the assistant)."""

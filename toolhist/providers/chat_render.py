@@ -46,7 +46,7 @@ def arguments_text(call: ToolCallBlock) -> str:
 
 
 def chat_tool_call(
-    call: ToolCallBlock, call_id: str, *, same: bool, freeform: bool = False
+    call: ToolCallBlock, call_id: str, same: bool, freeform: bool = False
 ) -> dict[str, JsonValue]:
     """One ``tool_calls[]`` entry; a chat source's own extra keys ride along, foreign ones do not.
 
@@ -236,19 +236,43 @@ class _Renderer:
         self.put_message(len(self.messages) - 1, mi, None)
 
     def run(self) -> list[dict[str, JsonValue]]:
+        """Every message in order; a tool message of one result, half of a history's, is made here.
+
+        Its chat ``tool`` message is built inline, as `results` builds it for one result, without
+        the calls to `message`, `_own_fields` and `results` and their lists.
+        """
         message = self.message
+        same = self.same
+        messages = self.messages
+        put = self.put_message
         for mi, each in enumerate(self.session.messages):
-            message(mi, each)
-        return self.messages
+            blocks = each.blocks
+            block = blocks[0] if len(blocks) == 1 else None
+            if type(block) is not ToolResponseBlock or each.speaker != "tool":
+                message(mi, each)
+                continue
+            tool_msg: dict[str, JsonValue] = {"role": "tool"}
+            data = block.provider_data
+            if not data or data.get("_tool_call_id") != "absent":
+                tool_msg["tool_call_id"] = block.call_id
+            result = block.result
+            tool_msg["content"] = result if type(result) is str else result_content(block)
+            if same:
+                metadata = each.metadata
+                if metadata.extra:
+                    tool_msg.update(_own_fields(metadata.extra, same))
+                if metadata.source_role == "function":
+                    tool_msg["role"] = "function"
+                    tool_msg.pop("tool_call_id", None)
+            messages.append(tool_msg)
+            put(len(messages) - 1, mi, 0)  # the message, then its block: one entry
+        return messages
 
     def message(self, mi: int, message: Message) -> None:
         same = self.same
         source_extra = message.metadata.extra
         extra = _own_fields(source_extra, same)
         blocks = message.blocks
-        if message.speaker == "tool" and len(blocks) == 1 and type(blocks[0]) is ToolResponseBlock:
-            self.results(mi, message, [(0, blocks[0])], extra)  # half of a history's messages
-            return
         pending: list[tuple[int, Block]] = []
         calls: list[tuple[int, ToolCallBlock]] = []
         responses: list[tuple[int, ToolResponseBlock]] = []
@@ -360,7 +384,7 @@ class _Renderer:
             put = self.put_call
             entries: list[JsonValue] = []
             for k, (bi, c) in enumerate(regular):  # one loop: the entries, their map, custom calls
-                entries.append(chat_tool_call(c, c.id, same=same, freeform=freeform))
+                entries.append(chat_tool_call(c, c.id, same, freeform))
                 put(at, k, mi, bi)
                 if same and not custom and c.freeform_input is not None:
                     custom = c.provider_data.get("type") == "custom"

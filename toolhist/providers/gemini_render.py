@@ -174,6 +174,8 @@ class _Renderer:
                     f"message {mi} block {bi}: arguments of {block.name!r} are not a JSON object; "
                     + ("sent as {'value': …}" if parameters is not None else "sent as {}")
                 )
+        if not part:  # `_with`, inline: most calls
+            return {self.function_call: fc}
         return self._with(self.function_call, fc, part)
 
     def _with(
@@ -205,6 +207,7 @@ class _Renderer:
                 fr["response"] = {"output": result}
             else:
                 fr["response"] = response_object(block)
+            return {self.function_response: fr}  # no part fields from another format
         return self._with(self.function_response, fr, part)
 
     def content(self, mi: int, message: Message, role: str | None) -> None:
@@ -303,16 +306,52 @@ class _Renderer:
         self.map.add((key,), mi)
 
     def run(self) -> None:
+        """Every message, in order; a foreign message of one result, call or text is made here.
+
+        Those are most of a long agent history (one call, then its one result, per step), so their
+        content is built inline, as `content` builds it, without a call and its two block loops.
+        """
         leading = True
+        same = self.same
+        contents = self.contents
+        put_content, put = self.put_content, self.put_part
+        response, call, content = self.response, self.call, self.content
         for mi, message in enumerate(self.session.messages):
-            if message.speaker == "system":
+            speaker = message.speaker
+            if speaker == "system":
                 self.system_message(mi, message, leading=leading)
                 continue
             leading = False
-            # A message curation made has no source role to reproduce: it takes the canonical one.
-            same = self.same and not message.metadata.synthetic
-            role = message.metadata.source_role if same else ROLE[message.speaker]
-            self.content(mi, message, role)
+            if same:
+                # A message curation made has no source role to reproduce: it takes the canonical one.
+                role = ROLE[speaker] if message.metadata.synthetic else message.metadata.source_role
+                content(mi, message, role)
+                continue
+            blocks = message.blocks
+            first = blocks[0] if len(blocks) == 1 else None
+            kind = type(first)
+            if kind is ToolResponseBlock:
+                previous = contents[-1] if self.results_turn and contents else None
+                self.results_turn = True
+                parts = previous.get("parts") if previous is not None else None
+                if isinstance(parts, list):  # OpenAI's one message per result: one Gemini turn
+                    parts.append(response(mi, 0, first))  # type: ignore[arg-type]  # its class, tested
+                    put(len(contents) - 1, len(parts) - 1, mi, 0)
+                    continue
+                part = response(mi, 0, first)  # type: ignore[arg-type]
+            elif kind is ToolCallBlock:
+                self.results_turn = False
+                part = call(mi, 0, first)  # type: ignore[arg-type]
+            elif kind is TextBlock:  # alone, even empty it is no blank beside other content: sent
+                self.results_turn = False
+                part = {"text": first.text}  # type: ignore[union-attr]  # its class, tested
+            else:
+                content(mi, message, ROLE[speaker])
+                continue
+            index = len(contents)
+            contents.append({"role": ROLE[speaker], "parts": [part]})
+            put_content(index, mi, None)
+            put(index, 0, mi, 0)
 
 
 def _declarations(session: Session, omitted: list[str]) -> list[JsonValue]:
