@@ -33,7 +33,7 @@ from toolhist.providers.base import (
     dotted,
     located,
 )
-from toolhist.providers.locating import bracketed_template, dotted_template, spelling
+from toolhist.providers.locating import alone, bracketed_template, dotted_template, spelling
 from toolhist.providers.source_map import of_dict
 
 SAMPLES = sorted(
@@ -73,7 +73,17 @@ def _same(provider: Provider, body: dict[str, Any], source_map: Any) -> list[Vio
     made = list(located(provider, body, source_map))
     assert _state(made) == _state(_reference(provider, body, source_map))
     assert _state(list(located(provider, body, source_map, shared=False))) == _state(made)
+    _shared(made)
     return made
+
+
+def _shared(made: list[Violation]) -> None:
+    """Equal texts and call-id tuples of one verdict are one object each."""
+    texts: dict[str, str] = {}
+    ids: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for v in made:
+        assert texts.setdefault(v.error_text, v.error_text) is v.error_text
+        assert ids.setdefault(v.call_ids, v.call_ids) is v.call_ids
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
@@ -191,3 +201,46 @@ def test_templates(path: PathT) -> None:
     indices = tuple(part for part in path if type(part) is int)
     assert bracketed_template(shape) % indices == bracketed(path)  # type: ignore[arg-type]
     assert dotted_template(shape) % indices == dotted(path)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "values"),
+    [
+        ("Tool {id}", "Tool call {id}", ("call x", "x")),
+        ("{id} in results", "Duplicate {id}", ("Duplicate x", "x in results")),
+        ("id {id}!", "id {a} and {b}!", ("1 and 2", None)),  # two fields: format
+        ("id {id}!", "id 1 and 2!", ("1 and 2", None)),  # a constant
+    ],
+)
+def test_texts_equal_across_rules_are_one(first: str, second: str, values: tuple[str, str | None]) -> None:
+    base = provider_for("mistral")
+    rules = (
+        replace(base.rules[0], id="t.first", template=first),
+        replace(base.rules[0], id="t.second", template=second),
+        replace(base.rules[0], id="t.third", template="unrelated {id} text"),
+    )
+
+    def check(_body: dict[str, Any]) -> Iterator[Finding]:
+        for _ in range(2):
+            yield Finding("t.first", ("messages", 0), {"id": values[0]}, (values[0],))
+            yield Finding("t.second", ("messages", 0), {"id": values[1], "a": "1", "b": "2"}, (values[0],))
+            yield Finding("t.third", ("messages", 0), {"id": values[0]}, (values[0],))
+        yield Finding("t.third", ("messages", 0), {"id": values[0]}, ("another",))  # a value again, other ids
+
+    made = _same(replace(base, rules=rules, check=check), {"messages": [{}]}, None)
+    assert made[0].error_text == made[1].error_text
+    assert made[0].error_text is made[1].error_text
+    assert made[0].call_ids is made[2].call_ids is made[4].call_ids
+    assert made[-1].call_ids == ("another",)
+
+
+def test_alone() -> None:
+    assert alone(
+        "Duplicate tool call id {id} in tool results", ("Duplicate tool call id {id} in assistant message",)
+    )
+    assert not alone("Tool {id}", ("Tool call {id}",))
+    assert not alone("{id} x", ("y {a} and {b}",))  # no start: any text ending in " x" may be either
+    assert alone("id {id}!", ("id {a} and {b}?",))
+    assert not alone("id {id}!", ("id 1!",))
+    assert alone("id {id}!", ("id!",))  # too short to hold both ends apart
+    assert not alone("id {id}!", ("{",))  # unparsed: may

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 from toolhist._gc import paused
 from toolhist._trusted import construct, filler
 from toolhist.model import Session, ToolCallBlock
-from toolhist.providers.locating import Plan, bracketed_template, dotted_template, spelling
+from toolhist.providers.locating import Plan, alone, bracketed_template, dotted_template, spelling
 from toolhist.providers.locating import found as located_at
 from toolhist.providers.locating import plan as plan_of
 
@@ -418,10 +418,12 @@ def located(  # noqa: PLR0915 - once per finding (170,000 at 100k): a helper cal
             fields = made[rule_id]
         except KeyError:  # the first finding of a rule: its model condition reads the body, once
             rule = rules.get(rule_id) or provider.rule(rule_id)  # the latter raises on an unknown slug
-            fields = made[rule_id] = _rule_fields(rule, text_of, shared) if rule.applies_to(body) else None
+            fields = made[rule_id] = (
+                _rule_fields(rule, provider.rules, text_of, shared) if rule.applies_to(body) else None
+            )
         if fields is None:
             continue
-        slug, severity, source, fix, template, constant, field_name, before, after, spelt = fields
+        slug, severity, source, fix, template, constant, field_name, before, after, spelt, only = fields
         # The path's names (even places) and indices (odd places); the indices must be ints.
         size = len(path)
         indices = path[1::2]
@@ -451,20 +453,29 @@ def located(  # noqa: PLR0915 - once per finding (170,000 at 100k): a helper cal
         else:
             written = fmt(path)
             message_index, block_index = _locate(path, fmt, source_map)
+        call_ids = found_ids if found_ids.__class__ is tuple else tuple(found_ids)
         if constant is not None:
             text = constant
+            call_ids = ids_of(call_ids, call_ids)
         elif field_name is not None and (value := values.get(field_name)).__class__ is str:
             if spelt is None:  # nothing kept (``shared=False``)
                 text = before + value + after
-            else:
-                text = spelt.get(value)  # type: ignore[assignment]
-                if text is None:
+                call_ids = ids_of(call_ids, call_ids)
+            else:  # kept by value: a value named again is one lookup (Mistral's ids: at the call, at the result)
+                kept = spelt.get(value)
+                if kept is None:
                     text = before + value + after
-                    text = spelt[value] = text_of(text, text)
+                    if not only:  # another rule's text may equal it: the verdict's table keeps it
+                        text = text_of(text, text)
+                    call_ids = ids_of(call_ids, call_ids)
+                    spelt[value] = (text, call_ids)
+                else:
+                    text, ids_kept = kept
+                    call_ids = ids_kept if call_ids == ids_kept else ids_of(call_ids, call_ids)
         else:
             text = template.format(**values)
             text = text_of(text, text)
-        call_ids = found_ids if found_ids.__class__ is tuple else tuple(found_ids)
+            call_ids = ids_of(call_ids, call_ids)
         yield (
             fill(  # Violation's fields in declared order (checked below, at import)
                 {
@@ -474,7 +485,7 @@ def located(  # noqa: PLR0915 - once per finding (170,000 at 100k): a helper cal
                     "path": written,
                     "message_index": message_index,
                     "block_index": block_index,
-                    "call_ids": ids_of(call_ids, call_ids),
+                    "call_ids": call_ids,
                     "error_text": text,
                     "source": source,
                     "fix": fix,
@@ -484,16 +495,31 @@ def located(  # noqa: PLR0915 - once per finding (170,000 at 100k): a helper cal
 
 
 _RuleFields = tuple[
-    str, Severity, str, str, str, "str | None", "str | None", str, str, "dict[str, str] | None"
+    str,
+    Severity,
+    str,
+    str,
+    str,
+    "str | None",
+    "str | None",
+    str,
+    str,
+    "dict[str, tuple[str, tuple[str, ...]]] | None",
+    bool,
 ]
-"""A rule's fields a Violation copies, and its `Spelling` (with its texts by value, when shared)."""
+"""A rule's fields a Violation copies, its `Spelling`, its (text, call ids) by value when they are kept
+(a one-field rule, ``shared``), and whether no other rule's text can equal one of its own (`alone`)."""
 
 
-def _rule_fields(rule: Rule, text_of: Callable[[str, str], str], shared: bool) -> _RuleFields:
+def _rule_fields(
+    rule: Rule, rules: tuple[Rule, ...], text_of: Callable[[str, str], str], shared: bool
+) -> _RuleFields:
     constant, field_name, before, after = spelling(rule.template)
     if constant is not None:
         constant = text_of(constant, constant)
-    spelt: dict[str, str] | None = {} if shared and field_name is not None else None
+    kept = shared and field_name is not None
+    spelt: dict[str, tuple[str, tuple[str, ...]]] | None = {} if kept else None
+    only = kept and alone(rule.template, tuple(r.template for r in rules if r.id != rule.id))
     return (
         rule.id,
         rule.severity,
@@ -505,6 +531,7 @@ def _rule_fields(rule: Rule, text_of: Callable[[str, str], str], shared: bool) -
         before,
         after,
         spelt,
+        only,
     )
 
 

@@ -21,6 +21,7 @@ Every value is the one the general code made (``tests/providers/test_locating.py
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from string import Formatter
@@ -62,6 +63,51 @@ def spelling(template: str) -> Spelling:
     before = "".join(part[0] for part in parsed[: at + 1])
     after = "".join(part[0] for part in parsed[at + 1 :])
     return Spelling(None, name, before, after)
+
+
+@functools.cache
+def _bounds(template: str) -> tuple[str, str, bool] | None:
+    """The literal text every filling of ``template`` starts and ends with, and whether it has a field.
+
+    None for a template ``format`` cannot parse. A template without a field is its whole text.
+    """
+    try:
+        parsed = list(Formatter().parse(template))
+    except ValueError:
+        return None
+    if all(name is None for _, name, _, _ in parsed):
+        text = template.format()
+        return text, text, False
+    last = max(k for k, part in enumerate(parsed) if part[1] is not None)
+    return parsed[0][0], "".join(part[0] for part in parsed[last + 1 :]), True
+
+
+@functools.cache
+def alone(template: str, others: tuple[str, ...]) -> bool:
+    """Whether no text of ``others``' templates can equal one of a one-field ``template`` (`spelling`).
+
+    Such a rule's texts are equal only when its values are (it keeps them by value), so they need
+    no place in a verdict's table of every text (`toolhist.providers.base.located`). A text starts
+    with its template's first literal and ends with its last: two templates whose starts (or ends)
+    are not one a prefix (suffix) of the other never make one text. Anything unparsed may.
+    """
+    mine = _bounds(template)
+    if mine is None:
+        return False
+    start, end, _ = mine
+    for other in others:
+        theirs = _bounds(other)
+        if theirs is None:
+            return False
+        first, last, fields = theirs
+        if not fields:  # a constant: its text must hold both ends, apart
+            if len(first) >= len(start) + len(end) and first.startswith(start) and first.endswith(end):
+                return False
+        elif (start.startswith(first) or first.startswith(start)) and (
+            end.endswith(last) or last.endswith(end)
+        ):
+            return False
+    return True
 
 
 class Column(NamedTuple):
