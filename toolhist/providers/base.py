@@ -25,6 +25,9 @@ from pydantic import BaseModel, ConfigDict, JsonValue, field_serializer
 from toolhist._gc import paused
 from toolhist._trusted import construct, filler
 from toolhist.model import Session, ToolCallBlock
+from toolhist.providers.locating import Plan, alone, bracketed_template, dotted_template, spelling
+from toolhist.providers.locating import found as located_at
+from toolhist.providers.locating import plan as plan_of
 
 # Re-exported (``as``, for mypy): every renderer and reader of the map has imported them from here.
 from toolhist.providers.source_map import PathMap as PathMap  # noqa: PLC0414
@@ -270,6 +273,13 @@ def bracketed(path: PathT) -> str:
     return out
 
 
+_TEMPLATES: dict[Callable[[PathT], str], Callable[[tuple[str | None, ...]], str]] = {
+    bracketed: bracketed_template,
+    dotted: dotted_template,
+}
+"""The path conventions `located` writes as %-templates, per path shape (`toolhist.providers.locating`)."""
+
+
 @dataclass(frozen=True)
 class Provider:
     """A provider: its name, rules, renderer and checks."""
@@ -364,7 +374,7 @@ def violations(
     return list(located(provider, body, source_map))
 
 
-def located(
+def located(  # noqa: PLR0915 - once per finding (170,000 at 100k): a helper call each is what it saves
     provider: Provider,
     body: dict[str, Any],
     source_map: Mapping[str, tuple[int, int | None]] | None = None,
@@ -380,9 +390,10 @@ def located(
     The caller holds the collector pause (`toolhist._gc.paused`) while it takes them.
 
     One Violation per finding: 180,000 at 100,000 messages (Mistral's and Kimi's id rules), so the
-    loop is written for it: the rule-level fields are looked up once per rule, each Violation is
-    its state as one dict literal (`toolhist._trusted.filler`), and a finding is located from the
-    renderer's path tuples without writing a path string.
+    loop is written for it: the rule-level fields and how its text is spelt are worked out once
+    per rule, how a path is written and where its prefixes are recorded once per path shape
+    (`toolhist.providers.locating`), and each Violation is its state as one dict literal
+    (`toolhist._trusted.filler`).
 
     Equal error texts and call-id tuples within one verdict are one object: Mistral's id rule
     names a call at its call and again at its result, so at 100,000 messages 171,000 texts hold
@@ -395,12 +406,12 @@ def located(
     rules = {r.id: r for r in provider.rules}
     fill = _VIOLATION
     name = provider.name
-    made: dict[
-        str, tuple[str, Severity, str, str, str] | None
-    ] = {}  # per rule; None: its model condition fails
+    made: dict[str, _RuleFields | None] = {}  # per rule; None: its model condition fails
     fmt = provider.path_format
+    template_of = _TEMPLATES.get(fmt)
     source_map = source_map or {}
-    get = source_map.get_path if isinstance(source_map, PathMap) and source_map._fmt is fmt else None
+    mapped = isinstance(source_map, PathMap) and source_map._fmt is fmt
+    plans: dict[tuple[int, PathT], Plan | None] = {}  # by (length, names): see `toolhist.providers.locating`
     lengths: tuple[int, ...] | None = None  # the map's, at the first finding: a clean body never pays
     for rule_id, path, values, found_ids in provider.check(body):  # a Finding, unpacked
         try:
@@ -408,44 +419,120 @@ def located(
         except KeyError:  # the first finding of a rule: its model condition reads the body, once
             rule = rules.get(rule_id) or provider.rule(rule_id)  # the latter raises on an unknown slug
             fields = made[rule_id] = (
-                (rule.id, rule.severity, rule.source, rule.fix, rule.template)
-                if rule.applies_to(body)
-                else None
+                _rule_fields(rule, provider.rules, text_of, shared) if rule.applies_to(body) else None
             )
         if fields is None:
             continue
-        if get is not None:  # `PathMap.locate`, inline: once per finding
-            hit = None
-            size = len(path)
-            if lengths is None:
-                lengths = source_map.lengths() if isinstance(source_map, PathMap) else ()
-            for n in lengths:
-                if n <= size:
-                    hit = get(path if n == size else path[:n])
-                    if hit is not None:
-                        break
-            message_index, block_index = hit or (None, None)
+        slug, severity, source, fix, template, constant, field_name, before, after, spelt, only = fields
+        # The path's names (even places) and indices (odd places); the indices must be ints.
+        size = len(path)
+        indices = path[1::2]
+        if size < 4:
+            plain = size < 2 or type(path[1]) is int
+        elif size < 6:
+            plain = type(path[1]) is int and type(path[3]) is int
         else:
+            plain = all(type(index) is int for index in indices)
+        planned = None
+        if plain:
+            key = (size, path[0::2])
+            try:
+                planned = plans[key]
+            except KeyError:
+                if lengths is None:
+                    lengths = source_map.lengths() if mapped and isinstance(source_map, PathMap) else ()
+                planned = plans[key] = plan_of(
+                    size, key[1], template_of, source_map if mapped else {}, lengths
+                )
+        if planned is not None:
+            written = fmt(path) if planned.template is None else planned.template % indices
+            if mapped:
+                message_index, block_index = located_at(planned.columns, indices) or (None, None)
+            else:
+                message_index, block_index = _locate(path, fmt, source_map)
+        else:
+            written = fmt(path)
             message_index, block_index = _locate(path, fmt, source_map)
-        slug, severity, source, fix, template = fields
-        text = template.format(**values)
         call_ids = found_ids if found_ids.__class__ is tuple else tuple(found_ids)
+        if constant is not None:
+            text = constant
+            call_ids = ids_of(call_ids, call_ids)
+        elif field_name is not None and (value := values.get(field_name)).__class__ is str:
+            if spelt is None:  # nothing kept (``shared=False``)
+                text = before + value + after
+                call_ids = ids_of(call_ids, call_ids)
+            else:  # kept by value: a value named again is one lookup (Mistral's ids: at the call, at the result)
+                kept = spelt.get(value)
+                if kept is None:
+                    text = before + value + after
+                    if not only:  # another rule's text may equal it: the verdict's table keeps it
+                        text = text_of(text, text)
+                    call_ids = ids_of(call_ids, call_ids)
+                    spelt[value] = (text, call_ids)
+                else:
+                    text, ids_kept = kept
+                    call_ids = ids_kept if call_ids == ids_kept else ids_of(call_ids, call_ids)
+        else:
+            text = template.format(**values)
+            text = text_of(text, text)
+            call_ids = ids_of(call_ids, call_ids)
         yield (
             fill(  # Violation's fields in declared order (checked below, at import)
                 {
                     "provider": name,
                     "rule": slug,
                     "severity": severity,
-                    "path": fmt(path),
+                    "path": written,
                     "message_index": message_index,
                     "block_index": block_index,
-                    "call_ids": ids_of(call_ids, call_ids),
-                    "error_text": text_of(text, text),
+                    "call_ids": call_ids,
+                    "error_text": text,
                     "source": source,
                     "fix": fix,
                 }
             )
         )
+
+
+_RuleFields = tuple[
+    str,
+    Severity,
+    str,
+    str,
+    str,
+    "str | None",
+    "str | None",
+    str,
+    str,
+    "dict[str, tuple[str, tuple[str, ...]]] | None",
+    bool,
+]
+"""A rule's fields a Violation copies, its `Spelling`, its (text, call ids) by value when they are kept
+(a one-field rule, ``shared``), and whether no other rule's text can equal one of its own (`alone`)."""
+
+
+def _rule_fields(
+    rule: Rule, rules: tuple[Rule, ...], text_of: Callable[[str, str], str], shared: bool
+) -> _RuleFields:
+    constant, field_name, before, after = spelling(rule.template)
+    if constant is not None:
+        constant = text_of(constant, constant)
+    kept = shared and field_name is not None
+    spelt: dict[str, tuple[str, tuple[str, ...]]] | None = {} if kept else None
+    only = kept and alone(rule.template, tuple(r.template for r in rules if r.id != rule.id))
+    return (
+        rule.id,
+        rule.severity,
+        rule.source,
+        rule.fix,
+        rule.template,
+        constant,
+        field_name,
+        before,
+        after,
+        spelt,
+        only,
+    )
 
 
 def _same(value: Any, _default: Any) -> Any:
