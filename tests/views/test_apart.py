@@ -111,8 +111,8 @@ def counting(monkeypatch: pytest.MonkeyPatch, work: Callable[..., object]) -> li
 
 @pytest.mark.parametrize(
     ("page", "work"),
-    [("app_pages/4_Payloads.py", apart.bodies)],
-    ids=["payloads"],
+    [("app_pages/4_Payloads.py", apart.bodies), ("app_pages/3_Curation.py", apart.repaired)],
+    ids=["payloads", "curation"],
 )
 def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     page: str, work: Callable[..., object], long_session: Path, monkeypatch: pytest.MonkeyPatch
@@ -134,7 +134,7 @@ def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     assert with_fork == elements(without)
 
 
-@pytest.mark.parametrize("page", ["app_pages/4_Payloads.py"])
+@pytest.mark.parametrize("page", ["app_pages/4_Payloads.py", "app_pages/3_Curation.py"])
 def test_a_page_computes_it_itself_when_the_second_process_gives_no_answer(
     page: str, long_session: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
