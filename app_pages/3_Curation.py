@@ -7,6 +7,8 @@ Deep link: ``?sample=…&provider=…&strategy=…&msg=…``.
 
 from __future__ import annotations
 
+import time
+
 import pandas as pd
 import streamlit as st
 
@@ -15,7 +17,7 @@ from toolhist.errors import ToolhistError
 from toolhist.judgement import judgement_of, pending_calls
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.views import curation_rows, state
+from toolhist.views import apart, curation_rows, forked, state
 from toolhist.views.diffs import (
     changes_frame,
     compared_view,
@@ -29,7 +31,7 @@ from toolhist.views.diffs import (
     row_styles,
     why_changes,
 )
-from toolhist.views.kept import record
+from toolhist.views.kept import record, recorded
 from toolhist.views.markup import md_literal
 from toolhist.views.on_request import BUTTON, deferred, starts_library, waiting
 from toolhist.views.peer_versions import pick_version, with_version
@@ -38,6 +40,7 @@ from toolhist.views.violations import violations_frame
 from toolhist.views.widgets import COUNT, show_message, use_full_width
 
 STYLED_ROWS = 2000  # above this many rows the before/after table is not coloured
+PATIENCE = 60.0  # seconds the page waits for a second process beyond 3x its own diff's time (`forked`)
 COMPARE_AT_ONCE = 2000  # above this many messages the strategies are compared only when asked
 
 
@@ -77,10 +80,28 @@ with st.spinner(f"Curating {len(session.messages):,} messages with {strategy} fo
         st.stop()
 if curation.library is not None:
     st.caption(f"Strategy {strategy} ran the real {curation.library}; the after side is the body it sent.")
-with st.spinner("Aligning before and after…"):
-    counts, aligned = curation_rows.diffed(opened.key, provider, strategy, curation)
-with st.spinner(f"Checking the curated history for {provider}…"):
-    left = state.violations(opened.key, provider, strategy, session)
+# On a long session the repaired verdict is checked by a second process while this one aligns
+# (`toolhist.views.apart`); without its answer it is checked here, as without one.
+checking = ("violations", opened.key, provider, strategy)
+job = (
+    None
+    if recorded(opened.key, curation_rows.diffed, opened.key, provider, strategy, None)
+    or recorded(opened.key, state.violations, opened.key, provider, strategy, None)
+    else apart.repair_started(curation, session)
+)
+began = time.monotonic()
+try:
+    with st.spinner("Aligning before and after…"):
+        counts, aligned = curation_rows.diffed(opened.key, provider, strategy, curation)
+    if job is not None:
+        apart.repair_taken(job, checking, PATIENCE + 3 * (time.monotonic() - began))
+        job = None
+    with st.spinner(f"Checking the curated history for {provider}…"):
+        left = state.violations(opened.key, provider, strategy, session)
+finally:
+    if job is not None:  # the run was stopped (the user left the page): no child computes on
+        forked.stop(job)
+    apart.drop(checking)  # an answer no cached function took (another run cached it first)
 
 # As sent first: the verdict Home shows, then the repaired one, each saying which history it is about.
 verdicts = st.columns(2)

@@ -18,6 +18,7 @@ result is text; expander labels hold no session content. Deep link:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -29,7 +30,7 @@ from toolhist.errors import ToolhistError
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS, Payload, Violation, provider_for, render
 from toolhist.redact import shareable_json
-from toolhist.views import curation_rows, state
+from toolhist.views import apart, curation_rows, forked, state
 from toolhist.views.body import (
     field_marks,
     flagged,
@@ -39,9 +40,9 @@ from toolhist.views.body import (
     value_lines,
 )
 from toolhist.views.body_diff import line_diff, message_lines, source_label, source_numbers
-from toolhist.views.kept import built, record
+from toolhist.views.kept import built, record, recorded
 from toolhist.views.markup import CSS, json_code, md_literal
-from toolhist.views.packed import Packed, pack
+from toolhist.views.packed import Packed, from_parts, pack
 from toolhist.views.payloads import id_map_frame
 from toolhist.views.roles import role
 from toolhist.views.sdk import SdkRequestView, sdk_missing, sdk_request
@@ -53,6 +54,7 @@ LAZY_DOWNLOAD_MESSAGES = 2000  # above this many messages the download is built 
 WINDOWS = (10, 25, 50)  # source messages shown at once
 WHOLE_TREE_MESSAGES = 60  # a body this short also shows as a JSON tree
 CONTEXT = 2  # messages shown before the one jumped to
+PATIENCE = 60.0  # seconds the page waits for a second process beyond 3x its own bodies' time (`forked`)
 DIFF_AT_ONCE = 3000  # above this many lines for one message, the two bodies are diffed when asked
 NARROW_EXPANDERS = "[data-testid='stExpanderDetails'] { padding-left: 0.4rem; padding-right: 0.4rem; }"
 
@@ -87,9 +89,14 @@ def packed(key: str, provider: str, strategy: str, _session: Session, _hot: rang
     memory for as long as the session was open, to show a window of 50 messages. ``_hot``: the
     source messages the first screen can show; only their entries are packed now, the rest when
     first read (rendered again: `again`). Not part of the cache key: another window reads the same.
+    A body a second process packed (`toolhist.views.apart`) is taken as it is.
     """
     record(key, packed, key, provider, strategy, None, None)
+    record(key, apart.BODIES, key, provider, strategy)  # the same object every run: `todo` below
     again = partial(rendered_again, key, provider, strategy, _session)
+    sent = apart.take((packed, key, provider, strategy))  # packed by a second process (`apart.bodies`)
+    if sent is not None:
+        return built(from_parts)(sent, again)
     # the tree goes before the freeze (`built`) and its heap after (`toolhist.views.trim`)
     made = built(lambda: pack(rendered(key, provider, strategy, _session), hot=_hot, again=again))()
     trimmed()
@@ -216,17 +223,34 @@ hot = first_screen(len(session.messages), as_is) if strategy == "none" else None
 payloads: dict[str, Packed] = {}
 found: dict[str, list[Violation]] = {}
 failed: dict[str, str] = {}
-for provider in chosen:
-    try:
-        with st.spinner(f"Rendering {provider}…"):
-            payloads[provider] = packed(opened.key, provider, strategy, session, hot)
-            found[provider] = (
-                as_is[provider]
-                if strategy == "none"
-                else state.violations(opened.key, provider, strategy, session)
-            )
-    except ToolhistError as exc:  # a peer library not installed, or without this provider's route
-        failed[provider] = f"Strategy {strategy} gave no answer: {exc}"
+# Bodies as sent not made yet: on a long session some are made by a second process meanwhile
+# (`toolhist.views.apart`), on the machine's other core; without its answer they are made here.
+todo = [p for p in chosen if not recorded(opened.key, apart.BODIES, opened.key, p, strategy)]
+away = apart.split(todo) if strategy == "none" and forked.usable(session) else []
+job = forked.launch(partial(apart.bodies, session, away, hot)) if away else None
+began = time.monotonic()
+try:
+    for provider in sorted(chosen, key=lambda p: job is not None and p in away):  # its bodies last
+        if job is not None and provider in away:
+            answer, job = forked.outcome(job, PATIENCE + 3 * (time.monotonic() - began)), None
+            for name, made in (answer[1] if answer[0] and isinstance(answer[1], dict) else {}).items():
+                apart.hand((packed, opened.key, name, strategy), made)
+        try:
+            with st.spinner(f"Rendering {provider}…"):
+                payloads[provider] = packed(opened.key, provider, strategy, session, hot)
+                found[provider] = (
+                    as_is[provider]
+                    if strategy == "none"
+                    else state.violations(opened.key, provider, strategy, session)
+                )
+        except ToolhistError as exc:  # a peer library not installed, or without this provider's route
+            failed[provider] = f"Strategy {strategy} gave no answer: {exc}"
+finally:
+    if job is not None:  # the run was stopped (the user left the page): no child computes on
+        forked.stop(job)
+    for name in away:  # an answer no cached function took (another run cached it first)
+        apart.drop((packed, opened.key, name, strategy))
+payloads = {p: payloads[p] for p in chosen if p in payloads}  # the order chosen
 shown = [p for p in chosen if p in payloads]
 cuts = {p: payloads[p].sections for p in shown}
 ran = ran_on_of(opened.key, session)

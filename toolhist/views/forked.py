@@ -31,8 +31,9 @@ import signal
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from toolhist._gc import pausing
@@ -74,6 +75,31 @@ def usable(session: Session) -> bool:
 
 def start(document: Document, session: Session, providers: Sequence[str]) -> Child | None:
     """Fork a child that computes ``providers``' verdicts (`toolhist.check.verdict`); None if fork fails."""
+    job = launch(partial(_verdicts, document, session, tuple(providers)))
+    return None if job is None else Child(job.pid, job.fd, tuple(providers))
+
+
+def _verdicts(document: Document, session: Session, providers: tuple[str, ...]) -> dict[str, Any]:
+    return {p: _states(verdict(document, session, p, remember=False)) for p in providers}
+
+
+@dataclass(frozen=True)
+class Job:
+    """A forked child running one piece of a page's work (`launch`); its answer comes on ``fd``."""
+
+    pid: int
+    fd: int
+
+
+def launch(work: Callable[[], object]) -> Job | None:
+    """Fork a child that runs ``work`` and sends back what it returns, pickled; None if fork fails.
+
+    For a page's piece of work that is independent of what the page computes meanwhile (the
+    Payloads page's bodies, the Curation page's repaired verdict). The caller checks `usable` first,
+    as for verdicts; ``work`` is toolhist's own computation on what the process already holds
+    (nothing of Streamlit), run as `start`'s is: the collector paused, the chat body shared, the
+    locks they take made anew in the child. Its answer is read with `outcome`.
+    """
     read_end, write_end = os.pipe()
     try:
         with warnings.catch_warnings():  # 3.12+ warns of forking a threaded process: the child is ours alone
@@ -88,14 +114,44 @@ def start(document: Document, session: Session, providers: Sequence[str]) -> Chi
         try:
             os.close(read_end)
             with pausing(), sharing():
-                found = {p: _states(verdict(document, session, p, remember=False)) for p in providers}
+                made = work()
             with os.fdopen(write_end, "wb") as out:
-                out.write(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+                out.write(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
             code = 0
         finally:
             os._exit(code)
     os.close(write_end)
-    return Child(pid, read_end, tuple(providers))
+    return Job(pid, read_end)
+
+
+def outcome(job: Job | Child, patience: float) -> tuple[bool, Any]:
+    """``(True, what the child's work returned)``, waiting at most ``patience`` s; else ``(False, None)``.
+
+    No sound answer (the child raised, was killed, sent bytes that do not unpickle, took longer than
+    ``patience``): the caller computes the work itself, as it would without a fork. The child is
+    reaped either way (killed first when it has not answered in time).
+    """
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + patience
+    complete = False
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            if not select.select([job.fd], [], [], left)[0]:
+                continue
+            chunk = os.read(job.fd, 1 << 20)
+            if not chunk:
+                complete = True
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(job.fd)
+        ok = _reaped(job.pid, killing=not complete)
+    if not (complete and ok):
+        return False, None
+    try:
+        return True, pickle.loads(b"".join(chunks))  # our own child's bytes, never a file's
+    except Exception:
+        return False, None
 
 
 def answers(child: Child, patience: float) -> dict[str, list[Violation]] | None:
@@ -104,28 +160,8 @@ def answers(child: Child, patience: float) -> dict[str, list[Violation]] | None:
     The child is reaped either way (killed first when it has not answered in time), so none is left
     behind as a zombie or as a process still computing for a page that has moved on.
     """
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + patience
-    complete = False
-    try:
-        while (left := deadline - time.monotonic()) > 0:
-            if not select.select([child.fd], [], [], left)[0]:
-                continue
-            chunk = os.read(child.fd, 1 << 20)
-            if not chunk:
-                complete = True
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(child.fd)
-        ok = _reaped(child.pid, killing=not complete)
-    if not (complete and ok):
-        return None
-    try:
-        found: Any = pickle.loads(b"".join(chunks))  # our own child's bytes, never a file's
-    except Exception:
-        return None
-    if not isinstance(found, dict) or set(found) != set(child.providers):
+    complete, found = outcome(child, patience)
+    if not complete or not isinstance(found, dict) or set(found) != set(child.providers):
         return None
     return {p: [_FILL(state) for state in found[p]] for p in child.providers}
 
@@ -135,7 +171,7 @@ def _states(found: list[Violation]) -> list[dict[str, Any]]:
     return [v.__dict__ for v in found]
 
 
-def stop(child: Child) -> None:
+def stop(child: Child | Job) -> None:
     """End ``child`` unanswered (the page was left): kill it, close its pipe, reap it."""
     with contextlib.suppress(OSError):  # closed already (`answers` was under way)
         os.close(child.fd)

@@ -159,3 +159,19 @@ def _unpacked(chunk: bytes | list[Any]) -> list[Any]:
         found: list[Any] = orjson.loads(zlib.decompress(chunk))
         return found
     return chunk
+
+
+Chunks = list[bytes | list[Any] | None]
+Parts = tuple[str, Sections, Sequence[str], Mapping[str, str], int, Chunks, tuple[str, ...]]
+"""A `Packed` without its lock and its ``again``: what a second process sends back (`parts`)."""
+
+
+def parts(made: Packed) -> Parts:
+    """``made`` as plain data that pickles: a forked child's packed body (`toolhist.views.apart`)."""
+    return made.provider, made.sections, made.omitted, made.id_map, made.size, made.chunks, made.order
+
+
+def from_parts(given: Parts, again: Callable[[], Payload] | None) -> Packed:
+    """The `Packed` ``given`` holds, with ``again`` for its chunks not packed yet (None when every one is)."""
+    provider, cut, omitted, id_map, size, chunks, order = given
+    return Packed(provider, cut, omitted, id_map, size, chunks, order, again if None in chunks else None)
