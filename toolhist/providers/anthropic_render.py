@@ -15,7 +15,6 @@ tool declarations derived from the calls).
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +33,7 @@ from toolhist.model import (
 )
 from toolhist.providers.base import Payload, new_payload
 from toolhist.providers.block_render import BlockRenderer
+from toolhist.providers.session_memo import once_per_session
 
 NAME = "anthropic"
 DEFAULT_MAX_TOKENS = 4096
@@ -64,36 +64,21 @@ def tool_declarations(session: Session) -> tuple[list[ToolSpec], list[str]]:
     return [ToolSpec(name=n, description=DERIVED, parameters=EMPTY_SCHEMA) for n in names], notes
 
 
-_CALLED: dict[int, tuple[weakref.ref[Session], tuple[str, ...]]] = {}
-"""`_called_names` of the session objects still alive, by ``id``."""
-
-
+@once_per_session
 def _called_names(session: Session) -> tuple[str, ...]:
     """The names of the session's calls (not Anthropic server tool calls), each once, first seen first.
 
-    Walked once per session object, in one loop over the blocks: Anthropic and Bedrock both derive
-    declarations from it when a source declared none (every Claude Code log), and the walk was a
-    generator per message and per call, a fifth of rendering a 100,000-line Claude Code log for
-    Bedrock (each block's attributes a cache miss away). A session is frozen: its calls never change.
+    Walked once per session object (`toolhist.providers.session_memo`), in one loop over the blocks:
+    Anthropic and Bedrock both derive declarations from it when a source declared none (every Claude
+    Code log), and the walk was a generator per message and per call, a fifth of rendering a
+    100,000-line Claude Code log for Bedrock.
     """
-    key = id(session)
-    kept = _CALLED.get(key)
-    if kept is not None and kept[0]() is session:
-        return kept[1]
     names: dict[str, None] = {}
     for message in session.messages:
         for block in message.blocks:
             if type(block) is ToolCallBlock and block.provider_data.get("type") != "server_tool_use":
                 names[block.name] = None
-    found = tuple(names)
-    _CALLED[key] = (weakref.ref(session, lambda dead: _forget_called(key, dead)), found)
-    return found
-
-
-def _forget_called(key: int, dead: weakref.ref[Session]) -> None:
-    kept = _CALLED.get(key)
-    if kept is not None and kept[0] is dead:
-        del _CALLED[key]
+    return tuple(names)
 
 
 def max_tokens_of(request: dict[str, JsonValue]) -> int | None:

@@ -15,7 +15,6 @@ Generic code (`violations`) fills the templates and maps paths back through the 
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -28,6 +27,7 @@ from toolhist.model import Session, ToolCallBlock
 from toolhist.providers.locating import Plan, alone, bracketed_template, dotted_template, spelling
 from toolhist.providers.locating import found as located_at
 from toolhist.providers.locating import plan as plan_of
+from toolhist.providers.session_memo import once_per_session
 
 # Re-exported (``as``, for mypy): every renderer and reader of the map has imported them from here.
 from toolhist.providers.source_map import PathMap as PathMap  # noqa: PLC0414
@@ -334,36 +334,20 @@ def freeform_note(session: Session, provider: Provider) -> str | None:
     )
 
 
-_FREEFORM: dict[int, tuple[weakref.ref[Session], tuple[tuple[str, bool], ...]]] = {}
-"""`_freeform_calls` of the session objects still alive, by ``id``."""
-
-
+@once_per_session
 def _freeform_calls(session: Session) -> tuple[tuple[str, bool], ...]:
     """Each freeform call's tool name and whether it is a chat ``custom`` call, in history order.
 
-    Walked once per session object: rendering one history for every provider asked the same of it
-    five times, and a walk of every block was ~2.6 ms per 1,000 messages of a loaded history (each
-    block's attributes a cache miss away), a sixth of ``bench_scale``'s render stage at 10,000.
-    A session is frozen, so what it holds never changes while it is alive.
+    Walked once per session object (`toolhist.providers.session_memo`): rendering one history for
+    every provider asked the same of it five times, and a walk of every block was ~2.6 ms per 1,000
+    messages of a loaded history, a sixth of ``bench_scale``'s render stage at 10,000.
     """
-    key = id(session)
-    kept = _FREEFORM.get(key)
-    if kept is not None and kept[0]() is session:
-        return kept[1]
-    found = tuple(
+    return tuple(
         (block.name, block.provider_data.get("type") == "custom")
         for message in session.messages
         for block in message.blocks
         if type(block) is ToolCallBlock and block.freeform_input is not None
     )
-    _FREEFORM[key] = (weakref.ref(session, lambda dead: _forget_freeform(key, dead)), found)
-    return found
-
-
-def _forget_freeform(key: int, dead: weakref.ref[Session]) -> None:
-    kept = _FREEFORM.get(key)
-    if kept is not None and kept[0] is dead:
-        del _FREEFORM[key]
 
 
 @paused
