@@ -64,6 +64,6 @@ class Ticker:
             done, total = noted
             try:
                 self._bar.progress(min(done / total, 1.0), text=self._text(done, total))
-            except Exception:  # the run ended under it (the user left): nothing to move
+            except BaseException:  # e.g. Streamlit's StopException (not an Exception): nothing to move
                 return
             shown = noted
