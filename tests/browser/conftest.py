@@ -14,9 +14,14 @@ from pathlib import Path
 
 import pytest
 from bench_modules import benchmark_module
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).parent.parent.parent
+
+# Playwright's expect waits 5 s unless told: the suite runs these beside CPU-bound tests on every core,
+# where the frontend's lazily loaded components (a metric, a grid) came after 5 s (CI, stop 43). A
+# functional wait, not a performance bound: what should show still has to show.
+expect.set_options(timeout=30_000)
 
 
 def chromium_path() -> str:

@@ -18,9 +18,19 @@ pydantic-ai, LangChain) takes a minute or more on a loaded CI machine."""
 
 
 def set_number(page: Page, label: str, value: int) -> None:
+    """Type ``value`` once the page's last run has ended, as a user reads the page before typing."""
+    idle(page)
     box = page.get_by_label(label, exact=True)
     box.fill(str(value))
     box.press("Enter")
+
+
+def idle(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('[data-test-script-state]')?.getAttribute('data-test-script-state')"
+        " === 'notRunning'",
+        timeout=WAIT,
+    )
 
 
 def test_switch_then_back_shows_the_400_and_the_strategy_that_avoids_it(app_url: str, page: Page) -> None:
@@ -46,11 +56,7 @@ def test_switch_then_back_shows_the_400_and_the_strategy_that_avoids_it(app_url:
     expect(waiting).to_be_visible(timeout=WAIT)
     page.get_by_role("button", name="Compare with the libraries too").click()
     expect(waiting).to_have_count(0, timeout=WAIT)
-    page.wait_for_function(
-        "() => document.querySelector('[data-test-script-state]')?.getAttribute('data-test-script-state')"
-        " === 'notRunning'",
-        timeout=WAIT,
-    )
+    idle(page)
     expect(accepted).to_have_count(2, timeout=WAIT)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(int(height), 6000)})
