@@ -26,7 +26,7 @@ M = TypeVar("M", bound=BaseModel)
 _setattr = object.__setattr__
 
 
-def replace(model: M, **update: Any) -> M:
+def replace(model: M, /, **update: Any) -> M:
     """``model.model_copy(update=update)`` for a model whose ``extra`` is not ``allow`` (no validation)."""
     cls = type(model)
     new = cls.__new__(cls)

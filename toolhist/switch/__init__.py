@@ -25,13 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolhist._gc import paused
+from toolhist.curation.given import remember
 from toolhist.curation.strategies import STRATEGIES, strategy_for
 from toolhist.errors import ToolhistError, UsageError
 from toolhist.formats.wire import OWN_FORMAT
 from toolhist.judgement import next_request
 from toolhist.model import Session
 from toolhist.providers import provider_for, render, render_curation
-from toolhist.providers.base import Violation, violations
+from toolhist.providers.base import Payload, Violation, violations
 from toolhist.ran_on import ran_on
 from toolhist.switch.binding import Rebound, rebound
 from toolhist.switch.foreign import Foreign, foreign_tokens
@@ -176,24 +177,30 @@ def _hand_over(  # noqa: PLR0917 - one call site
     strategy: str,
     tokens: dict[str, Token],
     model: str | None,
-    reference: dict[str, Any],
+    reference: Payload,
+    given: tuple[Violation, ...] | None,
 ) -> StrategyLeg:
     target = provider_for(provider)
     try:
         curation = strategy_for(strategy).curate(session, target.name, ())
     except ToolhistError as exc:  # a peer library not installed, or without this provider's route
         return StrategyLeg(strategy, None, error=str(exc))
-    payload = render_curation(curation)
+    # strategy none hands over the history as it stood: the reference itself (`render` with strategy
+    # none is `render_curation` of the identity curation), not a second render of 0.7 s at 100k messages
+    same = strategy == "none" and curation.session is session
+    payload = reference if same else render_curation(curation)
     judged = {**payload.body, "model": model} if model else payload.body
     named = judged.get("model")
     return StrategyLeg(
         strategy,
         payload.body,
         changes=len(curation.changes),
-        violations=tuple(violations(target, judged, payload.source_map)),
+        violations=given
+        if same and not model and given is not None
+        else tuple(violations(target, judged, payload.source_map)),
         foreign=tuple(foreign_tokens(payload.body, target.name, tokens)),
         library=curation.library,
-        rebound=rebound(payload.body, reference, tokens, named if isinstance(named, str) else None)
+        rebound=rebound(payload.body, reference.body, tokens, named if isinstance(named, str) else None)
         if target.name == "anthropic"
         else None,
     )
@@ -209,8 +216,18 @@ def _leg(  # noqa: PLR0917 - one call site, every argument named by its position
 ) -> Leg:
     tokens = ledger(session.messages, makers)
     judged = next_request(session)
-    reference = render(judged.session, provider).body  # the history as it stood, unrepaired
-    legs = {name: _hand_over(judged.session, provider, name, tokens, model, reference) for name in strategies}
+    reference = render(judged.session, provider)  # the history as it stood, unrepaired
+    given = None
+    if {"none", "toolhist"} & set(strategies):
+        # its verdict, judged once: strategy none's, and what `toolhist` repairs (its curation asks
+        # `toolhist.curation.given.as_given`, which would render and check the same history again)
+        target = provider_for(provider)
+        given = tuple(violations(target, reference.body, reference.source_map))
+        remember(judged.session, target.name, given)
+    legs = {
+        name: _hand_over(judged.session, provider, name, tokens, model, reference, given)
+        for name in strategies
+    }
     return Leg(provider, len(session.messages), kind, _runs(makers), judged.appended, model, legs)
 
 

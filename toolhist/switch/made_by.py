@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import JsonValue
 
+from toolhist._trusted import replace
 from toolhist.model import Block, Message, ThinkingBlock, ToolCallBlock, ToolResponseBlock
 
 TokenKind = Literal["signature", "thought_signature", "encrypted_content", "item_id", "call_id"]
@@ -171,7 +172,7 @@ def as_made_by(
     first call of a Gemini step carries its thought signature, a Responses call its ``fc_`` item id
     (in ``provider_data`` under ``_`` keys, which no renderer sends as its own field).
     """
-    ids: dict[str, str] = {}
+    ids: dict[str, str] = {}  # copies below are `toolhist._trusted.replace`: valid values, no validation
     out = list(messages[:start])
     for index in range(start, len(messages)):
         message = messages[index]
@@ -191,16 +192,14 @@ def as_made_by(
                 if provider == "openai-responses":
                     data["_id"] = mint(seed, provider, "item_id", "function_call")
                 first_call = False
-                blocks.append(
-                    block.model_copy(update={"id": new_id, "raw_id": new_id, "provider_data": data})
-                )
+                blocks.append(replace(block, id=new_id, raw_id=new_id, provider_data=data))
             elif isinstance(block, ToolResponseBlock) and block.call_id in ids:
                 new_id = ids[block.call_id]
-                blocks.append(block.model_copy(update={"call_id": new_id, "raw_call_id": new_id}))
+                blocks.append(replace(block, call_id=new_id, raw_call_id=new_id))
             else:
                 blocks.append(block)
-        meta = message.metadata.model_copy(update={"provider": provider, "model": model})
-        out.append(message.model_copy(update={"blocks": tuple(blocks), "metadata": meta}))
+        meta = replace(message.metadata, provider=provider, model=model)
+        out.append(replace(message, blocks=tuple(blocks), metadata=meta))
     return tuple(out), ids
 
 
