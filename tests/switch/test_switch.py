@@ -189,6 +189,52 @@ def test_responses_encrypted_reasoning_made_elsewhere_is_the_encrypted_content_4
     )
 
 
+_KEYS = st.sampled_from(["signature", "thoughtSignature", "data", "content", "parts", "x"])
+_VALUES = st.sampled_from(["CiQBgem", "EuAnt", "gAAAAAr", "plain", ""])
+_BODIES = st.recursive(
+    st.one_of(_VALUES, st.integers(0, 3), st.none()),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)),
+    max_leaves=30,
+)
+
+
+def _plain_walk(value: object, path: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], str]]:
+    """The walk as first written: every carrier key holding a string, in the body's order."""
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in ("signature", "thoughtSignature", "data") and isinstance(inner, str):
+                found.append(((*path, key), inner))
+            else:
+                found.extend(_plain_walk(inner, (*path, key)))
+    elif isinstance(value, list):
+        for n, inner in enumerate(value):
+            found.extend(_plain_walk(inner, (*path, n)))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=_BODIES, target=st.sampled_from(["anthropic", "gemini", "openai-responses", "openai-chat"]))
+def test_foreign_tokens_are_every_carrier_the_plain_walk_finds(body: object, target: str) -> None:
+    """The walk recurses into containers only and skips bodies whose ledger holds no foreign token:
+    the findings, their paths and their order stay those of a walk over every value."""
+    tokens = {
+        "CiQBgem": Token("CiQBgem", "thought_signature", "gemini", 1),
+        "EuAnt": Token("EuAnt", "signature", "anthropic", 2),
+        "gAAAAAr": Token("gAAAAAr", "call_id", "openai-responses", 3),
+    }
+    wrapped = {"messages": body}
+    expected = [
+        (".".join(str(p) for p in path), tokens[value].message)
+        for path, value in _plain_walk(wrapped)
+        if value in tokens and tokens[value].kind != "call_id" and tokens[value].made_by != target
+    ]
+    found = foreign_tokens(wrapped, target, tokens)
+    assert [(f.path, f.message) for f in found] == expected
+    own_only = {v: t for v, t in tokens.items() if t.made_by == target or t.kind == "call_id"}
+    assert foreign_tokens(wrapped, target, own_only) == []
+
+
 def test_ledger_keeps_each_value_s_first_maker() -> None:
     messages = [human("x"), ai(call("toolu_1")), tool(result("toolu_1")), ai(call("toolu_1"))]
     found = ledger(messages, ["anthropic", "anthropic", "gemini", "gemini"])
