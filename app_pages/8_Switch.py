@@ -8,6 +8,7 @@ Deep link: ``?sample=…&to=…&back=…``.
 from __future__ import annotations
 
 import json
+import time
 
 import orjson
 import streamlit as st
@@ -15,11 +16,11 @@ import streamlit as st
 from toolhist.curation.strategies import STRATEGIES
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.switch import SwitchReport, origin_of, switch
+from toolhist.switch import SwitchReport, origin_of, plan
 from toolhist.switch.text import made_words
-from toolhist.views import state
+from toolhist.views import apart, state
 from toolhist.views.on_request import BUTTON, deferred, starts_library
-from toolhist.views.switch import foreign_frame, verdicts_frame
+from toolhist.views.switch import TEXT_LINES, foreign_frame, verdicts_frame, violations_frame
 
 NO_RETURN = "(stay)"
 # Above LONG messages only strategies ``none`` and ``toolhist`` run until the user asks for more.
@@ -30,6 +31,7 @@ NO_RETURN = "(stay)"
 # write a bare string on the page; tests/app/test_page_magic.py.)
 LONG = 2000
 FIRST = ("none", "toolhist")
+PATIENCE = 60.0  # seconds the page waits for a second process beyond 3x its own leg's time (`forked`)
 SHOWN_CHARACTERS = 200_000  # a body longer than this as indented JSON: its head shown, the whole downloaded
 
 
@@ -45,9 +47,10 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     strategies: tuple[str, ...],
     _session: Session,
 ) -> SwitchReport:
-    """`toolhist.switch.switch`, cached per session key and settings."""
+    """`toolhist.switch.switch`, cached per session key and settings; its return leg on the second core."""
     back = None if back_to == NO_RETURN else back_to
-    return switch(
+    began = time.monotonic()
+    planned = plan(
         _session,
         at,
         to,
@@ -57,6 +60,7 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
         back_model=back_model or None,
         strategies=list(strategies),
     )
+    return apart.switched(planned, lambda: PATIENCE + 3 * (time.monotonic() - began))
 
 
 KEPT = "sw_strategies_kept"  # the strategies last chosen here, kept while the user is on other pages
@@ -200,6 +204,10 @@ for n, leg in enumerate(report.legs):
     if names:
         shown = st.selectbox("Body of", names, key=f"sw_body_{n}")
         result = leg.strategies[shown]
-        for v in result.violations:
-            st.text(f"{v.severity}  {v.rule}  {v.path}: {v.error_text}")
+        if len(result.violations) <= TEXT_LINES:
+            for v in result.violations:
+                st.text(f"{v.severity}  {v.rule}  {v.path}: {v.error_text}")
+        else:
+            st.caption(f"{len(result.violations):,} violations of this body")
+            st.dataframe(violations_frame(result.violations), hide_index=True, key=f"sw_violations_{n}")
         _show_body(result.body, f"switch-{leg.provider}-{shown}.json", f"sw_download_{n}", long=count > LONG)

@@ -12,7 +12,9 @@ every page from the sidebar as a user would, and the home page once more. For ea
   or on an older tree the Plotly figure with its traces) and the inspected message;
   Violations names the violation count; Curation shows its metrics and change log; Payloads shows
   each body's verdict; Explain (an empty box) asks for the error text; Compaction shows its token
-  counts; Fleet (which shows nothing of the session) its heading; ``home again`` is the home page
+  counts; Fleet (which shows nothing of the session) its heading; Switch (its defaults: the switch
+at the middle, the return at the end, strategies none and toolhist on a long session) each leg's
+verdict, once its run is over; ``home again`` is the home page
   reopened with nothing changed (every figure cached);
 - ``VmRSS`` and ``VmHWM`` of the server process (``/proc/PID/status``) once the page is shown: the
   memory it holds now, and the most it has held so far.
@@ -43,8 +45,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve import CHROMIUM_ARGS, ROOT, start_server, stop_server
 
 WAIT = 300_000  # ms: a step not shown by then is printed as "timeout" and the next one is measured
-PAGES = ("Timeline", "Violations", "Curation", "Payloads", "Explain a 400", "Compaction", "Fleet")
+PAGES = ("Timeline", "Violations", "Curation", "Payloads", "Explain a 400", "Compaction", "Fleet", "Switch")
 STEPS = ("home read", "home", *PAGES, "home again")
+TITLES = {"Switch": "Switch what-if"}
+"""A page's heading where it is not the sidebar link's name."""
 
 
 def memory(pid: int) -> tuple[int, int]:
@@ -99,6 +103,7 @@ def shown(page: Page, step: str, messages: int) -> None:
         "Explain a 400": "document.querySelectorAll('[data-testid=\"stAlert\"], textarea').length > 0",
         "Compaction": metric.replace("LABEL", "'Tokens before'").replace(VALUE_TEST, ""),
         "Fleet": "true",
+        "Switch": f"{texts}.some(t => t.startsWith('Accepted by: '))",
     }
     checks["home again"] = checks["home"]
     page.wait_for_function(f"() => {checks[step]}", timeout=WAIT, polling=100)
@@ -140,7 +145,7 @@ def run_once(chromium: str, session: Path, messages: int, root: Path) -> dict[st
             figures["home read"] = (read, *memory(proc.pid))
             figures["home"] = (read + timed(lambda: None, page, "home", messages), *memory(proc.pid))
             for step in (*PAGES, "home again"):
-                name, title = ("Home", "toolhist") if step == "home again" else (step, step)
+                name, title = ("Home", "toolhist") if step == "home again" else (step, TITLES.get(step, step))
 
                 def visit(name: str = name, title: str = title) -> None:
                     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()

@@ -137,6 +137,40 @@ def test_switch_runs_none_and_toolhist_first_on_a_long_history(long_session: Pat
     assert not [c for c in at.caption if c.value.startswith("Each strategy curates")]
 
 
+def test_switch_lists_many_violations_of_a_body_as_one_table(long_session: Path) -> None:
+    """The return leg's body as given breaks a rule per message or so: one table, not a text line each."""
+    from toolhist.switch import switch
+    from toolhist.views.switch import TEXT_LINES
+
+    at = page("8_Switch.py", long_session, to="openai-responses", back="openai-chat")
+    assert not at.exception, at.exception
+    expected = switch(
+        toolhist.load(long_session),
+        3000,
+        "openai-responses",
+        back_to="openai-chat",
+        strategies=["none", "toolhist"],
+    )
+    shown = [leg.strategies["none"].violations for leg in expected.legs]
+    assert len(shown[1]) > TEXT_LINES  # the return, as given, to openai-chat
+    tables = [
+        d.value for d in at.dataframe if "provider's text" in d.value.columns and "rule" in d.value.columns
+    ]
+    many = [found for found in shown if len(found) > TEXT_LINES]
+    assert [list(t["provider's text"]) for t in tables] == [[v.error_text for v in found] for found in many]
+    assert [list(t["message"]) for t in tables] == [[v.message_index for v in found] for found in many]
+    assert [c.value for c in at.caption if c.value.endswith(" violations of this body")] == [
+        f"{len(found):,} violations of this body" for found in many
+    ]
+    lines = [t.value for t in at.text if t.value.startswith(("error  ", "warning  "))]
+    assert lines == [
+        f"{v.severity}  {v.rule}  {v.path}: {v.error_text}"
+        for found in shown
+        if len(found) <= TEXT_LINES
+        for v in found
+    ]
+
+
 def test_a_long_body_is_shown_a_window_of_messages_at_a_time(long_session: Path) -> None:
     """6,000 messages: no whole tree, a window of source messages opening on the first error, a jump to
     each violation (errors first), each provider's entries for a message beside each other, marked."""

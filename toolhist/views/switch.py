@@ -5,8 +5,10 @@ pandas is imported inside each function: the core library never imports it at mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from toolhist.providers.base import Violation
 from toolhist.switch import Leg
 from toolhist.switch.text import verdict_words
 
@@ -58,3 +60,28 @@ def foreign_frame(leg: Leg) -> pd.DataFrame:
     ]
     columns = ["strategy", "path", "token", "made by", "message", "verdict", "provider's text"]
     return pd.DataFrame(rows, columns=columns)
+
+
+TEXT_LINES = 10
+"""Up to this many violations of a shown body are lines of text; more are one table.
+
+A long session's body for a provider that rejects it has a violation per message or so (241 at
+10,000 messages, thousands at 100,000): a text element each made the page slow to draw and long
+to scroll, while a table holds them all in one scrolling, searchable grid."""
+
+
+def violations_frame(violations: Sequence[Violation]) -> pd.DataFrame:
+    """One row per violation of a body: where, which rule, and the provider's own words."""
+    import pandas as pd
+
+    rows = [
+        {
+            "severity": v.severity,
+            "rule": v.rule,
+            "message": v.message_index,
+            "path": v.path,
+            "provider's text": v.error_text,
+        }
+        for v in violations
+    ]
+    return pd.DataFrame(rows, columns=["severity", "rule", "message", "path", "provider's text"])
