@@ -8,7 +8,6 @@ Deep link: ``?sample=…&to=…&back=…``.
 from __future__ import annotations
 
 import json
-import time
 
 import orjson
 import streamlit as st
@@ -16,9 +15,9 @@ import streamlit as st
 from toolhist.curation.strategies import STRATEGIES
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.switch import SwitchReport, origin_of, plan
+from toolhist.switch import SwitchReport, origin_of, switch
 from toolhist.switch.text import made_words
-from toolhist.views import apart, state
+from toolhist.views import state
 from toolhist.views.on_request import BUTTON, deferred, starts_library
 from toolhist.views.switch import TEXT_LINES, foreign_frame, verdicts_frame, violations_frame
 
@@ -31,7 +30,6 @@ NO_RETURN = "(stay)"
 # write a bare string on the page; tests/app/test_page_magic.py.)
 LONG = 2000
 FIRST = ("none", "toolhist")
-PATIENCE = 60.0  # seconds the page waits for a second process beyond 3x its own leg's time (`forked`)
 SHOWN_CHARACTERS = 200_000  # a body longer than this as indented JSON: its head shown, the whole downloaded
 
 
@@ -47,10 +45,9 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     strategies: tuple[str, ...],
     _session: Session,
 ) -> SwitchReport:
-    """`toolhist.switch.switch`, cached per session key and settings; its return leg on the second core."""
+    """`toolhist.switch.switch`, cached per session key and settings."""
     back = None if back_to == NO_RETURN else back_to
-    began = time.monotonic()
-    planned = plan(
+    return switch(
         _session,
         at,
         to,
@@ -60,7 +57,6 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
         back_model=back_model or None,
         strategies=list(strategies),
     )
-    return apart.switched(planned, lambda: PATIENCE + 3 * (time.monotonic() - began))
 
 
 KEPT = "sw_strategies_kept"  # the strategies last chosen here, kept while the user is on other pages

@@ -1,7 +1,7 @@
 """A page's work done by a second process shows what the page computed alone would, and only once.
 
-`toolhist.views.apart` sends the Payloads page's bodies, the Curation page's repaired verdict and the
-Switch page's return leg to a forked child on a long session (`toolhist.views.forked`). These fork for real (Linux, as the app
+`toolhist.views.apart` sends the Payloads page's bodies and the Curation page's repaired verdict to a
+forked child on a long session (`toolhist.views.forked`). These fork for real (Linux, as the app
 does): every element of the page is the same as with ``TOOLHIST_FORK=0``, a rerun forks nothing
 (what the first run made is cached), and a child that fails costs time, not what the page shows.
 """
@@ -111,12 +111,8 @@ def counting(monkeypatch: pytest.MonkeyPatch, work: Callable[..., object]) -> li
 
 @pytest.mark.parametrize(
     ("page", "work"),
-    [
-        ("app_pages/4_Payloads.py", apart.bodies),
-        ("app_pages/3_Curation.py", apart.repaired),
-        ("app_pages/8_Switch.py", apart.returned),
-    ],
-    ids=["payloads", "curation", "switch"],
+    [("app_pages/4_Payloads.py", apart.bodies), ("app_pages/3_Curation.py", apart.repaired)],
+    ids=["payloads", "curation"],
 )
 def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     page: str, work: Callable[..., object], long_session: Path, monkeypatch: pytest.MonkeyPatch
@@ -138,9 +134,7 @@ def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     assert with_fork == elements(without)
 
 
-@pytest.mark.parametrize(
-    "page", ["app_pages/4_Payloads.py", "app_pages/3_Curation.py", "app_pages/8_Switch.py"]
-)
+@pytest.mark.parametrize("page", ["app_pages/4_Payloads.py", "app_pages/3_Curation.py"])
 def test_a_page_computes_it_itself_when_the_second_process_gives_no_answer(
     page: str, long_session: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -231,104 +231,6 @@ def _leg(  # noqa: PLR0917 - one call site, every argument named by its position
     return Leg(provider, len(session.messages), kind, _runs(makers), judged.appended, model, legs)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """A what-if checked and ready: its legs are independent, so each can be computed apart.
-
-    `switch` computes both in turn; the Switch page computes the return in a second process
-    (`toolhist.views.apart.switched`) while it computes the switch.
-    """
-
-    session: Session
-    at: int
-    to: str
-    to_model: str | None
-    back_to: str | None
-    back_at: int | None
-    back_model: str | None
-    strategies: tuple[str, ...]
-    made_by: str
-    evidence: str
-    name: str
-
-    @property
-    def returns(self) -> bool:
-        """Whether the what-if has a return leg."""
-        return self.back_to is not None and self.back_at is not None
-
-    @paused
-    def first(self) -> Leg:
-        """The switch: the first ``at`` messages handed to ``to``."""
-        head = self.session.model_copy(update={"messages": self.session.messages[: self.at]})
-        return _leg("switch", head, self.to, [self.made_by] * self.at, list(self.strategies), self.to_model)
-
-    @paused
-    def second(self) -> Leg | None:
-        """The return: the messages from ``at`` made by ``to``, the history up to ``back_at`` handed back."""
-        if self.back_to is None or self.back_at is None:
-            return None
-        messages, _ = as_made_by(self.session.messages[: self.back_at], self.at, self.to, self.to_model)
-        back = self.session.model_copy(update={"messages": messages})
-        makers = [self.made_by] * self.at + [self.to] * (self.back_at - self.at)
-        return _leg("return", back, self.back_to, makers, list(self.strategies), self.back_model)
-
-    def report(self, first: Leg, second: Leg | None) -> SwitchReport:
-        """The report of the legs computed (the return only when the plan has one)."""
-        legs = (first,) if second is None else (first, second)
-        source = self.session.source
-        return SwitchReport(
-            self.name, source.format, len(self.session.messages), self.made_by, self.evidence, legs
-        )
-
-
-def plan(
-    session: Session,
-    at: int,
-    to: str,
-    *,
-    back_to: str | None = None,
-    back_at: int | None = None,
-    origin: str | None = None,
-    to_model: str | None = None,
-    back_model: str | None = None,
-    strategies: list[str] | None = None,
-    name: str | None = None,
-) -> Plan:
-    """`switch`'s settings checked (a UsageError names what is wrong), the origin found; nothing computed."""
-    to = provider_for(to).name
-    count = len(session.messages)
-    if not 1 <= at <= count:
-        raise UsageError(f"--at {at}: the switch must come after message 0 and at most at {count} (the end)")
-    if back_to is not None:
-        back_to = provider_for(back_to).name
-        back_at = count if back_at is None else back_at
-        if not at < back_at <= count:
-            raise UsageError(
-                f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}"
-            )
-    elif back_at is not None:
-        raise UsageError("a second --at needs --back-to")
-    said, evidence = (provider_for(origin).name, "--from") if origin else origin_of(session)
-    if said is None and back_to is not None:
-        said, evidence = back_to, "the provider the session returns to (the session does not say)"
-    names = strategies or list(STRATEGIES)
-    for strategy in names:
-        strategy_for(strategy)  # a UsageError naming the valid strategies
-    return Plan(
-        session,
-        at,
-        to,
-        to_model,
-        back_to,
-        back_at,
-        back_model,
-        tuple(names),
-        said or "unknown",
-        evidence,
-        name or session.source.path or "<session>",
-    )
-
-
 @paused
 def switch(
     session: Session,
@@ -349,16 +251,38 @@ def switch(
     messages before the switch when the session does not say it. ``to_model`` is the model on
     ``to``: the messages made there carry it, and ``to``'s model-dependent rules judge it.
     """
-    planned = plan(
-        session,
-        at,
-        to,
-        back_to=back_to,
-        back_at=back_at,
-        origin=origin,
-        to_model=to_model,
-        back_model=back_model,
-        strategies=strategies,
-        name=name,
+    to = provider_for(to).name
+    count = len(session.messages)
+    if not 1 <= at <= count:
+        raise UsageError(f"--at {at}: the switch must come after message 0 and at most at {count} (the end)")
+    if back_to is not None:
+        back_to = provider_for(back_to).name
+        back_at = count if back_at is None else back_at
+        if not at < back_at <= count:
+            raise UsageError(
+                f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}"
+            )
+    elif back_at is not None:
+        raise UsageError("a second --at needs --back-to")
+    said, evidence = (provider_for(origin).name, "--from") if origin else origin_of(session)
+    if said is None and back_to is not None:
+        said, evidence = back_to, "the provider the session returns to (the session does not say)"
+    made_by = said or "unknown"
+    names = strategies or list(STRATEGIES)
+    for strategy in names:
+        strategy_for(strategy)  # a UsageError naming the valid strategies
+    head = session.model_copy(update={"messages": session.messages[:at]})
+    legs = [_leg("switch", head, to, [made_by] * at, names, to_model)]
+    if back_to is not None and back_at is not None:
+        messages, _ = as_made_by(session.messages[:back_at], at, to, to_model)
+        back = session.model_copy(update={"messages": messages})
+        makers = [made_by] * at + [to] * (back_at - at)
+        legs.append(_leg("return", back, back_to, makers, names, back_model))
+    return SwitchReport(
+        name or session.source.path or "<session>",
+        session.source.format,
+        count,
+        made_by,
+        evidence,
+        tuple(legs),
     )
-    return planned.report(planned.first(), planned.second())

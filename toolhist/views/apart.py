@@ -3,10 +3,9 @@
 `toolhist.views.forked` forks a child that computes beside the page (its safety rules: Linux, a
 second core, a session of a bounded size, locks made anew in the child, the page computing the piece
 itself when no sound answer comes). This module says which pieces go there for the Payloads page
-(`bodies`: some providers' bodies, as that page keeps them), the Curation page (`repaired`: the
-repaired history's verdict) and the Switch page (`switched`: the return leg of the what-if), and
-holds what a child sent until the page's cached function keeps it (`hand`, `take`), as
-`toolhist.views.state.made_elsewhere` does for Home's verdicts.
+(`bodies`: some providers' bodies, as that page keeps them) and the Curation page (`repaired`: the
+repaired history's verdict), and holds what a child sent until the page's cached function keeps it
+(`hand`, `take`), as `toolhist.views.state.made_elsewhere` does for Home's verdicts.
 
 Measured at 100,000 messages (the generated OpenAI Chat history, ``benchmarks/generate.py``):
 rendering one provider's body is 0.7 to 0.8 s of CPU and the Payloads page renders three; the
@@ -17,7 +16,7 @@ page draws from the same curation.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -27,10 +26,8 @@ from toolhist.model import Session
 from toolhist.providers import provider_for, render, render_curation
 from toolhist.providers.base import violations as violations_of
 from toolhist.providers.chat_shared import CHAT_SHAPED
-from toolhist.switch import Leg, Plan, SwitchReport
 from toolhist.views import forked
 from toolhist.views.forked import _FILL, Job, _states
-from toolhist.views.on_request import starts_library
 from toolhist.views.packed import Parts, pack, parts
 
 _lock = threading.Lock()
@@ -123,38 +120,3 @@ def repair_taken(job: Job, where: tuple[Any, ...], patience: float) -> None:
     complete, states = forked.outcome(job, patience)
     if complete and isinstance(states, list):
         hand(where, [_FILL(state) for state in states])
-
-
-def returned(planned: Plan) -> Leg | None:
-    """In the child: the what-if's return leg (`toolhist.switch.Plan.second`)."""
-    return planned.second()
-
-
-def switched(planned: Plan, patience: Callable[[], float]) -> SwitchReport:
-    """The what-if, its return leg computed in a second process while this one computes the switch.
-
-    Only where that is sound (`toolhist.views.forked.usable`) and only for toolhist's own strategies:
-    a peer library starts threads and event loops a forked child must not inherit half-made. No
-    sound answer within ``patience()`` seconds (asked once the switch leg is done), or none at all:
-    the return is computed here, as without a second process.
-    """
-    job = None
-    if (
-        planned.returns
-        and forked.usable(planned.session)
-        and not any(starts_library(name) for name in planned.strategies)
-    ):
-        job = forked.launch(partial(returned, planned))
-    try:
-        first = planned.first()
-        second = None
-        if job is not None:
-            complete, made = forked.outcome(job, patience())
-            job = None
-            second = made if complete and isinstance(made, Leg) else None
-        if second is None:
-            second = planned.second()
-    finally:
-        if job is not None:  # the run was stopped during the switch leg: no child computes on
-            forked.stop(job)
-    return planned.report(first, second)
