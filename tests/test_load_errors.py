@@ -255,3 +255,29 @@ def test_python_input_that_json_cannot_hold_is_named() -> None:
         toolhist.load({"messages": [{"role": "user", "content": "x", "when": datetime.date(2020, 1, 1)}]})
     with pytest.raises(LoadError, match=r"at messages\[0\]: object key 3 is not a string"):
         toolhist.load({"messages": [{"role": "user", "content": "x", 3: "y"}]})
+
+
+@pytest.mark.parametrize(
+    ("body", "at"),
+    [
+        # The dropped value holds ``:`` and keys: the fast count differs, the full parse names it.
+        ('{"messages": [], "x": {"a": "b:c"}, "x": 1}', "x"),
+        # ``\u003a`` spells a ``:`` the text does not hold: without the escape check the counts
+        # would be equal (three in the text, three written back) and the repeat would pass.
+        ('{"a": "\\u003a", "b": 1, "b": 2}', "b"),
+        ('{"a": "\\u003A", "b": 1, "b": 2}', "b"),
+    ],
+)
+def test_repeated_key_found_past_the_fast_check(tmp_path: Path, body: str, at: str) -> None:
+    """`toolhist.formats.document._keys_all_kept` never clears a document that repeats a key."""
+    f = write(tmp_path, "d.json", body.encode())
+    with pytest.raises(LoadError) as info:
+        toolhist.load(f)
+    assert info.value.json_path == at
+    assert "occurs twice in one object" in str(info.value)
+
+
+def test_colon_escapes_without_repeats_load(tmp_path: Path) -> None:
+    """A ``\\u003a`` with no repeated key only sends the check to the full parse: the file loads."""
+    f = write(tmp_path, "c.json", b'[{"role": "system", "content": "a\\u003ab: c"}]')
+    assert toolhist.load(f, "openai-chat").messages[0].blocks[0].text == "a:b: c"  # type: ignore[union-attr]
