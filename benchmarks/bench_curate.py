@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from bench_load import generate, median_time
 
 import toolhist

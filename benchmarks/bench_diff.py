@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from bench_load import median_time
 
 from toolhist.diff import diff

@@ -27,6 +27,7 @@ from typing import Any
 from distributed import Client, LocalCluster, as_completed
 
 sys.path.insert(0, str(Path(__file__).parent))
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from fleet_gen import write_fleet
 
 from toolhist.fleet.inputs import expand

@@ -33,6 +33,7 @@ from typing import Any
 import httpx2
 import openai
 import orjson
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from generate import generate
 
 from toolhist import guard

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 
 import toolhist
 from toolhist.providers import validate

@@ -23,6 +23,7 @@ import time
 from functools import partial
 from pathlib import Path
 
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from bench_load import median_time
 
 from toolhist.curation.compare import compare

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 from generate import write
 
 import toolhist

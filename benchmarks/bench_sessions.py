@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
+
 from toolhist.machine import judge, list_sessions
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"

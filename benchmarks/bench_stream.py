@@ -105,6 +105,7 @@ def generate(path: Path, target_bytes: int) -> tuple[int, int]:
 CHILD = """
 import resource, sys, time
 t0 = time.perf_counter()
+import this_tree  # noqa: F401  (first: this checkout's toolhist is the one measured)
 import toolhist
 session = toolhist.load(sys.argv[1])
 elapsed = time.perf_counter() - t0

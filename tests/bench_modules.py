@@ -13,6 +13,8 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 def benchmark_module(name: str) -> ModuleType:
     """``benchmarks/<name>.py`` as a module (loaded once; ``generate`` for sessions, ``serve`` for the app)."""
     key = f"toolhist_bench_{name}"
+    if str(BENCHMARKS) not in sys.path:  # the scripts import their siblings (``generate``, ``this_tree``)
+        sys.path.append(str(BENCHMARKS))
     if key in sys.modules:
         return sys.modules[key]
     spec = importlib.util.spec_from_file_location(key, BENCHMARKS / f"{name}.py")
