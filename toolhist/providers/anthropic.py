@@ -84,7 +84,10 @@ def every_block(messages: list[Any]) -> list[list[IndexedBlock]]:
     for message in messages:
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):
-            add([(j, b) for j, b in enumerate(content) if isinstance(b, dict)])
+            if len(content) == 1 and isinstance(block := content[0], dict):  # most: no comprehension
+                add([(0, block)])
+            else:
+                add([(j, b) for j, b in enumerate(content) if isinstance(b, dict)])
         elif isinstance(content, str):
             add([(-1, {"type": "text", "text": content})])
         else:
@@ -138,13 +141,17 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
                     tooled.append((i, j))
                     break
         if assistant:
-            uses = [_text_id(b.get("id")) for _, b in blocks if b.get("type") == "tool_use"]
+            uses = [  # `_text_id` inline: a call per id was a tenth of the walk
+                raw if isinstance(raw := b.get("id"), str) else str(raw)
+                for _, b in blocks
+                if b.get("type") == "tool_use"
+            ]
             if uses:
                 _pair(messages, every, i, uses, pairing)
             used = set(uses)
             previous = previous | used if last_role == "assistant" else used
             seen -= used
-        elif user:
+        elif user and ids:  # (an empty set stays: a user message with no call before it makes none)
             earlier |= ids
             ids = set()
         if role in ("user", "assistant"):
@@ -154,7 +161,9 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
         for j, block in blocks:
             kind = block.get("type")
             if kind == "tool_result" and user:  # most blocks of a history: none of the cases before its own
-                rid = _text_id(block.get("tool_use_id"))
+                rid = block.get("tool_use_id")
+                if not isinstance(rid, str):  # `_text_id`, inline
+                    rid = str(rid)
                 if rid in seen:
                     values = {"index": i, "block": j, "id": rid}
                     results.append(Finding("ant.dup_tool_result", _path(i, j), values, (rid,)))
@@ -166,7 +175,7 @@ def check_walk(  # noqa: PLR0915 - four passes in one walk: split, it pays the p
                 continue
             if kind == "tool_use":
                 raw = block.get("id")
-                call_id = _text_id(raw)
+                call_id = raw if isinstance(raw, str) else str(raw)  # `_text_id`, inline
                 if not isinstance(raw, str) or not TOOL_USE_ID.match(raw):
                     values = {"index": i, "block": j, "kind": kind, "pattern": TOOL_USE_ID.pattern}
                     found.append(Finding("ant.id_pattern", (*_path(i, j), "id"), values, (call_id,)))
@@ -220,22 +229,29 @@ def _pair(
     answered: set[str] = set()
     leading: set[str] = set()
     first_other: tuple[int, int] | None = None
-    while k < count and _role(messages[k]) == "user":
+    while k < count:
+        message = messages[k]  # `_role`, inline: once per message of the run
+        if not isinstance(message, dict) or message.get("role") != "user":
+            break
         for j, block in every[k]:
             if block.get("type") == "tool_result":
-                rid = _text_id(block.get("tool_use_id"))
+                rid = block.get("tool_use_id")
+                if not isinstance(rid, str):  # `_text_id`, inline
+                    rid = str(rid)
                 answered.add(rid)
                 if first_other is None:
                     leading.add(rid)
             elif first_other is None:
                 first_other = (k, j)
         k += 1
-    missing = [u for u in uses if u not in answered]
-    late = [u for u in uses if u in answered and u not in leading]
-    if missing:
+    if not answered.issuperset(uses):  # most calls are answered: no list of the missing made
+        missing = [u for u in uses if u not in answered]
         values = {"index": i, "ids": ", ".join(missing)}
         out.append(Finding("ant.result_missing", ("messages", i), values, tuple(missing)))
-    if late and first_other is not None:
+    if first_other is None:
+        return
+    late = [u for u in uses if u in answered and u not in leading]
+    if late:
         values = {"index": i, "ids": ", ".join(late)}
         out.append(Finding("ant.result_first", _path(*first_other), values, tuple(late)))
 

@@ -138,11 +138,16 @@ def check(body: dict[str, Any]) -> Iterator[Finding]:
 
 def _check_ids(messages: list[Any]) -> Iterator[Finding]:
     """Assistant tool call ids that are not ``functions.{name}:{index}``."""
+    id_ok = KIMI_ID.fullmatch
     for i, m in enumerate(messages):
-        calls = m.get("tool_calls") if isinstance(m, dict) and m.get("role") == "assistant" else None
-        for k, c in enumerate(calls if isinstance(calls, list) else []):
+        if not isinstance(m, dict) or m.get("role") != "assistant":
+            continue  # most messages: no empty list and enumerate made for them
+        calls = m.get("tool_calls")
+        if not isinstance(calls, list):
+            continue
+        for k, c in enumerate(calls):
             call_id = c.get("id") if isinstance(c, dict) else None
-            if isinstance(call_id, str) and not KIMI_ID.fullmatch(call_id):
+            if isinstance(call_id, str) and not id_ok(call_id):
                 yield Finding(
                     "kimi.id_format", ("messages", i, "tool_calls", k, "id"), {"id": call_id}, (call_id,)
                 )
