@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from toolhist.explain import Explanation, explain
+from toolhist.explain import Explanation, explain, in_verdict
 from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
 from toolhist.providers import PROVIDERS
 from toolhist.views import state
@@ -129,21 +129,46 @@ if found.paths or found.call_ids:
             if x
         )
     )
-if found.message_index is not None:
-    params = {"msg": str(found.message_index)}
-    if found.provider:
-        params["provider"] = found.provider
+
+
+def links(index: int, provider: str | None) -> None:
+    """Links to message ``index`` on the Timeline, and to its repair and payload for ``provider``."""
+    params = {"msg": str(index)}
+    if provider:
+        params["provider"] = provider
     if opened.input.sample is not None:
         params["sample"] = opened.input.sample
-    links = st.columns(3)
-    links[0].page_link(
-        PAGES["timeline"], label=f"Open message {found.message_index} in the timeline", query_params=params
-    )
-    if found.provider:
-        links[1].page_link(PAGES["curation"], label="Repair it", query_params=params)
-        links[2].page_link(PAGES["payloads"], label="The payload", query_params=params)
+    cols = st.columns(3)
+    cols[0].page_link(PAGES["timeline"], label=f"Open message {index} in the timeline", query_params=params)
+    if provider:
+        cols[1].page_link(PAGES["curation"], label="Repair it", query_params=params)
+        cols[2].page_link(PAGES["payloads"], label="The payload", query_params=params)
+
+
+if found.message_index is not None:
+    links(found.message_index, found.provider)
     st.subheader("The culprit message")
     violations = opened.found(found.provider) if found.provider in PROVIDERS else []
     show_message(session, found.message_index, violations)
 elif not found.call_ids:
-    st.caption("The text names no message of this session (or no session matches it).")
+    # The text names the rule and no message (Gemini's never name one): this session's own verdict for
+    # that provider says where the rule is broken (`toolhist.explain.in_verdict`), said to come from it.
+    violations = opened.found(found.provider) if found.provider in PROVIDERS else []
+    same = in_verdict(found, violations)
+    if not same:
+        registered = found.provider in PROVIDERS
+        none_here = f", and its {found.provider} verdict has no {found.rule} error" if registered else ""
+        st.caption(
+            f"The text names no message of this session{none_here}: the 400 may be about another history."
+        )
+    else:
+        at = sorted({v.message_index for v in same if v.message_index is not None})
+        shown = ", ".join(map(str, at[:10])) + (f" and {len(at) - 10:,} more" if len(at) > 10 else "")
+        index = at[0]
+        st.info(
+            f"The text names no message. This session's {found.provider} verdict has {len(same):,} "
+            f"{found.rule} error(s), in message(s) {shown}; the first is message {index}."
+        )
+        links(index, found.provider)
+        st.subheader(f"The first {found.rule} error in this session")
+        show_message(session, index, violations)

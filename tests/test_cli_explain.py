@@ -65,3 +65,33 @@ def test_explain_unknown_text_and_usage(tmp_path: Path) -> None:
     )
     neither = run("explain")
     assert neither.returncode == 2
+
+
+GEMINI_FC = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+SAMPLES = Path(__file__).parent.parent / "sample_logs"
+
+
+def test_a_text_that_names_no_message_is_led_to_the_files_own_error() -> None:
+    # Gemini's texts name no message: the file's gemini verdict says where (`toolhist.explain.in_verdict`)
+    out = run("explain", "--text", GEMINI_FC, str(SAMPLES / "llxprt_icontent.json"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:4] == [
+        "provider  gemini",
+        "rule      gem.fc_position",
+        f"error     {GEMINI_FC}",
+        "in file   message 4 (the first of 1 gem.fc_position error(s) in this file's gemini verdict; "
+        "the text names no message)",
+    ]
+    elsewhere = run("explain", "--text", GEMINI_FC, str(SAMPLES / "openai_chat_request.json"))
+    assert elsewhere.stdout.splitlines()[3] == (
+        "in file   no gem.fc_position error in this file's gemini verdict "
+        "(the text names no message: the 400 may be about another history)"
+    )
+    alone = run("explain", "--text", GEMINI_FC)  # no file: nothing to look in
+    assert [line[:9] for line in alone.stdout.splitlines()] == [
+        "provider ",
+        "rule     ",
+        "error    ",
+        "meaning  ",
+        "fix      ",
+    ]

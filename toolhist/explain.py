@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -25,7 +25,7 @@ from toolhist.errors import ToolhistError
 from toolhist.explain_patterns import LANGGRAPH_IDS, PATTERNS, RULE_INFO, Pattern
 from toolhist.explain_peel import Unwrapped, unwrap
 from toolhist.model import Session, ToolCallBlock, ToolResponseBlock
-from toolhist.providers.base import PathT, bracketed, dotted
+from toolhist.providers.base import PathT, Violation, bracketed, dotted
 
 MAX_CHARS = 100_000
 """Only this much of the pasted text is read: real provider errors are a few kilobytes at most."""
@@ -194,6 +194,22 @@ def explain(error_text: str, session: Session | None = None) -> Explanation:
         meaning=meaning,
         fix=_provider_fix(pattern) or fix,
     )
+
+
+def in_verdict(found: Explanation, verdict: Iterable[Violation]) -> list[Violation]:
+    """The session's own errors of the rule ``found`` names, each in a message, in the verdict's order.
+
+    For a text that names the rule and no message (Gemini's never name one; some of Anthropic's and
+    OpenAI's do not): the session's verdict for that provider says where the rule is broken, so a
+    pasted 400 still leads to a message, said to come from the verdict and not from the text. Empty
+    when the text names a message (`explain` located it) or call ids (located, or not in this
+    session: then the 400 is about another history), or when it names no provider.
+    """
+    if found.rule is None or found.provider is None or found.message_index is not None or found.call_ids:
+        return []
+    return [
+        v for v in verdict if v.rule == found.rule and v.severity == "error" and v.message_index is not None
+    ]
 
 
 # --- matching and extraction ---------------------------------------------------------------------

@@ -131,6 +131,36 @@ def test_explain_says_an_id_is_not_in_this_session() -> None:
     assert not [s for s in at.subheader if s.value == "The culprit message"]
 
 
+GEMINI_FC = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+
+
+def test_explain_leads_a_text_that_names_no_message_to_the_sessions_own_error() -> None:
+    # Gemini's texts name no message: the session's gemini verdict says where (`toolhist.explain.in_verdict`)
+    at = to(app(sample="llxprt_icontent.json"), "app_pages/5_Explain.py")
+    at.text_area(key="ex_text").input(GEMINI_FC).run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Culprit message"] == "unknown"  # the text names none
+    assert [i.value for i in at.info] == [
+        "The text names no message. This session's gemini verdict has 1 gem.fc_position error(s), in "
+        "message(s) 4; the first is message 4."
+    ]
+    assert [s.value for s in at.subheader] == ["The first gem.fc_position error in this session"]
+    assert next(t.value for t in at.text if t.value.startswith("Message ")).startswith("Message 4 · ")
+    assert not at.warning
+
+
+def test_explain_says_when_the_session_does_not_break_the_rule_the_text_names() -> None:
+    at = to(app(sample=SAMPLE), "app_pages/5_Explain.py")
+    at.text_area(key="ex_text").input(GEMINI_FC).run()
+    assert {m.label: m.value for m in at.metric}["Culprit message"] == "unknown"
+    assert (
+        "The text names no message of this session, and its gemini verdict has no gem.fc_position error: "
+        "the 400 may be about another history." in captions(at)
+    )
+    assert not at.subheader
+    assert not at.info
+
+
 def test_explain_with_an_empty_box_checks_nothing_more() -> None:
     at = to(app(sample=SAMPLE), "app_pages/5_Explain.py")
     options = at.selectbox(key="ex_example").options

@@ -24,6 +24,7 @@ from toolhist.readers import READERS
 from toolhist.summary import Summary, summarize
 
 if TYPE_CHECKING:
+    from toolhist.explain import Explanation
     from toolhist.providers import Violation
 
 EXIT_USAGE = 2
@@ -341,10 +342,34 @@ def explain_cmd(
     if result.message_index is not None:
         block = f", block {result.block_index}" if result.block_index is not None else ""
         click.echo(f"culprit   message {result.message_index}{block}")
+    elif file and not result.call_ids and result.provider is not None:
+        click.echo(f"in file   {_in_verdict_line(file, fmt, result)}")
     if result.call_ids:
         click.echo(f"call ids  {', '.join(result.call_ids)}")
     click.echo(f"meaning   {result.meaning}")
     click.echo(f"fix       {result.fix}")
+
+
+def _in_verdict_line(file: str, fmt: str | None, result: Explanation) -> str:
+    """Where FILE breaks the rule a text names, for a text that names no message (`explain.in_verdict`)."""
+    from toolhist.check import check
+    from toolhist.explain import in_verdict
+    from toolhist.providers import PROVIDERS
+
+    provider, rule = str(result.provider), str(result.rule)
+    if provider not in PROVIDERS:
+        return "the text names no message"  # a client-side check (AI SDK, LangGraph): no verdict to ask
+    same = in_verdict(result, check(file, [provider], format=fmt).results[provider])
+    if not same:
+        return (
+            f"no {rule} error in this file's {provider} verdict "
+            "(the text names no message: the 400 may be about another history)"
+        )
+    at = sorted({v.message_index for v in same if v.message_index is not None})
+    return (
+        f"message {at[0]} (the first of {len(same):,} {rule} error(s) in this file's {provider} verdict; "
+        "the text names no message)"
+    )
 
 
 @cli.command("bundles")
