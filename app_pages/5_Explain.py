@@ -57,10 +57,11 @@ known = [p for p in PROVIDERS if state.verdict_ready(opened.key, p)]
 first = default_provider(opened.key, session, opened.found)
 examples: dict[str, str] = {}
 for name in dict.fromkeys([first, *known]):
+    seen: set[str] = set()  # rules with an example (a scan of the examples per violation: 0.6 s at 100k)
     for v in opened.found(name):  # the first error of each rule: a list a person can choose from
-        label = f"{v.provider} · {v.rule}"
-        if v.severity == "error" and not any(k.startswith(label + " ·") for k in examples):
-            examples[f"{label} · message {v.message_index}"] = v.error_text
+        if v.severity == "error" and v.rule not in seen:
+            seen.add(v.rule)
+            examples[f"{v.provider} · {v.rule} · message {v.message_index}"] = v.error_text
 
 
 def use_example(examples: dict[str, str]) -> None:
