@@ -65,7 +65,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import named_maker, replace
+from toolhist._trusted import filler, replace
 from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
@@ -242,8 +242,8 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
-"""A message's `Location` (one per message of a rollout): `construct`'s, its layout worked out once."""
+_LOCATION = filler(Location)
+"""A message's `Location` (one per message of a rollout), every field given: `construct`'s object."""
 
 
 class _Rollout(Built):
@@ -264,7 +264,9 @@ class _Rollout(Built):
         """Append a message read from the item at ``index``, located on that item's line."""
         self.messages.append(message)
         line = self.item_lines[index] if index is not None else None
-        self.locations.append(_LOCATION(index, line, "payload", block_items))
+        self.locations.append(
+            _LOCATION({"index": index, "line": line, "json_path": "payload", "block_items": block_items})
+        )
 
 
 def _grouped(
