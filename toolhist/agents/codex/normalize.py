@@ -57,8 +57,8 @@ def _synthetic(call: dict[str, Any]) -> dict[str, Any]:
 def mark_synthetic(messages: list[Message], ids: list[str]) -> None:
     """Mark, in place, the result blocks of Codex's made-up outputs (``SYNTHETIC_KEY``) in ``messages``.
 
-    A marked message replaces its unmarked self in the list: the reader's own list, before the
-    Session is made of it (a copy of the Session, then of every message list, was made before).
+    A marked message replaces its unmarked self in the reader's own list, before the Session is
+    made of it: marking the made Session copied it, with a new tuple of all its messages.
     """
     if not ids:
         return
