@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 from pydantic import JsonValue
 
-from toolhist._trusted import construct
+from toolhist._trusted import construct, filler
 from toolhist.formats.document import Document, json_path
 from toolhist.judgement import Judgement
 from toolhist.model import Block, Location, Message, Session, ToolCallBlock, ToolResponseBlock, ToolSpec
@@ -223,17 +223,26 @@ def named_result(
     For the readers that name results as they read them (Chat and Responses), with no second pass
     making each one again (`fill_tool_names`).
     """
-    return construct(
-        ToolResponseBlock,
-        type="tool_response",
-        call_id=call_id,
-        tool_name=name,
-        result=result,
-        error=None,
-        is_complete=True,
-        raw_call_id=raw_call_id,
-        provider_data=provider_data,
+    return _RESULT(
+        {
+            "type": "tool_response",
+            "call_id": call_id,
+            "tool_name": name,
+            "result": result,
+            "error": None,
+            "is_complete": True,
+            "raw_call_id": raw_call_id,
+            "provider_data": provider_data,
+        }
     )
+
+
+_RESULT = filler(ToolResponseBlock)
+"""`named_result`'s maker: every field given, in declared order (`construct` with every field)."""
+
+
+_LOCATION = filler(Location)
+"""A message's `Location`, every field given in declared order: `construct`'s object, made for less."""
 
 
 UNREADABLE = "unreadable "
@@ -393,7 +402,7 @@ class Built:
             line = self.doc.jsonl_lines[index]
         self.messages.append(message)
         self.locations.append(
-            construct(Location, index=index, line=line, json_path=json_path(ptr), block_items=block_items)
+            _LOCATION({"index": index, "line": line, "json_path": json_path(ptr), "block_items": block_items})
         )
 
     def session(

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import construct, replace
+from toolhist._trusted import construct, filler, replace
 from toolhist.formats.base import (
     Built,
     Pointer,
@@ -359,15 +359,15 @@ class OpenAIResponsesReader(Reader):
             nonlocal group, group_items, group_side
             if group_side is not None:
                 speaker: Speaker = "ai" if group_side == "ai" else "tool"
+                # one item when the first is the last (a group's item indices do not decrease)
                 path = (
-                    (*ptr, start) if len(set(group_items)) == 1 else (*ptr, f"{start}:{group_items[-1] + 1}")
+                    (*ptr, start)
+                    if group_items[0] == group_items[-1]
+                    else (*ptr, f"{start}:{group_items[-1] + 1}")
                 )
                 built.add(
-                    construct(
-                        Message,
-                        speaker=speaker,
-                        blocks=tuple(group),
-                        metadata=side_metadata[speaker],
+                    _MESSAGE(
+                        {"speaker": speaker, "blocks": tuple(group), "metadata": side_metadata[speaker]}
                     ),
                     start,
                     path,
@@ -393,13 +393,9 @@ class OpenAIResponsesReader(Reader):
                 extra: dict[str, JsonValue] = rest(item, "role", "content")
                 extra["_content_form"] = "string" if isinstance(item["content"], str) else "parts"
                 extra = share(extra)
+                metadata = construct(MessageMetadata, source_role=role, extra=extra)
                 built.add(
-                    construct(
-                        Message,
-                        speaker=ROLES[role],
-                        blocks=tuple(blocks),
-                        metadata=construct(MessageMetadata, source_role=role, extra=extra),
-                    ),
+                    _MESSAGE({"speaker": ROLES[role], "blocks": tuple(blocks), "metadata": metadata}),
                     i,
                     iptr,
                     block_items=(i,) * len(blocks),
@@ -429,6 +425,11 @@ class OpenAIResponsesReader(Reader):
             group.extend(blocks)
             group_items += [i] * len(blocks)
         flush()
+
+
+_MESSAGE = filler(Message)
+"""A grouped or single item's `Message`, every field given: what `construct` makes, without its
+look-ups by the names given (one Message per message of a Codex rollout: issue 26)."""
 
 
 def side_metadata_pair() -> dict[str, MessageMetadata]:

@@ -20,9 +20,10 @@ coming, and the judgement supplies the pending results itself (``toolhist.judgem
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from toolhist.model import Message, Session, ToolResponseBlock
+from toolhist.formats.openai_responses import opens_turn
+from toolhist.model import Message, ToolResponseBlock
 
 ABORTED = "aborted"
 """The output text Codex inserts for a call that has none (``FunctionCallOutputPayload::from_text``)."""
@@ -53,56 +54,87 @@ def _synthetic(call: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, "call_id": call["call_id"], "output": ABORTED}
 
 
-def mark_synthetic(session: Session, ids: list[str]) -> Session:
-    """The session with the result blocks of Codex's made-up outputs marked (``SYNTHETIC_KEY``)."""
+def mark_synthetic(messages: list[Message], ids: list[str]) -> None:
+    """Mark, in place, the result blocks of Codex's made-up outputs (``SYNTHETIC_KEY``) in ``messages``.
+
+    A marked message replaces its unmarked self in the reader's own list, before the Session is
+    made of it: marking the made Session copied it, with a new tuple of all its messages.
+    """
     if not ids:
-        return session
+        return
     wanted = set(ids)
-
-    def marked(message: Message) -> Message:
-        """The message with its synthetic results marked; itself when it has none.
-
-        Not a copy: a copy of every message was the whole history twice while it was read.
-        """
-        if not any(isinstance(b, ToolResponseBlock) and b.call_id in wanted for b in message.blocks):
-            return message
-        blocks = tuple(
-            b.model_copy(update={"provider_data": {**b.provider_data, SYNTHETIC_KEY: SYNTHETIC_WHY}})
-            if isinstance(b, ToolResponseBlock) and b.call_id in wanted
-            else b
-            for b in message.blocks
-        )
-        return message.model_copy(update={"blocks": blocks})
-
-    return session.model_copy(update={"messages": tuple(marked(m) for m in session.messages)})
+    for index, message in enumerate(messages):
+        if any(isinstance(b, ToolResponseBlock) and b.call_id in wanted for b in message.blocks):
+            blocks = tuple(
+                b.model_copy(update={"provider_data": {**b.provider_data, SYNTHETIC_KEY: SYNTHETIC_WHY}})
+                if isinstance(b, ToolResponseBlock) and b.call_id in wanted
+                else b
+                for b in message.blocks
+            )
+            messages[index] = message.model_copy(update={"blocks": blocks})
 
 
-def _answered(items: list[dict[str, Any]]) -> dict[str, set[str]]:
-    """Call ids with an output, by the output's type."""
-    found: dict[str, set[str]] = {kind: set() for kind in OUTPUT_OF.values()}
-    for item in items:
-        if item.get("type") in found and isinstance(item.get("call_id"), str):
-            found[item["type"]].add(item["call_id"])
-    return found
+class Normalized(NamedTuple):
+    """The history Codex sends (`normalize`), each item's line, and what normalizing did."""
+
+    items: list[dict[str, Any]]
+    """The items, orphan outputs dropped and synthetic outputs inserted."""
+    lines: list[int | None]
+    """Each item's rollout line (a synthetic output: its call's)."""
+    opens: list[bool]
+    """Whether each item opens a turn (`toolhist.formats.openai_responses.opens_turn`)."""
+    orphans: list[tuple[int, dict[str, Any], int | None]]
+    """The dropped outputs, each with how many kept items came before it, and its line."""
+    answered: list[str]
+    """The ids of the calls given a synthetic output, in order."""
 
 
-def ensure_outputs(
+def normalize(
     items: list[dict[str, Any]], lines: list[int | None], is_turn: Callable[[dict[str, Any]], bool]
-) -> tuple[list[dict[str, Any]], list[int | None], list[str]]:
-    """The items with Codex's synthetic outputs inserted, their lines, and the call ids answered so.
+) -> Normalized:
+    """The items as Codex sends them: ``remove_orphan_outputs``, then ``ensure_call_outputs_present``.
+
+    Two passes: what the whole history holds (each output type's call ids and answered ids, the
+    last user turn), then the items kept with synthetic outputs inserted. Codex's two steps run
+    one after the other on the whole list (a pass each, and one more for each of their facts)
+    make the same items: an orphan is never a user turn, and its id is never one a kept call
+    looks up (it has no call of its kind), so what the second step finds is the same with or
+    without the orphans.
 
     Only calls followed by a later user turn are answered (see the module notes).
     """
-    answered = _answered(items)
-    last_turn = max((i for i, item in enumerate(items) if is_turn(item)), default=-1)
+    calls: dict[str, set[str]] = {kind: set() for kind in OUTPUT_OF.values()}
+    answered: dict[str, set[str]] = {kind: set() for kind in OUTPUT_OF.values()}
+    last_turn = -1
+    for index, item in enumerate(items):
+        kind = item.get("type")
+        if kind in OUTPUT_OF:
+            if isinstance(call_id := item.get("call_id"), str):
+                calls[OUTPUT_OF[kind]].add(call_id)
+        elif kind in answered:
+            if isinstance(call_id := item.get("call_id"), str):
+                answered[kind].add(call_id)
+        elif (kind is None or kind == "message") and is_turn(item):
+            last_turn = index
     out: list[dict[str, Any]] = []
     out_lines: list[int | None] = []
+    opens: list[bool] = []
+    orphans: list[tuple[int, dict[str, Any], int | None]] = []
     ids: list[str] = []
     for index, (item, line) in enumerate(zip(items, lines, strict=True)):
-        out.append(item)
-        out_lines.append(line)
         kind = item.get("type")
         call_id = item.get("call_id")
+        if (
+            kind in calls
+            and isinstance(call_id, str)
+            and call_id not in calls[kind]
+            and not (kind == "tool_search_output" and item.get("execution") == "server")
+        ):
+            orphans.append((len(out) - len(ids), item, line))
+            continue
+        out.append(item)
+        out_lines.append(line)
+        opens.append(opens_turn(item))
         if (
             kind in OUTPUT_OF
             and isinstance(call_id, str)
@@ -111,33 +143,6 @@ def ensure_outputs(
         ):
             out.append(_synthetic(item))
             out_lines.append(line)
+            opens.append(False)
             ids.append(call_id)
-    return out, out_lines, ids
-
-
-def split_orphans(
-    items: list[dict[str, Any]], lines: list[int | None]
-) -> tuple[list[dict[str, Any]], list[int | None], list[tuple[int, dict[str, Any], int | None]]]:
-    """The items without outputs whose call is absent, and those outputs with the sent index before them."""
-    calls: dict[str, set[str]] = {kind: set() for kind in OUTPUT_OF.values()}
-    for item in items:
-        if item.get("type") in OUTPUT_OF and isinstance(item.get("call_id"), str):
-            calls[OUTPUT_OF[item["type"]]].add(item["call_id"])
-    kept: list[dict[str, Any]] = []
-    kept_lines: list[int | None] = []
-    orphans: list[tuple[int, dict[str, Any], int | None]] = []
-    for item, line in zip(items, lines, strict=True):
-        kind = item.get("type")
-        call_id = item.get("call_id")
-        orphan = (
-            kind in calls
-            and isinstance(call_id, str)
-            and call_id not in calls[kind]
-            and not (kind == "tool_search_output" and item.get("execution") == "server")
-        )
-        if orphan:
-            orphans.append((len(kept), item, line))
-        else:
-            kept.append(item)
-            kept_lines.append(line)
-    return kept, kept_lines, orphans
+    return Normalized(out, out_lines, opens, orphans, ids)

@@ -65,7 +65,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from toolhist._trusted import named_maker
+from toolhist._trusted import filler, replace
 from toolhist.agents.codex.history import (
     ROLLED_BACK,
     ROLLED_BACK_REASON,
@@ -73,7 +73,7 @@ from toolhist.agents.codex.history import (
     is_user_message,
     rollback_event,
 )
-from toolhist.agents.codex.normalize import ABORTED, OUTPUT_OF, ensure_outputs, mark_synthetic, split_orphans
+from toolhist.agents.codex.normalize import ABORTED, OUTPUT_OF, mark_synthetic, normalize
 from toolhist.formats.base import Built, Pointer, ShapeError, Shared, Skips, tag
 from toolhist.formats.document import Document
 from toolhist.formats.jsonl_stream import Lines, StreamReader, at_line
@@ -81,11 +81,10 @@ from toolhist.formats.openai_responses import (
     AI_SIDE,
     TOOL_SIDE,
     OpenAIResponsesReader,
-    opens_turn,
     side_metadata_pair,
 )
 from toolhist.formats.records import MAX_SKIPPED, kind_of, skipped_note
-from toolhist.model import Location, Message, Session, SessionSource, Unsent
+from toolhist.model import Location, Message, Session, Unsent
 
 LINE_TYPES = {"session_meta", "response_item", "compacted", "turn_context", "event_msg", "world_state"}
 CODEX_NOT_READ = ("agent_message", "additional_tools", "context_compaction")
@@ -243,8 +242,8 @@ def _local_shell(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_LOCATION = named_maker(Location, "index", "line", "json_path", "block_items")
-"""A message's `Location` (one per message of a rollout): `construct`'s, its layout worked out once."""
+_LOCATION = filler(Location)
+"""A message's `Location` (one per message of a rollout), every field given: `construct`'s object."""
 
 
 class _Rollout(Built):
@@ -265,18 +264,21 @@ class _Rollout(Built):
         """Append a message read from the item at ``index``, located on that item's line."""
         self.messages.append(message)
         line = self.item_lines[index] if index is not None else None
-        self.locations.append(_LOCATION(index, line, "payload", block_items))
+        self.locations.append(
+            _LOCATION({"index": index, "line": line, "json_path": "payload", "block_items": block_items})
+        )
 
 
 def _grouped(
     items: list[Any],
     item_lines: list[int | None],
+    opens: list[bool],
     name: str,
     path: str | None,
     *,
     notes: list[str],
     skips: Skips,
-) -> tuple[Built, tuple[Location, ...]]:
+) -> Built:
     """The items grouped into messages as the Responses reader does, with each message's source line.
 
     An item of a known kind that the Responses reader refuses (a ``function_call`` whose
@@ -290,6 +292,9 @@ def _grouped(
     rollout's size at the read's peak (issue 26). A bad item is retried within its turn, and with
     the turn before when it was the item that opened the turn (without it the two turns are one
     group, as a read of the whole list would make them). ``items`` is emptied.
+
+    ``opens`` says which items open a turn (`toolhist.formats.openai_responses.opens_turn`, worked
+    out as the items were normalized); a skipped item is deleted from it as from ``items``.
     """
     built = _Rollout(Document(value=items, name=name, path=path, jsonl_lines=None), item_lines)
     built.notes = notes
@@ -301,7 +306,7 @@ def _grouped(
     kept_made = made = 0  # how many messages there were before each of the two turns
     kept_named = named = 0  # how many call names there were before each of the two turns
     while start < len(items):
-        end = _turn_end(items, start)
+        end = _turn_end(opens, start)
         said = len(notes)
         try:
             reader._read_items(
@@ -319,7 +324,7 @@ def _grouped(
             where = f"line {line}" if line is not None else f"item {first}"
             notes.append(skipped_note(where, kind, record, ("payload", *exc.pointer[1:]), exc.reason))
             skips.add_unreadable(kind, line)
-            del items[first], item_lines[first]
+            del items[first], item_lines[first], opens[first]
             if first == start and start > kept:  # the turn's opening item gone: one turn with the last
                 del built.messages[kept_made:], built.locations[kept_made:]
                 _forget(names, kept_named)
@@ -330,7 +335,7 @@ def _grouped(
         start, made, named = end, len(built.messages), len(names)
     items.clear()  # every item is a Message now (its strings live on in the blocks): issue 26
     built.named = True  # `fill_tool_names` would make every named output and its message again
-    return built, tuple(built.locations)
+    return built
 
 
 def _forget(names: dict[str, str], count: int) -> None:
@@ -339,12 +344,12 @@ def _forget(names: dict[str, str], count: int) -> None:
         names.popitem()
 
 
-def _turn_end(items: list[Any], start: int) -> int:
-    """Where the turn starting at ``items[start]`` ends: the next item that opens one (`opens_turn`)."""
-    for end in range(start + 1, len(items)):
-        if opens_turn(items[end]):
-            return end
-    return len(items)
+def _turn_end(opens: list[bool], start: int) -> int:
+    """Where the turn starting at item ``start`` ends: the next item that opens one (``opens``)."""
+    try:
+        return opens.index(True, start + 1)
+    except ValueError:
+        return len(opens)
 
 
 class CodexReader(StreamReader):
@@ -413,14 +418,19 @@ class CodexReader(StreamReader):
             )
         sent, sent_lines, kept = _partition(items, item_lines, skips)
         del items, item_lines  # the parsed items live on in ``sent`` and ``kept`` only
-        sent, sent_lines, kept, answered = _normalized(sent, sent_lines, kept, notes)
+        sent, sent_lines, opens, kept, answered = _normalized(sent, sent_lines, kept, notes)
         shells = sum(1 for i in sent if "codex_item" in i)
         # ``_grouped`` empties ``sent`` once every item is a Message: no parsed item outlives its
         # conversion while the Session is built (issue 26)
-        built, locations = _grouped(sent, sent_lines, name, path, notes=notes, skips=skips)
+        built = _grouped(sent, sent_lines, opens, name, path, notes=notes, skips=skips)
         version = meta.get("cli_version")
         built.notes += _notes(events, shells, kept, skips, version)
-        session = built.session(
+        mark_synthetic(built.messages, answered)
+        before = _message_starts(built.locations)
+        built.unsent = [replace(u, before=before(u.before)) for u in kept]
+        built.skips = skips
+        # made once, final: no copy of the Session (its messages, its source) made after it
+        return built.session(
             self.id,
             tools=None,
             request={"model": model} if model else {},
@@ -432,17 +442,6 @@ class CodexReader(StreamReader):
                 **({"cli_version": version} if isinstance(version, str) else {}),
             },
         )
-        before = _message_starts(locations, len(session.messages))
-        unsent = tuple(u.model_copy(update={"before": before(u.before)}) for u in kept)
-        source = SessionSource(
-            format=self.id,
-            path=path,
-            locations=locations,
-            notes=session.source.notes,
-            skipped=skips.as_dict(),
-        )
-        session = mark_synthetic(session, answered)
-        return session.model_copy(update={"source": source, "unsent": unsent})
 
 
 def _notes(
@@ -531,9 +530,12 @@ def _partition(
 
 def _normalized(
     sent: list[dict[str, Any]], lines: list[int | None], kept: list[Unsent], notes: list[str]
-) -> tuple[list[dict[str, Any]], list[int | None], list[Unsent], list[str]]:
-    """The sent items as Codex normalizes them before a request (`normalize`), with notes."""
-    sent, lines, orphans = split_orphans(sent, lines)
+) -> tuple[list[dict[str, Any]], list[int | None], list[bool], list[Unsent], list[str]]:
+    """The sent items as Codex normalizes them before a request (`normalize`), with notes.
+
+    Also which items open a turn (`_grouped`), and the ids of the calls given a synthetic output.
+    """
+    sent, lines, opens, orphans, answered = normalize(sent, lines, is_user_message)
     for before, item, line in orphans:
         kept.append(
             Unsent(
@@ -547,23 +549,23 @@ def _normalized(
         )
     if orphans:
         notes.append(f"{len(orphans)} output(s) without their call dropped, as Codex does (session.unsent)")
-    sent, lines, answered = ensure_outputs(sent, lines, is_user_message)
     if answered:
         notes.append(
             f"Codex answers {len(answered)} call(s) that have no output with {ABORTED!r} before sending "
             f"(ensure_call_outputs_present): {', '.join(answered)}"
         )
     kept.sort(key=lambda u: (u.before, u.line or 0))
-    return sent, lines, kept, answered
+    return sent, lines, opens, kept, answered
 
 
-def _message_starts(locations: tuple[Location, ...], count: int) -> Callable[[int], int]:
-    """Maps a sent-item index to the index of the message holding that item (``count`` past the end).
+def _message_starts(locations: list[Location]) -> Callable[[int], int]:
+    """Maps a sent-item index to the index of the message holding that item (past the end: their count).
 
     Messages hold consecutive items, so the last item index of each message is non-decreasing and
-    a binary search finds the message.
+    a binary search finds the message (a message's own item indices do not decrease either: its
+    last is its largest).
     """
-    lasts = [max(loc.block_items) if loc.block_items else (loc.index or 0) for loc in locations]
+    lasts = [loc.block_items[-1] if loc.block_items else (loc.index or 0) for loc in locations]
 
     def before(item_index: int) -> int:
         return bisect_left(lasts, item_index)
