@@ -553,3 +553,32 @@ def test_a_legacy_rollout_without_envelopes_is_read(tmp_path: Path) -> None:
     assert session.metadata["session_meta"] == header
     assert "event lines (not sent to the model): record_type:state x2" in session.source.notes
     assert session.source.skipped == {}
+
+
+def test_a_kept_record_stays_where_it_was_logged_when_codex_drops_or_inserts_outputs(tmp_path: Path) -> None:
+    # Codex inserts an 'aborted' output after an interrupted call and drops an output without its call
+    # (normalize): a snapshot logged after either stays before the message it was logged before (it
+    # was counted among the items as logged: one message early per output inserted, one late per drop)
+    path = write(
+        tmp_path,
+        META_NEW,
+        TURN,
+        user("one"),
+        call("c1"),  # interrupted: Codex answers it 'aborted' at the next user turn
+        ghost("aaa"),
+        user("two"),
+        output("gone"),  # no call: dropped
+        ghost("bbb"),
+        user("three"),
+    )
+    session = toolhist.load(path)
+    texts = [m.speaker for m in session.messages]
+    assert texts == ["human", "ai", "tool", "human", "human"]
+    assert [(u.kind, u.line, u.before) for u in session.unsent] == [
+        ("ghost_snapshot", 5, 3),  # after the call and Codex's output for it, before "two"
+        ("orphan function_call_output", 7, 4),
+        ("ghost_snapshot", 8, 4),  # before "three"
+    ]
+    for u in session.unsent:
+        line = path.read_text().splitlines()[u.line - 1]
+        assert json.loads(line)["payload"]["type"] in {"ghost_snapshot", "function_call_output"}

@@ -84,9 +84,12 @@ class Normalized(NamedTuple):
     opens: list[bool]
     """Whether each item opens a turn (`toolhist.formats.openai_responses.opens_turn`)."""
     orphans: list[tuple[int, dict[str, Any], int | None]]
-    """The dropped outputs, each with how many kept items came before it, and its line."""
+    """The dropped outputs, each with how many items of ``items`` come before it, and its line."""
     answered: list[str]
     """The ids of the calls given a synthetic output, in order."""
+    where: list[int]
+    """For each index of the items given (and their count), the index its place has among ``items``:
+    a record kept unsent before given item ``i`` goes before item ``where[i]`` of the history sent."""
 
 
 def normalize(
@@ -121,7 +124,9 @@ def normalize(
     opens: list[bool] = []
     orphans: list[tuple[int, dict[str, Any], int | None]] = []
     ids: list[str] = []
+    where: list[int] = []
     for index, (item, line) in enumerate(zip(items, lines, strict=True)):
+        where.append(len(out))
         kind = item.get("type")
         call_id = item.get("call_id")
         if (
@@ -130,7 +135,7 @@ def normalize(
             and call_id not in calls[kind]
             and not (kind == "tool_search_output" and item.get("execution") == "server")
         ):
-            orphans.append((len(out) - len(ids), item, line))
+            orphans.append((len(out), item, line))
             continue
         out.append(item)
         out_lines.append(line)
@@ -145,4 +150,5 @@ def normalize(
             out_lines.append(line)
             opens.append(False)
             ids.append(call_id)
-    return Normalized(out, out_lines, opens, orphans, ids)
+    where.append(len(out))
+    return Normalized(out, out_lines, opens, orphans, ids, where)

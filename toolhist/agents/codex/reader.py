@@ -535,7 +535,10 @@ def _normalized(
 
     Also which items open a turn (`_grouped`), and the ids of the calls given a synthetic output.
     """
-    sent, lines, opens, orphans, answered = normalize(sent, lines, is_user_message)
+    sent, lines, opens, orphans, answered, where = normalize(sent, lines, is_user_message)
+    # a kept record's place was counted among the items as logged: an orphan dropped or a synthetic
+    # output inserted before it moves it (a snapshot after an interrupted call went one message early)
+    kept = [replace(u, before=where[u.before]) for u in kept]
     for before, item, line in orphans:
         kept.append(
             Unsent(
