@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from toolhist._gc import paused
 from toolhist.providers.base import Violation
 from toolhist.switch import Leg, SwitchReport
 from toolhist.switch.text import verdict_words
@@ -139,6 +140,7 @@ class Kept:
     bodies: dict[tuple[int, str], ShownBody]
 
 
+@paused
 def kept(report: SwitchReport, *, long: bool) -> Kept:
     """``report`` as the page keeps it (`Kept`): each body made its shown text and dropped."""
     bodies: dict[tuple[int, str], ShownBody] = {}
@@ -153,6 +155,7 @@ def kept(report: SwitchReport, *, long: bool) -> Kept:
     return Kept(dataclasses.replace(report, legs=tuple(legs)), bodies)
 
 
+@paused
 def packed(made: Kept) -> Kept:
     """``made`` copied anew, once the report it came from is gone: a few MB that hold no freed memory.
 
