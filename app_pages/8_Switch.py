@@ -7,19 +7,29 @@ Deep link: ``?sample=…&to=…&back=…``.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 
 import orjson
 import streamlit as st
 
+from toolhist._gc import pausing
 from toolhist.curation.strategies import STRATEGIES
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.switch import SwitchReport, origin_of, switch
+from toolhist.switch import hand_over, origin_of, switch
 from toolhist.switch.text import made_words
 from toolhist.views import state
 from toolhist.views.on_request import BUTTON, deferred, starts_library
-from toolhist.views.switch import TEXT_LINES, foreign_frame, verdicts_frame, violations_frame
+from toolhist.views.switch import (
+    TEXT_LINES,
+    Kept,
+    ShownBody,
+    foreign_frame,
+    kept,
+    packed,
+    verdicts_frame,
+    violations_frame,
+)
 
 NO_RETURN = "(stay)"
 # Above LONG messages only strategies ``none`` and ``toolhist`` run until the user asks for more.
@@ -30,7 +40,6 @@ NO_RETURN = "(stay)"
 # write a bare string on the page; tests/app/test_page_magic.py.)
 LONG = 2000
 FIRST = ("none", "toolhist")
-SHOWN_CHARACTERS = 200_000  # a body longer than this as indented JSON: its head shown, the whole downloaded
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -44,11 +53,26 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     back_model: str,
     strategies: tuple[str, ...],
     _session: Session,
-) -> SwitchReport:
-    """`toolhist.switch.switch`, cached per session key and settings."""
+) -> Kept:
+    """`toolhist.switch.switch`, cached per session key and settings as the page shows it (no body)."""
     back = None if back_to == NO_RETURN else back_to
-    return switch(
-        _session,
+    with pausing():  # one pause of the collector over the three (its full collection cost 1.4 s here)
+        made = _kept(_session, at, to, to_model, back, back_at, back_model, strategies)
+        return packed(made)  # the report is gone: its bodies' memory freed, what is kept copied anew
+
+
+def _kept(  # noqa: PLR0917 - what_if's settings
+    session: Session,
+    at: int,
+    to: str,
+    to_model: str,
+    back: str | None,
+    back_at: int,
+    back_model: str,
+    strategies: tuple[str, ...],
+) -> Kept:
+    report = switch(
+        session,
         at,
         to,
         back_to=back,
@@ -57,6 +81,38 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
         back_model=back_model or None,
         strategies=list(strategies),
     )
+    return kept(report, long=len(session.messages) > LONG)
+
+
+def _whole(  # noqa: PLR0917 - what_if's settings, the leg and the strategy
+    session: Session,
+    leg: int,
+    strategy: str,
+    at: int,
+    to: str,
+    to_model: str,
+    back_to: str,
+    back_at: int,
+    back_model: str,
+) -> Callable[[], bytes]:
+    """The download of one body: made again when clicked (`toolhist.switch.hand_over`), as what_if made it."""
+
+    def made() -> bytes:
+        back = None if back_to == NO_RETURN else back_to
+        result = hand_over(
+            session,
+            at,
+            to,
+            strategy,
+            leg=leg,
+            back_to=back,
+            back_at=back_at if back else None,
+            to_model=to_model or None,
+            back_model=back_model or None,
+        )
+        return orjson.dumps(result.body, option=orjson.OPT_INDENT_2)
+
+    return made
 
 
 KEPT = "sw_strategies_kept"  # the strategies last chosen here, kept while the user is on other pages
@@ -77,31 +133,18 @@ def _every_strategy() -> None:
     st.session_state["sw_strategies"] = list(STRATEGIES)
 
 
-def _show_body(body: object, name: str, key: str, *, long: bool) -> None:
-    """The body as indented JSON; a long one by its head, with the whole as a download.
+def _show_body(shown: ShownBody, name: str, key: str, whole: Callable[[], bytes]) -> None:
+    """The body as indented JSON; a long one by its head (`toolhist.views.switch.shown_body`) and a download.
 
-    ``json.dumps(indent=2)`` of a 400,000-message body is pure Python over hundreds of MB, and
-    the browser cannot lay out that much text: past `SHOWN_CHARACTERS` (or on a ``long`` history)
-    the body is written by orjson (same indentation) and its head shown. The download is made when
-    clicked (a callable), so a rerun does not hand the whole body to Streamlit's media store.
+    The download is made when clicked (a callable), so a rerun does not hand the whole body to
+    Streamlit's media store, and the page keeps no body for it.
     """
-    text = None if long else json.dumps(body, indent=2, ensure_ascii=False)
-    if text is None or len(text) > SHOWN_CHARACTERS:
-        whole = orjson.dumps(body, option=orjson.OPT_INDENT_2)
-        head = whole[:SHOWN_CHARACTERS].decode("utf-8", "ignore")
-        head = head[: head.rfind("\n")] if "\n" in head else head  # whole lines only
-        lines, total = head.count("\n") + 1, whole.count(b"\n") + 1
-        st.caption(f"The first {lines:,} lines of {total:,}: the whole body is the download.")
-        st.code(head, language="json", wrap_lines=True)
-        st.download_button(
-            "Download the body (JSON)",
-            lambda: orjson.dumps(body, option=orjson.OPT_INDENT_2),
-            file_name=name,
-            key=key,
-            mime="application/json",
-        )
+    if shown.lines is None:
+        st.code(shown.text, language="json", wrap_lines=True)
         return
-    st.code(text, language="json", wrap_lines=True)
+    st.caption(f"The first {shown.lines:,} lines of {shown.total:,}: the whole body is the download.")
+    st.code(shown.text, language="json", wrap_lines=True)
+    st.download_button("Download the body (JSON)", whole, file_name=name, key=key, mime="application/json")
 
 
 st.set_page_config(page_title="toolhist · Switch", layout="wide")
@@ -175,7 +218,8 @@ if not chosen:
 
 legs = 1 if back_to == NO_RETURN else 2
 with st.spinner(f"Switching {count:,} messages: {len(chosen)} strategies on {legs} leg(s)…"):
-    report = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
+    cached = what_if(opened.key, at, to, to_model, back_to, back_at, back_model, tuple(chosen), session)
+report = cached.report
 st.text(f"Before the switch the messages were made on {report.origin} ({report.origin_evidence}).")
 
 for n, leg in enumerate(report.legs):
@@ -196,7 +240,7 @@ for n, leg in enumerate(report.legs):
                 f"{name}: the prefix of {r.path} changed ({r.changed}); on accounts created on or after "
                 f"2026-08-31 Claude Fable 5.1 and Opus 5.5 answer: {r.error_text}"
             )
-    names = [name for name, s in leg.strategies.items() if s.body is not None]
+    names = [name for name in leg.strategies if (n, name) in cached.bodies]
     if names:
         shown = st.selectbox("Body of", names, key=f"sw_body_{n}")
         result = leg.strategies[shown]
@@ -206,4 +250,9 @@ for n, leg in enumerate(report.legs):
         else:
             st.caption(f"{len(result.violations):,} violations of this body")
             st.dataframe(violations_frame(result.violations), hide_index=True, key=f"sw_violations_{n}")
-        _show_body(result.body, f"switch-{leg.provider}-{shown}.json", f"sw_download_{n}", long=count > LONG)
+        _show_body(
+            cached.bodies[n, shown],
+            f"switch-{leg.provider}-{shown}.json",
+            f"sw_download_{n}",
+            _whole(session, n, shown, at, to, to_model, back_to, back_at, back_model),
+        )

@@ -8,13 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from builders import ai, call, human, result, session, tool
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhist
+from toolhist.errors import UsageError
 from toolhist.model import TextBlock, ThinkingBlock, ToolCallBlock, ToolResponseBlock
-from toolhist.switch import switch
+from toolhist.switch import hand_over, switch
 from toolhist.switch.foreign import foreign_tokens
 from toolhist.switch.made_by import Token, as_made_by, ledger, mint
 
@@ -88,6 +90,27 @@ def test_back_at_the_end_closes_the_round_and_only_the_foreign_signature_is_a_40
         "llxprt-v864": {},
         "vercel-ai": {"ant.thinking_signature": 2},
     }
+
+
+def test_one_strategy_s_hand_over_alone_is_the_switch_s() -> None:
+    """What the Switch page downloads: one body made again, on either leg, as the whole what-if made it."""
+    session = toolhist.load(SAMPLE)
+    settings = {"back_to": "anthropic", "back_at": 7, "to_model": "gemini-3-pro-preview"}
+    report = switch(session, 5, "gemini", strategies=OURS, **settings)  # type: ignore[arg-type]
+    for n, leg in enumerate(report.legs):
+        for name, expected in leg.strategies.items():
+            alone = hand_over(session, 5, "gemini", name, leg=n, **settings)  # type: ignore[arg-type]
+            assert alone.to_json() == expected.to_json()
+    with pytest.raises(UsageError, match="leg 1"):
+        hand_over(session, 5, "gemini", "none", leg=1)
+
+
+def test_the_return_s_ledger_goes_on_from_the_switch_s() -> None:
+    messages, _ = as_made_by(toolhist.load(SAMPLE).messages, 5, "gemini")
+    makers = ["anthropic"] * 5 + ["gemini"] * (len(messages) - 5)
+    whole = ledger(messages, makers)
+    assert ledger(messages, makers, known=ledger(messages[:5], makers[:5]), start=5) == whole
+    assert {t.made_by for t in whole.values()} == {"anthropic", "gemini"}
 
 
 def test_messages_after_the_switch_are_made_by_the_provider_switched_to() -> None:

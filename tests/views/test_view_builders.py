@@ -352,3 +352,32 @@ def test_a_strategy_that_gave_no_answer_says_why_in_the_switch_table() -> None:
         ["none", "accepted", ""],
         ["pydantic-ai", "no answer", f"not run: {why}"],
     ]
+
+
+def test_the_switch_page_keeps_each_body_as_shown_and_no_body() -> None:
+    import json
+
+    import orjson
+
+    from toolhist.switch import switch
+    from toolhist.views.switch import SHOWN_CHARACTERS, kept, packed, shown_body
+
+    report = switch(toolhist.load(SAMPLES / "switch_back_thinking.json"), 5, "gemini", back_to="anthropic")
+    made = packed(kept(report, long=False))
+    for n, leg in enumerate(report.legs):
+        for name, result in leg.strategies.items():
+            ours = made.report.legs[n].strategies[name]
+            assert ours.body is None
+            assert {**ours.to_json(), "body": result.body} == result.to_json()
+            if result.body is not None:
+                text = json.dumps(result.body, indent=2, ensure_ascii=False)
+                assert made.bodies[n, name] == shown_body(result.body, long=False)
+                assert (made.bodies[n, name].text, made.bodies[n, name].lines) == (text, None)
+            else:
+                assert (n, name) not in made.bodies
+    body = {"messages": [{"role": "user", "content": "x" * 1000} for _ in range(400)]}
+    long = shown_body(body, long=False)
+    whole = orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()
+    assert len(long.text) <= SHOWN_CHARACTERS < len(whole)
+    assert whole.startswith(long.text + "\n")
+    assert (long.lines, long.total) == (long.text.count("\n") + 1, whole.count("\n") + 1)

@@ -38,7 +38,7 @@ from toolhist.switch.binding import Rebound, rebound
 from toolhist.switch.foreign import Foreign, foreign_tokens
 from toolhist.switch.made_by import Token, as_made_by, ledger
 
-__all__ = ["Leg", "StrategyLeg", "SwitchReport", "origin_of", "switch"]
+__all__ = ["Leg", "StrategyLeg", "SwitchReport", "hand_over", "origin_of", "switch"]
 
 
 @dataclass(frozen=True)
@@ -213,8 +213,8 @@ def _leg(  # noqa: PLR0917 - one call site, every argument named by its position
     makers: list[str],
     strategies: list[str],
     model: str | None,
+    tokens: dict[str, Token],
 ) -> Leg:
-    tokens = ledger(session.messages, makers)
     judged = next_request(session)
     reference = render(judged.session, provider)  # the history as it stood, unrepaired
     given = None
@@ -229,6 +229,64 @@ def _leg(  # noqa: PLR0917 - one call site, every argument named by its position
         for name in strategies
     }
     return Leg(provider, len(session.messages), kind, _runs(makers), judged.appended, model, legs)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """`switch`'s arguments checked: each leg's provider, and who made the messages before the switch."""
+
+    at: int
+    to: str
+    back_to: str | None
+    back_at: int | None
+    made_by: str
+    evidence: str
+    names: list[str]
+
+
+def _plan(  # noqa: PLR0917 - switch's own arguments
+    session: Session,
+    at: int,
+    to: str,
+    back_to: str | None,
+    back_at: int | None,
+    origin: str | None,
+    strategies: list[str] | None,
+) -> _Plan:
+    to = provider_for(to).name
+    count = len(session.messages)
+    if not 1 <= at <= count:
+        raise UsageError(f"--at {at}: the switch must come after message 0 and at most at {count} (the end)")
+    if back_to is not None:
+        back_to = provider_for(back_to).name
+        back_at = count if back_at is None else back_at
+        if not at < back_at <= count:
+            raise UsageError(
+                f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}"
+            )
+    elif back_at is not None:
+        raise UsageError("a second --at needs --back-to")
+    said, evidence = (provider_for(origin).name, "--from") if origin else origin_of(session)
+    if said is None and back_to is not None:
+        said, evidence = back_to, "the provider the session returns to (the session does not say)"
+    names = strategies or list(STRATEGIES)
+    for strategy in names:
+        strategy_for(strategy)  # a UsageError naming the valid strategies
+    return _Plan(at, to, back_to, back_at, said or "unknown", evidence, names)
+
+
+def _switched(session: Session, plan: _Plan) -> tuple[Session, list[str]]:
+    """The history the switch hands over (its first ``at`` messages), and who made each."""
+    head = session.model_copy(update={"messages": session.messages[: plan.at]})
+    return head, [plan.made_by] * plan.at
+
+
+def _returned(session: Session, plan: _Plan, to_model: str | None) -> tuple[Session, list[str]]:
+    """The history the return hands over (messages ``at`` on made by ``to``), and who made each."""
+    back_at = len(session.messages) if plan.back_at is None else plan.back_at
+    messages, _ = as_made_by(session.messages[:back_at], plan.at, plan.to, to_model)
+    back = session.model_copy(update={"messages": messages})
+    return back, [plan.made_by] * plan.at + [plan.to] * (back_at - plan.at)
 
 
 @paused
@@ -251,38 +309,54 @@ def switch(
     messages before the switch when the session does not say it. ``to_model`` is the model on
     ``to``: the messages made there carry it, and ``to``'s model-dependent rules judge it.
     """
-    to = provider_for(to).name
-    count = len(session.messages)
-    if not 1 <= at <= count:
-        raise UsageError(f"--at {at}: the switch must come after message 0 and at most at {count} (the end)")
-    if back_to is not None:
-        back_to = provider_for(back_to).name
-        back_at = count if back_at is None else back_at
-        if not at < back_at <= count:
-            raise UsageError(
-                f"--at {back_at}: the return must come after the switch ({at}) and at most at {count}"
-            )
-    elif back_at is not None:
-        raise UsageError("a second --at needs --back-to")
-    said, evidence = (provider_for(origin).name, "--from") if origin else origin_of(session)
-    if said is None and back_to is not None:
-        said, evidence = back_to, "the provider the session returns to (the session does not say)"
-    made_by = said or "unknown"
-    names = strategies or list(STRATEGIES)
-    for strategy in names:
-        strategy_for(strategy)  # a UsageError naming the valid strategies
-    head = session.model_copy(update={"messages": session.messages[:at]})
-    legs = [_leg("switch", head, to, [made_by] * at, names, to_model)]
-    if back_to is not None and back_at is not None:
-        messages, _ = as_made_by(session.messages[:back_at], at, to, to_model)
-        back = session.model_copy(update={"messages": messages})
-        makers = [made_by] * at + [to] * (back_at - at)
-        legs.append(_leg("return", back, back_to, makers, names, back_model))
+    plan = _plan(session, at, to, back_to, back_at, origin, strategies)
+    head, makers = _switched(session, plan)
+    tokens = ledger(head.messages, makers)
+    legs = [_leg("switch", head, plan.to, makers, plan.names, to_model, tokens)]
+    if plan.back_to is not None:
+        back, makers = _returned(session, plan, to_model)
+        # its first ``at`` messages are the switch's (the same objects, made by the same provider):
+        # the return's ledger goes on from the switch's
+        tokens = ledger(back.messages, makers, known=tokens, start=plan.at)
+        legs.append(_leg("return", back, plan.back_to, makers, plan.names, back_model, tokens))
     return SwitchReport(
         name or session.source.path or "<session>",
         session.source.format,
-        count,
-        made_by,
-        evidence,
+        len(session.messages),
+        plan.made_by,
+        plan.evidence,
         tuple(legs),
     )
+
+
+@paused
+def hand_over(
+    session: Session,
+    at: int,
+    to: str,
+    strategy: str,
+    *,
+    leg: int = 0,
+    back_to: str | None = None,
+    back_at: int | None = None,
+    origin: str | None = None,
+    to_model: str | None = None,
+    back_model: str | None = None,
+) -> StrategyLeg:
+    """One strategy's hand-over on one leg (0: the switch, 1: the return) of `switch` with the same arguments.
+
+    The same `StrategyLeg` as ``switch(...).legs[leg].strategies[strategy]``, computed alone: the
+    Switch page keeps what it shows of each body, not the body, and makes a body again when it is
+    downloaded.
+    """
+    plan = _plan(session, at, to, back_to, back_at, origin, [strategy])
+    if leg == 0:
+        history, makers = _switched(session, plan)
+        provider, kind, model = plan.to, "switch", to_model
+    elif leg == 1 and plan.back_to is not None:
+        history, makers = _returned(session, plan, to_model)
+        provider, kind, model = plan.back_to, "return", back_model
+    else:
+        raise UsageError(f"leg {leg}: this what-if has no such leg (0: the switch, 1: the return)")
+    tokens = ledger(history.messages, makers)
+    return _leg(kind, history, provider, makers, [strategy], model, tokens).strategies[strategy]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -60,14 +60,20 @@ def _digest(seed: str) -> bytes:
     return hashlib.sha256(seed.encode()).digest()
 
 
+_AS_ALNUM = bytes(ord(_ALNUM[b % len(_ALNUM)]) for b in range(256))
+"""Each byte's character of `_ALNUM` (byte modulo 62), for ``bytes.translate``."""
+
+
 def _alnum(seed: str, n: int) -> str:
+    """``n`` characters of `_ALNUM`, one per byte of the seed's digest (and of a second one past 32)."""
     raw = _digest(seed)
-    return "".join(_ALNUM[b % len(_ALNUM)] for b in (raw + _digest(seed + "+"))[:n])
+    if n > len(raw):
+        raw += _digest(seed + "+")
+    return raw[:n].translate(_AS_ALNUM).decode("ascii")
 
 
 def mint(seed: str, provider: str, kind: TokenKind, name: str = "") -> str:
     """A fresh value in ``provider``'s style for ``kind``; the same seed gives the same value."""
-    b64 = base64.b64encode(_digest(seed) + _digest(seed + "/")).decode()
     if kind == "call_id":
         if provider == "anthropic":
             return "toolu_01" + _alnum(seed, 22)
@@ -82,6 +88,7 @@ def mint(seed: str, provider: str, kind: TokenKind, name: str = "") -> str:
         return "call_" + _alnum(seed, 24)
     if kind == "item_id":
         return ("fc_" if name == "function_call" else "rs_") + _digest(seed).hex()[:48]
+    b64 = base64.b64encode(_digest(seed) + _digest(seed + "/")).decode()
     if kind == "encrypted_content":
         return "gAAAAA" + b64
     if kind == "thought_signature":
@@ -97,46 +104,57 @@ CARRIER_KEYS = frozenset(
 ``provider_specific_fields``)."""
 
 
-def _carried(value: JsonValue) -> Iterator[str]:
-    """Reasoning tokens anywhere inside a kept field, under a carrier key."""
+def _carried(value: JsonValue, found: list[str]) -> None:
+    """Reasoning tokens anywhere inside a kept field, under a carrier key, added to ``found`` in order.
+
+    A plain recursion into dicts and lists only: every message of a session carries ``extra``
+    (a reader's own notes), and a generator per message and per level cost a tenth of the ledger.
+    """
     if isinstance(value, dict):
         for key, inner in value.items():
             if key in CARRIER_KEYS and isinstance(inner, str) and inner:
-                yield inner
-            else:
-                yield from _carried(inner)
+                found.append(inner)
+            elif isinstance(inner, (dict, list)):
+                _carried(inner, found)
     elif isinstance(value, list):
         for inner in value:
-            yield from _carried(inner)
+            if isinstance(inner, (dict, list)):
+                _carried(inner, found)
 
 
-def tokens_of(message: Message, index: int, made_by: str) -> Iterator[Token]:
-    """The opaque values ``message`` carries, as made by ``made_by`` (gateways' carriers included)."""
-    for carried in _carried(dict(message.metadata.extra)):
-        yield Token(carried, "signature", made_by, index)
+def values_of(message: Message) -> list[tuple[str, TokenKind]]:
+    """The opaque values ``message`` carries and their kinds, in order (gateways' carriers first)."""
+    out: list[tuple[str, TokenKind]] = []
+    carried: list[str] = []
+    _carried(dict(message.metadata.extra), carried)
+    for value in carried:
+        out.append((value, "signature"))
     for block in message.blocks:
         if isinstance(block, ThinkingBlock):
             if block.signature:
                 kind: TokenKind = "thought_signature" if block.source_provider == "gemini" else "signature"
-                yield Token(block.signature, kind, made_by, index)
+                out.append((block.signature, kind))
             if block.data:
                 kind = "encrypted_content" if block.source_provider == "openai-responses" else "signature"
-                yield Token(block.data, kind, made_by, index)
+                out.append((block.data, kind))
             item = block.provider_data.get("id")
             if isinstance(item, str) and item:
-                yield Token(item, "item_id", made_by, index)
+                out.append((item, "item_id"))
         elif isinstance(block, ToolCallBlock):
-            for key in ("thoughtSignature", "thought_signature", "_thoughtSignature"):
-                value = block.provider_data.get(key)
-                if isinstance(value, str) and value:
-                    yield Token(value, "thought_signature", made_by, index)
-            for key in ("id", "_id"):
-                item = block.provider_data.get(key)
-                if isinstance(item, str) and item:
-                    yield Token(item, "item_id", made_by, index)
-            for value in {block.id, block.raw_id or block.id}:
-                if value:
-                    yield Token(value, "call_id", made_by, index)
+            data = block.provider_data
+            if data:
+                for key in ("thoughtSignature", "thought_signature", "_thoughtSignature"):
+                    signature = data.get(key)
+                    if isinstance(signature, str) and signature:
+                        out.append((signature, "thought_signature"))
+                for key in ("id", "_id"):
+                    item = data.get(key)
+                    if isinstance(item, str) and item:
+                        out.append((item, "item_id"))
+            for call_id in {block.id, block.raw_id or block.id}:
+                if call_id:
+                    out.append((call_id, "call_id"))
+    return out
 
 
 def _reasoning(block: ThinkingBlock, provider: str, seed: str) -> ThinkingBlock:
@@ -203,15 +221,28 @@ def as_made_by(
     return tuple(out), ids
 
 
-def ledger(messages: Sequence[Message], makers: Sequence[str]) -> dict[str, Token]:
+def ledger(
+    messages: Sequence[Message],
+    makers: Sequence[str],
+    *,
+    known: Mapping[str, Token] | None = None,
+    start: int = 0,
+) -> dict[str, Token]:
     """Every opaque value of ``messages`` (message ``i`` made by ``makers[i]``), by value.
 
     A value seen in two messages keeps its first maker (a tool result's id is its call's).
+    ``known`` is the ledger of ``messages[:start]`` already made (the switch's, for the return that
+    begins with the same messages): it is copied and gone on from at ``start``.
     """
-    found: dict[str, Token] = {}
-    for index, (message, maker) in enumerate(zip(messages, makers, strict=True)):
+    if len(messages) != len(makers):
+        raise ValueError(f"{len(messages)} messages but {len(makers)} makers")
+    found: dict[str, Token] = {} if known is None else dict(known)
+    for index in range(start, len(messages)):
+        message = messages[index]
         if message.speaker != "ai":
             continue
-        for token in tokens_of(message, index, maker):
-            found.setdefault(token.value, token)
+        maker = makers[index]
+        for value, kind in values_of(message):
+            if value not in found:
+                found[value] = Token(value, kind, maker, index)
     return found

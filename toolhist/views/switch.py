@@ -5,11 +5,18 @@ pandas is imported inside each function: the core library never imports it at mo
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import pickle
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import orjson
+
+from toolhist._gc import paused
 from toolhist.providers.base import Violation
-from toolhist.switch import Leg
+from toolhist.switch import Leg, SwitchReport
 from toolhist.switch.text import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -85,3 +92,77 @@ def violations_frame(violations: Sequence[Violation]) -> pd.DataFrame:
         for v in violations
     ]
     return pd.DataFrame(rows, columns=["severity", "rule", "message", "path", "provider's text"])
+
+
+SHOWN_CHARACTERS = 200_000
+"""A body longer than this as indented JSON: its head shown, the whole downloaded."""
+
+
+@dataclass(frozen=True)
+class ShownBody:
+    """A body as the Switch page shows it: the text of its code element, and a long one's line counts."""
+
+    text: str
+    """The body as indented JSON, or the head of a long one (whole lines)."""
+    lines: int | None = None
+    """The head's lines (None: ``text`` is the whole body)."""
+    total: int | None = None
+    """The whole body's lines, when only its head is shown."""
+
+
+def shown_body(body: Any, *, long: bool) -> ShownBody:
+    """``body`` as indented JSON, or past `SHOWN_CHARACTERS` (or on a ``long`` history) its head.
+
+    ``json.dumps(indent=2)`` of a 400,000-message body is pure Python over hundreds of MB, and the
+    browser cannot lay out that much text: a long one is written by orjson (same indentation) and
+    its first `SHOWN_CHARACTERS` kept, to whole lines; the page offers the whole as a download.
+    """
+    text = None if long else json.dumps(body, indent=2, ensure_ascii=False)
+    if text is not None and len(text) <= SHOWN_CHARACTERS:
+        return ShownBody(text)
+    whole = orjson.dumps(body, option=orjson.OPT_INDENT_2)
+    head = whole[:SHOWN_CHARACTERS].decode("utf-8", "ignore")
+    head = head[: head.rfind("\n")] if "\n" in head else head  # whole lines only
+    return ShownBody(head, head.count("\n") + 1, whole.count(b"\n") + 1)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A what-if as the Switch page keeps it between reruns: what it shows, no body.
+
+    ``report`` is the `SwitchReport` with every body dropped (its verdicts, changes, violations and
+    foreign tokens kept); ``bodies`` holds each answered body as shown, by leg and strategy. A whole
+    body is made again only when downloaded (`toolhist.switch.hand_over`): kept for 32 settings,
+    the four bodies of a 100,000-message switch and back were a quarter of a GB each time.
+    """
+
+    report: SwitchReport
+    bodies: dict[tuple[int, str], ShownBody]
+
+
+@paused
+def kept(report: SwitchReport, *, long: bool) -> Kept:
+    """``report`` as the page keeps it (`Kept`): each body made its shown text and dropped."""
+    bodies: dict[tuple[int, str], ShownBody] = {}
+    legs = []
+    for n, leg in enumerate(report.legs):
+        strategies = {}
+        for name, result in leg.strategies.items():
+            if result.body is not None:
+                bodies[n, name] = shown_body(result.body, long=long)
+            strategies[name] = dataclasses.replace(result, body=None)
+        legs.append(dataclasses.replace(leg, strategies=strategies))
+    return Kept(dataclasses.replace(report, legs=tuple(legs)), bodies)
+
+
+@paused
+def packed(made: Kept) -> Kept:
+    """``made`` copied anew, once the report it came from is gone: a few MB that hold no freed memory.
+
+    The violations and foreign tokens kept were made during the switch, among the objects of its
+    bodies and sessions: a few thousand small objects each left in a block of memory of its own
+    kept ~110 MB from being handed back after a 100,000-message switch and back (3 MB live). Their
+    copy is made together (a pickle's round trip, which makes every object and string again).
+    """
+    copy: Kept = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+    return copy
