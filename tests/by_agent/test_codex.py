@@ -579,6 +579,8 @@ def test_a_kept_record_stays_where_it_was_logged_when_codex_drops_or_inserts_out
         ("orphan function_call_output", 7, 4),
         ("ghost_snapshot", 8, 4),  # before "three"
     ]
+    logged = path.read_text().splitlines()
     for u in session.unsent:
-        line = path.read_text().splitlines()[u.line - 1]
+        assert u.line is not None
+        line = logged[u.line - 1]
         assert json.loads(line)["payload"]["type"] in {"ghost_snapshot", "function_call_output"}
