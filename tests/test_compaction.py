@@ -6,7 +6,7 @@ import pytest
 from builders import ai, call, human, result, session, tool
 
 from toolhist.compaction import compact, should_fall_back
-from toolhist.compaction.categories import categorize, exit_code, facts
+from toolhist.compaction.categories import CATEGORIES, categorize, exit_code, facts, named_facts
 from toolhist.compaction.summaries import call_line
 from toolhist.errors import UsageError
 from toolhist.model import Message, TextBlock, ToolCallBlock, ToolResponseBlock
@@ -48,6 +48,33 @@ def test_facts_paths_lines_commands_exit_codes() -> None:
     assert exit_code("1 error in 0.09s\n[exit code 2]") == 2
     assert exit_code("Exit code: 0") == 0
     assert exit_code("all good") is None
+
+
+NAMED = {  # the facts each category's summary line names (`call_line`)
+    "read": ("path", "lines", "query"),
+    "write": ("path",),
+    "execution": ("command", "exit_code"),
+    "query": ("query",),
+    "other": (),
+}
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize(
+    ("parameters", "result"),
+    [
+        ({"path": "/src/foo.ts", "start_line": 1, "end_line": 50, "pattern": "x"}, "read\nexit code 3"),
+        ({"command": ["npm", "test"], "query": "q", "limit": 4}, {"exit_code": 1}),
+        ({"cmd": "ls", "file": "a.py"}, ["exit code 2"]),
+        ("not a dict", "Exit code: 0"),
+        (None, None),
+    ],
+)
+def test_named_facts_are_the_facts_a_line_names(category: str, parameters: object, result: object) -> None:
+    whole, named = facts(parameters, result), named_facts(category, parameters, result)  # type: ignore[arg-type]
+    for field in ("path", "lines", "command", "query", "exit_code"):
+        expected = getattr(whole, field) if field in NAMED[category] else None
+        assert getattr(named, field) == expected, field
 
 
 def test_call_lines_in_the_rfc_form() -> None:

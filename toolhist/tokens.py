@@ -195,7 +195,9 @@ def block_strings(block: Block) -> list[str]:
     if isinstance(block, ToolCallBlock):
         return [block.name, arguments_text(block)]
     if isinstance(block, ToolResponseBlock):
-        return [result_text(block), extra_error(block)]
+        text = result_text(block)  # once: `extra_error` made it again (compact JSON for a dict)
+        error = block.error or ""
+        return [text, "" if error in text else error]  # as `extra_error`
     if isinstance(block, ThinkingBlock):
         return [block.text]
     if isinstance(block, MediaBlock):
@@ -220,8 +222,10 @@ def count_block(counter: TokenCounter, block: Block) -> int:
 def count_message(counter: TokenCounter, message: Message) -> int:
     """Tokens of one message: its blocks plus `MESSAGE_OVERHEAD`."""
     tokens = MESSAGE_OVERHEAD
-    for block in message.blocks:
-        tokens += count_block(counter, block)
+    known = counter.blocks.get
+    for block in message.blocks:  # a block counted before: its memo here, without a call (350,000 at 100k)
+        found = known(id(block))
+        tokens += found[1] if found is not None and found[0] is block else count_block(counter, block)
     return tokens
 
 
@@ -280,5 +284,10 @@ def prefetch(counter: TokenCounter, session: Session) -> None:
     with ThreadPoolExecutor(workers, thread_name_prefix="toolhist-tokens") as pool:
         for chunk, counts in zip(chunks, pool.map(lengths, chunks), strict=True):
             texts.update(zip(chunk, counts, strict=True))
+    memo = counter.blocks
     for block, strings in blocks:
-        counter.blocks[id(block)] = (block, sum(texts[text] for text in strings if text))
+        tokens = 0
+        for text in strings:  # a loop, not sum() over a generator (as `count_block`)
+            if text:
+                tokens += texts[text]
+        memo[id(block)] = (block, tokens)

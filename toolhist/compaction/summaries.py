@@ -16,7 +16,7 @@ from typing import Final
 
 from pydantic import JsonValue
 
-from toolhist.compaction.categories import Category, facts
+from toolhist.compaction.categories import Category, named_facts
 
 SHORT: Final = 80
 """Longest argument or command text quoted in a summary line; longer is cut with ``…``."""
@@ -44,7 +44,7 @@ def call_line(
     name: str, category: Category, parameters: JsonValue, result: JsonValue, result_text: str
 ) -> str:
     """``[Earlier: …]``: the one line that stands for a call and its (successful) result."""
-    found = facts(parameters, result)
+    found = named_facts(category, parameters, result)  # only what this category's line names
     if category == "read":
         what = found.path or found.query or name
         lines = f" lines {found.lines}" if found.lines else ""
