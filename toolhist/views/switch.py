@@ -94,8 +94,12 @@ def violations_frame(violations: Sequence[Violation]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["severity", "rule", "message", "path", "provider's text"])
 
 
-SHOWN_CHARACTERS = 200_000
-"""A body longer than this as indented JSON: its head shown, the whole downloaded."""
+SHOWN_CHARACTERS = 50_000
+"""A body longer than this as indented JSON: its head shown, the whole downloaded.
+
+About 1,500 lines of a chat body. The browser highlights and lays out every character of a code
+element: with 200,000 (one head per leg) the page at 10,000 messages took 2.1 s in Chromium
+(``benchmarks/bench_app.py``), 1.3 s with 50,000; the script's own run is 0.6 s of that."""
 
 
 @dataclass(frozen=True)
