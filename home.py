@@ -53,6 +53,11 @@ SOURCES = ("Sample", "Upload", "Paste", "Path", "This machine", "Bundles")
 LINKED = {"Sample": "sample", "Path": "path", "This machine": "path", "Bundles": "path"}
 PAGE_ROWS = 1000  # message rows per table page
 PASTED = "<pasted text>"
+# Seconds of CPU each verdict a second process could check took at 100,000 messages (render and check,
+# benchmarks/generate.py's session): when one must stay here, the cheapest does, so that both
+# processes end about together (the chat trio here is ~2.0 s; with Bedrock kept, this one did 2.85 s
+# to the other's 2.1). A comment, not a docstring: Streamlit's magic would show it.
+APART_COST = {"openai-responses": 0.5, "gemini": 0.7, "bedrock": 0.8, "anthropic": 0.9}
 PATIENCE = 60.0  # seconds Home waits for a second process beyond 3x its own verdicts' time (`forked`)
 
 
@@ -300,8 +305,8 @@ def verdicts_as_they_come(opened: state.Opened) -> None:
     # the providers not sharing the chat body, but the first, go to a second process on a long session;
     # no more than this process keeps (the chat trio, one body, costs about three of the others)
     apart = [p for p in pending[1:] if p not in CHAT_SHAPED] if forked.usable(session) else []
-    while len(apart) > len(pending) - len(apart):
-        apart.pop()
+    while len(apart) > len(pending) - len(apart):  # the cheapest stays here, beside the chat trio
+        apart.remove(min(apart, key=lambda p: APART_COST.get(p, 1.0)))
     child = forked.start(opened.document, session, apart) if len(apart) > 1 else None
     here = [p for p in pending if child is None or p not in child.providers]
     bar, slot = st.empty(), st.empty()

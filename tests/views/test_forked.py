@@ -164,8 +164,9 @@ def test_home_shows_the_same_verdicts_with_a_second_process(
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # a one-core runner would not fork: this one does
     st.cache_resource.clear()  # nothing of this session checked before
     with_fork = home(path)
-    # openai-chat first (as sent), with the other two chat-shaped providers and bedrock: three go apart
-    assert started == [("openai-responses", "anthropic", "gemini")]
+    # openai-chat first (as sent), with the other two chat-shaped providers and openai-responses (the
+    # cheapest of the four, home.APART_COST): three go apart
+    assert started == [("anthropic", "gemini", "bedrock")]
     monkeypatch.setenv(forked.ENV, "0")
     st.cache_resource.clear()
     without = home(path)
