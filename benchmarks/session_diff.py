@@ -15,25 +15,13 @@ Run: ``.venv/bin/python benchmarks/session_diff.py --old /work/landed [--session
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent.parent
-"""This tree (the one whose benchmarks/ holds this script)."""
-FOLDERS = ("tests/corpus", "sample_logs")
-
-
-def files(root: Path, folders: list[str], sessions: list[str]) -> list[Path]:
-    """Every file under ``folders`` of ``root``, sorted, then ``sessions`` as given."""
-    found = sorted(p for folder in folders for p in (root / folder).rglob("*") if p.is_file())
-    return [*found, *(Path(s) for s in sessions)]
+from tree_diff import dumps
 
 
 def _shape(model: Any) -> list[Any]:
@@ -71,33 +59,12 @@ def dump(paths: list[Path], out: Path) -> None:
             sink.write(json.dumps(line) + "\n")
 
 
-def run(tree: Path, paths: list[Path], out: Path) -> None:
-    """`dump` in a fresh interpreter that imports ``tree``'s toolhist."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    listing = out.with_suffix(".files")
-    listing.write_text("\n".join(map(str, paths)))
-    command = [sys.executable, str(Path(__file__).resolve()), "--dump", str(listing), str(out)]
-    subprocess.run(command, cwd=tree, env=env, check=True)
-
-
 def main() -> int:
     """Compare this tree's sessions with ``--old``'s; 0 when every one is identical."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", type=Path, help="the other checkout (e.g. /work/landed)")
-    parser.add_argument("--session", action="append", default=[], help="a further file to read")
-    parser.add_argument("--dump", nargs=2, metavar=("FILES", "OUT"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.dump:
-        dump([Path(p) for p in Path(args.dump[0]).read_text().splitlines()], Path(args.dump[1]))
+    found = dumps(__file__, __doc__.splitlines()[0], "a further file to read", dump)
+    if found is None:
         return 0
-    if args.old is None:
-        parser.error("--old is required")
-    paths = [p.resolve() for p in files(HERE, list(FOLDERS), args.session)]
-    with tempfile.TemporaryDirectory() as tmp:
-        new, old = Path(tmp, "new.jsonl"), Path(tmp, "old.jsonl")
-        run(HERE, paths, new)
-        run(args.old.resolve(), paths, old)
-        new_lines, old_lines = new.read_text().splitlines(), old.read_text().splitlines()
+    paths, new_lines, old_lines = found
     differ = [json.loads(a)["file"] for a, b in zip(new_lines, old_lines, strict=True) if a != b]
     read = sum('"digest"' in line for line in new_lines)
     print(f"{len(paths)} files, {read} read as sessions; {len(differ)} differ")
