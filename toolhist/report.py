@@ -194,13 +194,26 @@ def _provider(judged: Judged, provider: str, found: list[Violation] | None) -> s
     except ToolhistError as exc:
         parts.append(f'<p class="error">cannot curate: {esc(exc)}</p>')
         curated_body = None
-    parts.append("<h3>Payloads</h3>")
-    panels = [_payload(provider, "as judged (strategy none)", render(session, provider).body, found)]
-    if curated_body is not None:
-        panels.append(_payload(provider, f"curated ({STRATEGY})", curated_body, left))
-    parts.append("".join(panels))
+    parts.append(_payloads(session, provider, found, curated_body, left))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _payloads(
+    session: Session, provider: str, found: Sequence[Violation], curated: object, left: Sequence[Violation]
+) -> str:
+    """The body as judged and the curated one (None: it could not be made), a body the same as the first once.
+
+    A history the provider accepts needs no change, and its curated body printed again doubled the
+    report for nothing: a 2 MB Claude Code log's was 11.5 MB, four providers' bodies twice.
+    """
+    judged_body = render(session, provider).body
+    panels = ["<h3>Payloads</h3>", _payload(provider, "as judged (strategy none)", judged_body, found)]
+    if curated == judged_body:
+        panels.append(f"<p>curated ({esc(STRATEGY)}): the same body, nothing changed.</p>")
+    elif curated is not None:
+        panels.append(_payload(provider, f"curated ({STRATEGY})", curated, left))
+    return "".join(panels)
 
 
 def _payload(provider: str, label: str, body: object, found: Sequence[Violation]) -> str:
