@@ -8,6 +8,7 @@ Deep link: ``?sample=…&to=…&back=…``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 import streamlit as st
@@ -55,33 +56,23 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
     _session: Session,
 ) -> Kept:
     """`toolhist.switch.switch`, cached per session key and settings as the page shows it (no body)."""
-    back = None if back_to == NO_RETURN else back_to
+    legs = _legs(to_model, back_to, back_at, back_model)
     with pausing():  # one pause of the collector over the three (its full collection cost 1.4 s here)
-        made = _kept(_session, at, to, to_model, back, back_at, back_model, strategies)
+        report = switch(_session, at, to, strategies=list(strategies), **legs)
+        made = kept(report, long=len(_session.messages) > LONG)
+        del report
         return packed(made)  # the report is gone: its bodies' memory freed, what is kept copied anew
 
 
-def _kept(  # noqa: PLR0917 - what_if's settings
-    session: Session,
-    at: int,
-    to: str,
-    to_model: str,
-    back: str | None,
-    back_at: int,
-    back_model: str,
-    strategies: tuple[str, ...],
-) -> Kept:
-    report = switch(
-        session,
-        at,
-        to,
-        back_to=back,
-        back_at=back_at if back else None,
-        to_model=to_model or None,
-        back_model=back_model or None,
-        strategies=list(strategies),
-    )
-    return kept(report, long=len(session.messages) > LONG)
+def _legs(to_model: str, back_to: str, back_at: int, back_model: str) -> dict[str, Any]:
+    """`switch`'s and `hand_over`'s keyword arguments for the page's settings (a box left empty: None)."""
+    back = None if back_to == NO_RETURN else back_to
+    return {
+        "back_to": back,
+        "back_at": back_at if back else None,
+        "to_model": to_model or None,
+        "back_model": back_model or None,
+    }
 
 
 def _whole(  # noqa: PLR0917 - what_if's settings, the leg and the strategy
@@ -98,18 +89,8 @@ def _whole(  # noqa: PLR0917 - what_if's settings, the leg and the strategy
     """The download of one body: made again when clicked (`toolhist.switch.hand_over`), as what_if made it."""
 
     def made() -> bytes:
-        back = None if back_to == NO_RETURN else back_to
-        result = hand_over(
-            session,
-            at,
-            to,
-            strategy,
-            leg=leg,
-            back_to=back,
-            back_at=back_at if back else None,
-            to_model=to_model or None,
-            back_model=back_model or None,
-        )
+        legs = _legs(to_model, back_to, back_at, back_model)
+        result = hand_over(session, at, to, strategy, leg=leg, **legs)
         return orjson.dumps(result.body, option=orjson.OPT_INDENT_2)
 
     return made
