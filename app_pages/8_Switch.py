@@ -13,11 +13,10 @@ from typing import Any
 import orjson
 import streamlit as st
 
-from toolhist._gc import pausing
 from toolhist.curation.strategies import STRATEGIES
 from toolhist.model import Session
 from toolhist.providers import PROVIDERS
-from toolhist.switch import hand_over, origin_of, switch
+from toolhist.switch import hand_over, origin_of
 from toolhist.switch.text import made_words
 from toolhist.views import state
 from toolhist.views.on_request import BUTTON, deferred, starts_library
@@ -26,8 +25,7 @@ from toolhist.views.switch import (
     Kept,
     ShownBody,
     foreign_frame,
-    kept,
-    packed,
+    made,
     verdicts_frame,
     violations_frame,
 )
@@ -57,11 +55,7 @@ def what_if(  # noqa: PLR0917 - the cache key is every setting
 ) -> Kept:
     """`toolhist.switch.switch`, cached per session key and settings as the page shows it (no body)."""
     legs = _legs(to_model, back_to, back_at, back_model)
-    with pausing():  # one pause of the collector over the three (its full collection cost 1.4 s here)
-        report = switch(_session, at, to, strategies=list(strategies), **legs)
-        made = kept(report, long=len(_session.messages) > LONG)
-        del report
-        return packed(made)  # the report is gone: its bodies' memory freed, what is kept copied anew
+    return made(_session, at, to, strategies=strategies, long=len(_session.messages) > LONG, settings=legs)
 
 
 def _legs(to_model: str, back_to: str, back_at: int, back_model: str) -> dict[str, Any]:

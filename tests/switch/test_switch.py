@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import toolhist
 from toolhist.errors import UsageError
 from toolhist.model import TextBlock, ThinkingBlock, ToolCallBlock, ToolResponseBlock
-from toolhist.switch import hand_over, switch
+from toolhist.switch import hand_over, one_leg, switch
 from toolhist.switch.foreign import foreign_tokens
 from toolhist.switch.made_by import Token, as_made_by, ledger, mint
 
@@ -103,6 +103,36 @@ def test_one_strategy_s_hand_over_alone_is_the_switch_s() -> None:
             assert alone.to_json() == expected.to_json()
     with pytest.raises(UsageError, match="leg 1"):
         hand_over(session, 5, "gemini", "none", leg=1)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        SAMPLE,
+        ROOT / "tests" / "corpus" / "logs" / "codex" / "simonw-sample-codex-session.jsonl",
+        ROOT
+        / "tests"
+        / "corpus"
+        / "logs"
+        / "claude-code"
+        / "claude-code-log-sidechain-integrated.fixture.jsonl",
+    ],
+    ids=lambda p: p.name,
+)
+def test_each_leg_alone_is_the_switch_s_and_legs_done_elsewhere_are_taken_as_they_are(path: Path) -> None:
+    """The Switch page computes the return in a second process (`one_leg`) and hands it to `switch`."""
+    session = toolhist.load(path)
+    at = max(1, len(session.messages) // 2)
+    settings = {"back_to": "anthropic", "to_model": "gemini-3-pro-preview"}
+    whole = switch(session, at, "gemini", strategies=OURS, **settings)  # type: ignore[arg-type]
+    alone = [one_leg(session, at, "gemini", leg=n, strategies=OURS, **settings) for n in (0, 1)]  # type: ignore[arg-type]
+    assert [leg.to_json() for leg in alone] == [leg.to_json() for leg in whole.legs]
+    for done in ({0: alone[0]}, {1: alone[1]}, {0: alone[0], 1: alone[1]}):
+        assembled = switch(session, at, "gemini", strategies=OURS, done=done, **settings)  # type: ignore[arg-type]
+        assert assembled.to_json() == whole.to_json()
+        assert all(assembled.legs[n] is leg for n, leg in done.items())  # taken, not computed again
+    with pytest.raises(UsageError, match="leg 1"):
+        one_leg(session, at, "gemini", leg=1)
 
 
 def test_the_return_s_ledger_goes_on_from_the_switch_s() -> None:

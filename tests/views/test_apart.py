@@ -1,9 +1,10 @@
 """A page's work done by a second process shows what the page computed alone would, and only once.
 
 `toolhist.views.apart` sends the Payloads page's bodies and the Curation page's repaired verdict to a
-forked child on a long session (`toolhist.views.forked`). These fork for real (Linux, as the app
-does): every element of the page is the same as with ``TOOLHIST_FORK=0``, a rerun forks nothing
-(what the first run made is cached), and a child that fails costs time, not what the page shows.
+forked child on a long session, and `toolhist.views.switch.made` the Switch page's return leg
+(`toolhist.views.forked`). These fork for real (Linux, as the app does): every element of the page
+is the same as with ``TOOLHIST_FORK=0``, a rerun forks nothing (what the first run made is cached),
+and a child that fails costs time, not what the page shows.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bench_modules import benchmark_module
 from streamlit.testing.v1 import AppTest
 
 from toolhist.views import apart, forked
+from toolhist.views import switch as switch_views
 
 ROOT = Path(__file__).parent.parent.parent
 
@@ -111,8 +113,12 @@ def counting(monkeypatch: pytest.MonkeyPatch, work: Callable[..., object]) -> li
 
 @pytest.mark.parametrize(
     ("page", "work"),
-    [("app_pages/4_Payloads.py", apart.bodies), ("app_pages/3_Curation.py", apart.repaired)],
-    ids=["payloads", "curation"],
+    [
+        ("app_pages/4_Payloads.py", apart.bodies),
+        ("app_pages/3_Curation.py", apart.repaired),
+        ("app_pages/8_Switch.py", switch_views._return_kept),
+    ],
+    ids=["payloads", "curation", "switch"],
 )
 def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     page: str, work: Callable[..., object], long_session: Path, monkeypatch: pytest.MonkeyPatch
@@ -124,6 +130,8 @@ def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     assert len(started) == 1
     if work is apart.bodies:
         assert started[0][1] == ["gemini"]  # of openai-chat, anthropic and gemini
+    if work is switch_views._return_kept:  # switched to the first other provider, back to openai-chat
+        assert started[0][1:4] == (forked.MIN_MESSAGES // 2 + 250, "openai-responses", ["none", "toolhist"])
     at.run()  # a rerun: everything is cached, nothing forks
     assert not at.exception, at.exception
     assert len(started) == 1
@@ -134,7 +142,9 @@ def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     assert with_fork == elements(without)
 
 
-@pytest.mark.parametrize("page", ["app_pages/4_Payloads.py", "app_pages/3_Curation.py"])
+@pytest.mark.parametrize(
+    "page", ["app_pages/4_Payloads.py", "app_pages/3_Curation.py", "app_pages/8_Switch.py"]
+)
 def test_a_page_computes_it_itself_when_the_second_process_gives_no_answer(
     page: str, long_session: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,6 +21,7 @@ as made by the session's own provider: the one its log ran on, the provider whos
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,7 @@ from toolhist.switch.binding import Rebound, rebound
 from toolhist.switch.foreign import Foreign, foreign_tokens
 from toolhist.switch.made_by import Token, as_made_by, ledger
 
-__all__ = ["Leg", "StrategyLeg", "SwitchReport", "hand_over", "origin_of", "switch"]
+__all__ = ["Leg", "StrategyLeg", "SwitchReport", "hand_over", "one_leg", "origin_of", "switch"]
 
 
 @dataclass(frozen=True)
@@ -302,23 +303,36 @@ def switch(
     back_model: str | None = None,
     strategies: list[str] | None = None,
     name: str | None = None,
+    done: Mapping[int, Leg] | None = None,
 ) -> SwitchReport:
     """The what-if: ``session`` switched to ``to`` at message ``at``, and back to ``back_to`` at ``back_at``.
 
     ``back_at`` defaults to the end of the session. ``origin`` names the provider that made the
     messages before the switch when the session does not say it. ``to_model`` is the model on
     ``to``: the messages made there carry it, and ``to``'s model-dependent rules judge it.
+    ``done`` holds legs already computed elsewhere by `one_leg` with the same arguments (0: the
+    switch, 1: the return; the Switch page computes the return in a second process): they are
+    taken as they are, and only the others computed here.
     """
     plan = _plan(session, at, to, back_to, back_at, origin, strategies)
-    head, makers = _switched(session, plan)
-    tokens = ledger(head.messages, makers)
-    legs = [_leg("switch", head, plan.to, makers, plan.names, to_model, tokens)]
+    done = done or {}
+    tokens = None
+    if 0 in done:
+        legs = [done[0]]
+    else:
+        head, makers = _switched(session, plan)
+        tokens = ledger(head.messages, makers)
+        legs = [_leg("switch", head, plan.to, makers, plan.names, to_model, tokens)]
     if plan.back_to is not None:
-        back, makers = _returned(session, plan, to_model)
-        # its first ``at`` messages are the switch's (the same objects, made by the same provider):
-        # the return's ledger goes on from the switch's
-        tokens = ledger(back.messages, makers, known=tokens, start=plan.at)
-        legs.append(_leg("return", back, plan.back_to, makers, plan.names, back_model, tokens))
+        if 1 in done:
+            legs.append(done[1])
+        else:
+            back, makers = _returned(session, plan, to_model)
+            # its first ``at`` messages are the switch's (the same objects, made by the same provider):
+            # the return's ledger goes on from the switch's, when that was made here
+            start = 0 if tokens is None else plan.at
+            tokens = ledger(back.messages, makers, known=tokens, start=start)
+            legs.append(_leg("return", back, plan.back_to, makers, plan.names, back_model, tokens))
     return SwitchReport(
         name or session.source.path or "<session>",
         session.source.format,
@@ -330,6 +344,37 @@ def switch(
 
 
 @paused
+def one_leg(
+    session: Session,
+    at: int,
+    to: str,
+    *,
+    leg: int = 0,
+    back_to: str | None = None,
+    back_at: int | None = None,
+    origin: str | None = None,
+    to_model: str | None = None,
+    back_model: str | None = None,
+    strategies: list[str] | None = None,
+) -> Leg:
+    """One leg (0: the switch, 1: the return) of `switch` with the same arguments, computed alone.
+
+    The same `Leg` as ``switch(...).legs[leg]``: the return's ledger is made from its own history
+    here (equal to the one `switch` continues from the switch's), so either leg can be computed in
+    a process of its own.
+    """
+    plan = _plan(session, at, to, back_to, back_at, origin, strategies)
+    if leg == 0:
+        history, makers = _switched(session, plan)
+        provider, kind, model = plan.to, "switch", to_model
+    elif leg == 1 and plan.back_to is not None:
+        history, makers = _returned(session, plan, to_model)
+        provider, kind, model = plan.back_to, "return", back_model
+    else:
+        raise UsageError(f"leg {leg}: this what-if has no such leg (0: the switch, 1: the return)")
+    return _leg(kind, history, provider, makers, plan.names, model, ledger(history.messages, makers))
+
+
 def hand_over(
     session: Session,
     at: int,
@@ -349,14 +394,16 @@ def hand_over(
     Switch page keeps what it shows of each body, not the body, and makes a body again when it is
     downloaded.
     """
-    plan = _plan(session, at, to, back_to, back_at, origin, [strategy])
-    if leg == 0:
-        history, makers = _switched(session, plan)
-        provider, kind, model = plan.to, "switch", to_model
-    elif leg == 1 and plan.back_to is not None:
-        history, makers = _returned(session, plan, to_model)
-        provider, kind, model = plan.back_to, "return", back_model
-    else:
-        raise UsageError(f"leg {leg}: this what-if has no such leg (0: the switch, 1: the return)")
-    tokens = ledger(history.messages, makers)
-    return _leg(kind, history, provider, makers, [strategy], model, tokens).strategies[strategy]
+    alone = one_leg(
+        session,
+        at,
+        to,
+        leg=leg,
+        back_to=back_to,
+        back_at=back_at,
+        origin=origin,
+        to_model=to_model,
+        back_model=back_model,
+        strategies=[strategy],
+    )
+    return alone.strategies[strategy]

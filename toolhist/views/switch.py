@@ -8,16 +8,21 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from toolhist._gc import paused
+from toolhist._gc import paused, pausing
+from toolhist.model import Session
 from toolhist.providers.base import Violation
-from toolhist.switch import Leg, SwitchReport
+from toolhist.switch import Leg, SwitchReport, one_leg, switch
 from toolhist.switch.text import verdict_words
+from toolhist.views import forked
+from toolhist.views.on_request import starts_library
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import pandas as pd
@@ -150,13 +155,90 @@ def kept(report: SwitchReport, *, long: bool) -> Kept:
     bodies: dict[tuple[int, str], ShownBody] = {}
     legs = []
     for n, leg in enumerate(report.legs):
-        strategies = {}
-        for name, result in leg.strategies.items():
-            if result.body is not None:
-                bodies[n, name] = shown_body(result.body, long=long)
-            strategies[name] = dataclasses.replace(result, body=None)
-        legs.append(dataclasses.replace(leg, strategies=strategies))
+        shown, shown_bodies = _kept_leg(leg, n, long=long)
+        legs.append(shown)
+        bodies |= shown_bodies
     return Kept(dataclasses.replace(report, legs=tuple(legs)), bodies)
+
+
+def _kept_leg(leg: Leg, n: int, *, long: bool) -> tuple[Leg, dict[tuple[int, str], ShownBody]]:
+    """Leg ``n`` with no body, and each of its answered bodies as shown (by leg and strategy)."""
+    bodies: dict[tuple[int, str], ShownBody] = {}
+    strategies = {}
+    for name, result in leg.strategies.items():
+        if result.body is not None:
+            bodies[n, name] = shown_body(result.body, long=long)
+        strategies[name] = dataclasses.replace(result, body=None)
+    return dataclasses.replace(leg, strategies=strategies), bodies
+
+
+PATIENCE = 60.0
+"""Seconds the page waits for the return leg from a second process beyond 3x its own leg's time."""
+
+
+def made(
+    session: Session,
+    at: int,
+    to: str,
+    *,
+    strategies: Sequence[str],
+    long: bool,
+    settings: Mapping[str, Any],
+) -> Kept:
+    """`toolhist.switch.switch` as the Switch page keeps it (`kept`, then `packed`): no body.
+
+    With a return, on a long session, the return leg is computed by a second process
+    (`toolhist.views.forked`) while this one computes the switch: they are independent (the
+    return's ledger is made from its own history, `toolhist.switch.one_leg`), and at 100,000
+    messages the return alone is two thirds of the what-if's ~7 s of CPU. Only the strategies built
+    into toolhist go there (a library strategy starts a real library: not in a forked child). No
+    sound answer in time (`forked.outcome`): the return is computed here, as without a second process.
+    """
+    names = list(strategies)
+    job = None
+    if settings.get("back_to") is not None and forked.usable(session) and not any(map(starts_library, names)):
+        job = forked.launch(partial(_return_kept, session, at, to, names, long, dict(settings)))
+    try:
+        with pausing():  # one pause of the collector over it all (its full collection cost 1.4 s here)
+            done: dict[int, Leg] = {}
+            bodies: dict[tuple[int, str], ShownBody] = {}
+            if job is not None:
+                began = time.monotonic()
+                first = one_leg(session, at, to, leg=0, strategies=names, **settings)
+                done[0], bodies = _kept_leg(first, 0, long=long)
+                del first
+                complete, answer = forked.outcome(job, PATIENCE + 3 * (time.monotonic() - began))
+                job = None
+                if complete and _sound(answer):
+                    done[1], returned = answer
+                    bodies |= returned
+            report = switch(session, at, to, strategies=names, done=done, **settings)
+            rest = kept(report, long=long)  # the legs computed here (the others have no body left)
+            del report
+            return packed(
+                Kept(rest.report, bodies | rest.bodies)
+            )  # the bodies' memory freed, the rest copied anew
+    finally:
+        if job is not None:  # the run was stopped (the user left the page): no child computes on
+            forked.stop(job)
+
+
+def _return_kept(  # noqa: PLR0917 - `made`'s arguments, bound by partial
+    session: Session, at: int, to: str, strategies: list[str], long: bool, settings: dict[str, Any]
+) -> tuple[Leg, dict[tuple[int, str], ShownBody]]:
+    """In the child: the return leg as the page keeps it (no body; each body as shown)."""
+    return _kept_leg(one_leg(session, at, to, leg=1, strategies=strategies, **settings), 1, long=long)
+
+
+def _sound(answer: Any) -> bool:
+    """Whether a child's answer is a return leg as `_return_kept` makes it."""
+    return (
+        isinstance(answer, tuple)
+        and len(answer) == 2
+        and isinstance(answer[0], Leg)
+        and answer[0].kind == "return"
+        and isinstance(answer[1], dict)
+    )
 
 
 @paused
