@@ -11,12 +11,15 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
+import browser_clicks as clicks
 import pytest
 from bench_modules import benchmark_module
+from browser_clicks import clicked_until, pick_row
 from playwright.sync_api import Locator, Page, expect
 
 import toolhist
@@ -32,11 +35,7 @@ WAIT = 60_000  # ms: a functional wait (reading the session), not a performance 
 
 
 def settled(page: Page) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-test-script-state]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'",
-        timeout=WAIT,
-    )
+    clicks.settled(page, WAIT)
 
 
 def choose(page: Page, label: str, option: str) -> None:
@@ -44,15 +43,6 @@ def choose(page: Page, label: str, option: str) -> None:
     page.locator('[data-testid="stSidebar"]').get_by_label(label).click()
     page.get_by_role("option", name=option, exact=True).click()
     settled(page)
-
-
-def pick_row(page: Page, grid: Locator, row: int) -> None:
-    """Select a data grid row by clicking its row-selection cell (the grid is a canvas)."""
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    assert box is not None
-    header = row_height = 35  # Streamlit's data grid: header and rows 35 px high
-    page.mouse.click(box["x"] + 16, box["y"] + header + row_height * row + row_height / 2)
 
 
 def find(page: Page, query: str) -> Locator:
@@ -95,10 +85,10 @@ def test_a_claude_code_log_its_sidechain_and_a_search_hit(app_url: str, page: Pa
     [hit], _ = search(session, search_index(session), "sub-assistant")
     grid = find(page, "sub-assistant")
     expect(grid.locator('tbody tr[aria-rowindex="2"]')).to_contain_text(hit.snippet)
-    pick_row(page, grid, 0)
-    settled(page)
     target = page.locator(f"#th-msg-{hit.message}")
-    expect(target).to_have_class(re.compile(r"\bfocus\b"), timeout=WAIT)
+    focused = partial(expect(target).to_have_class, re.compile(r"\bfocus\b"))
+    clicked_until(page, partial(pick_row, page, grid, 0), lambda ms: focused(timeout=ms), WAIT)
+    settled(page)
     expect(target).to_be_in_viewport()
     assert f"msg={hit.message}" in page.url
     ARTIFACTS.mkdir(exist_ok=True)
@@ -118,10 +108,10 @@ def test_a_search_hit_on_another_page_moves_the_window_to_it(
     search_in(page, "call id")
     grid = find(page, call.id)
     expect(grid.locator('tbody tr[aria-rowindex="2"]')).to_contain_text(hits[0].snippet)
-    pick_row(page, grid, 0)
-    settled(page)
     target = page.locator(f"#th-msg-{hits[0].message}")
-    expect(target).to_have_class(re.compile(r"\bfocus\b"), timeout=WAIT)
+    focused = partial(expect(target).to_have_class, re.compile(r"\bfocus\b"))
+    clicked_until(page, partial(pick_row, page, grid, 0), lambda ms: focused(timeout=ms), WAIT)
+    settled(page)
     expect(target).to_be_in_viewport()
     expect(page.locator(".th-turn")).to_have_count(50)
     # scrolled to: the message jumped to ends at the top of the view, not below the search results

@@ -20,12 +20,15 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import browser_clicks as clicks
 import pandas as pd
 import pytest
 from bench_modules import benchmark_module
+from browser_clicks import clicked_until, pick_row
 from playwright.sync_api import Locator, Page, expect
 
 import toolhist
@@ -123,20 +126,7 @@ def sidebar_link(page: Page, name: str) -> None:
 
 def settled(page: Page) -> None:
     """Wait until the script run is over, so the page holds no element left from the previous run."""
-    page.wait_for_function(
-        "() => document.querySelector('[data-test-script-state]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'",
-        timeout=LOAD,
-    )
-
-
-def pick_row(page: Page, grid: Locator, row: int) -> None:
-    """Select a data grid row by clicking its row-selection cell (the grid is a canvas)."""
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    assert box is not None
-    header = row_height = 35  # Streamlit's data grid: header and rows 35 px high
-    page.mouse.click(box["x"] + 16, box["y"] + header + row_height * row + row_height / 2)
+    clicks.settled(page, LOAD)
 
 
 def choose(page: Page, label: str, option: str) -> None:
@@ -204,9 +194,9 @@ def test_a_100k_session_uploads_with_progress_and_every_page_responds(
     expect(grid.locator('tbody tr[aria-rowindex="4"]')).to_contain_text(str(picked), timeout=LOAD)
     settled(page)
     page.wait_for_timeout(1000)  # the grid repaints the new page on its canvas
-    pick_row(page, grid, 2)
-    expect(page.get_by_text(f"Message {picked} · {message.speaker} · {where}", exact=True)).to_be_visible(
-        timeout=WAIT
+    inspected = expect(page.get_by_text(f"Message {picked} · {message.speaker} · {where}", exact=True))
+    clicked_until(
+        page, partial(pick_row, page, grid, 2), lambda ms: inspected.to_be_visible(timeout=ms), WAIT
     )
     settled(page)
     blocks = [text.strip() for _, text in parts(message) if text.strip()]  # as a person reads them

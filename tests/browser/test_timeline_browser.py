@@ -11,11 +11,14 @@ the pointer; every expected figure comes from the library.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
+import browser_clicks as clicks
 import pandas as pd
 import pytest
 from bench_modules import benchmark_module
+from browser_clicks import clicked_until
 from playwright.sync_api import Locator, Page, expect
 
 import toolhist
@@ -38,11 +41,7 @@ def session_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def settled(page: Page) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-test-script-state]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'",
-        timeout=WAIT,
-    )
+    clicks.settled(page, WAIT)
 
 
 def target_event(frame: pd.DataFrame, shown_page: int, window: tuple[int, int]) -> pd.Series:
@@ -119,14 +118,8 @@ def test_a_point_clicked_on_the_chart_pages_the_table_to_its_row_and_selects_it(
     inspecting = page.get_by_text(f"Message {message} · {speaker} · {where}", exact=True)
     # A click that lands while Plotly is still redrawing the zoomed WebGL chart can be lost (seen once in CI:
     # the hover label showed the target, the selection never reached the server); a user clicks again.
-    for _ in range(3):
-        click_point(page, float(message), float(charted.index(str(target["tool"]))))
-        try:
-            expect(inspecting).to_be_visible(timeout=20_000)
-            break
-        except AssertionError:
-            settled(page)
-    expect(inspecting).to_be_visible(timeout=WAIT)
+    point = partial(click_point, page, float(message), float(charted.index(str(target["tool"]))))
+    clicked_until(page, point, lambda ms: expect(inspecting).to_be_visible(timeout=ms), WAIT)
     expect(page.get_by_label("Message", exact=True)).to_have_value(str(message), timeout=WAIT)
     expect(box).to_have_value(str(want_page), timeout=WAIT)
     expect(
