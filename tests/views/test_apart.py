@@ -59,6 +59,19 @@ def test_the_second_process_takes_no_more_bodies_than_stay_and_never_the_first(
     assert apart.split(todo) == away
 
 
+@pytest.mark.parametrize(
+    ("names", "away"),
+    [
+        (["none", "toolhist"], ["toolhist"]),  # the page's first two on a long session
+        (["toolhist", "none", "canonical"], ["toolhist", "canonical"]),
+        (["none"], ["none"]),  # nothing else: the whole return goes
+        (["none", "toolhist", "litellm"], []),  # a library is never started in a forked child
+    ],
+)
+def test_the_second_process_takes_the_return_s_strategies_but_none(names: list[str], away: list[str]) -> None:
+    assert switch_views._away(names) == away
+
+
 def elements(at: AppTest) -> list[str]:
     """Every element of the page, as its message says it (text, tables' data, widgets' values)."""
     found: list[str] = []
@@ -131,7 +144,7 @@ def test_a_page_shows_the_same_with_a_second_process_and_forks_once(
     if work is apart.bodies:
         assert started[0][1] == ["gemini"]  # of openai-chat, anthropic and gemini
     if work is switch_views._return_kept:  # switched to the first other provider, back to openai-chat
-        assert started[0][1:4] == (forked.MIN_MESSAGES // 2 + 250, "openai-responses", ["none", "toolhist"])
+        assert started[0][1:4] == (forked.MIN_MESSAGES // 2 + 250, "openai-responses", ["toolhist"])
     at.run()  # a rerun: everything is cached, nothing forks
     assert not at.exception, at.exception
     assert len(started) == 1

@@ -187,58 +187,75 @@ def made(
 ) -> Kept:
     """`toolhist.switch.switch` as the Switch page keeps it (`kept`, then `packed`): no body.
 
-    With a return, on a long session, the return leg is computed by a second process
-    (`toolhist.views.forked`) while this one computes the switch: they are independent (the
-    return's ledger is made from its own history, `toolhist.switch.one_leg`), and at 100,000
-    messages the return alone is two thirds of the what-if's ~7 s of CPU. Only the strategies built
-    into toolhist go there (a library strategy starts a real library: not in a forked child). No
-    sound answer in time (`forked.outcome`): the return is computed here, as without a second process.
+    With a return, on a long session, part of the return leg is computed by a second process
+    (`toolhist.views.forked`) while this one computes the rest: its strategies but ``none``
+    (`away`), each strategy of a leg being independent of the others (`toolhist.switch.one_leg`).
+    At 100,000 messages switched half way the switch is ~2.3 s of CPU, the return ~5.2 s, of which
+    ``none`` (the history as it stood, judged) ~2.3 s. Only the strategies built into toolhist go
+    there (a library strategy starts a real library: not in a forked child). No sound answer in
+    time (`forked.outcome`): the return is computed here, as without a second process.
     """
     names = list(strategies)
-    job = None
-    if settings.get("back_to") is not None and forked.usable(session) and not any(map(starts_library, names)):
-        job = forked.launch(partial(_return_kept, session, at, to, names, long, dict(settings)))
+    away = _away(names) if settings.get("back_to") is not None and forked.usable(session) else []
+    job = forked.launch(partial(_return_kept, session, at, to, away, long, dict(settings))) if away else None
     try:
         with pausing():  # one pause of the collector over it all (its full collection cost 1.4 s here)
             done: dict[int, Leg] = {}
             bodies: dict[tuple[int, str], ShownBody] = {}
             if job is not None:
                 began = time.monotonic()
-                first = one_leg(session, at, to, leg=0, strategies=names, **settings)
-                done[0], bodies = _kept_leg(first, 0, long=long)
-                del first
+                switched = one_leg(session, at, to, strategies=names, **settings)
+                done[0], bodies = _kept_leg(switched, 0, long=long)
+                del switched
+                stay = [name for name in names if name not in away]
+                here = _return_kept(session, at, to, stay, long, dict(settings)) if stay else None
                 complete, answer = forked.outcome(job, PATIENCE + 3 * (time.monotonic() - began))
                 job = None
-                if complete and _sound(answer):
-                    done[1], returned = answer
-                    bodies |= returned
+                if complete and _sound(answer, away):
+                    done[1] = answer[0] if here is None else _merged(here[0], answer[0], names)
+                    bodies |= answer[1] if here is None else here[1] | answer[1]
             report = switch(session, at, to, strategies=names, done=done, **settings)
             rest = kept(report, long=long)  # the legs computed here (the others have no body left)
-            del report
-            return packed(
-                Kept(rest.report, bodies | rest.bodies)
-            )  # the bodies' memory freed, the rest copied anew
+            del report  # its bodies' memory freed: what is kept is copied anew
+            return packed(Kept(rest.report, bodies | rest.bodies))
     finally:
         if job is not None:  # the run was stopped (the user left the page): no child computes on
             forked.stop(job)
 
 
+def _away(names: list[str]) -> list[str]:
+    """The return leg's strategies a second process computes: all but ``none``, or ``none`` alone.
+
+    None when one starts a library (not in a forked child).
+    """
+    if any(map(starts_library, names)):
+        return []
+    return [name for name in names if name != "none"] or names
+
+
 def _return_kept(  # noqa: PLR0917 - `made`'s arguments, bound by partial
     session: Session, at: int, to: str, strategies: list[str], long: bool, settings: dict[str, Any]
 ) -> tuple[Leg, dict[tuple[int, str], ShownBody]]:
-    """In the child: the return leg as the page keeps it (no body; each body as shown)."""
+    """In the child: the return leg for ``strategies`` as the page keeps it (no body; each body as shown)."""
     return _kept_leg(one_leg(session, at, to, leg=1, strategies=strategies, **settings), 1, long=long)
 
 
-def _sound(answer: Any) -> bool:
-    """Whether a child's answer is a return leg as `_return_kept` makes it."""
+def _sound(answer: Any, away: list[str]) -> bool:
+    """Whether a child's answer is the return leg of ``away`` as `_return_kept` makes it."""
     return (
         isinstance(answer, tuple)
         and len(answer) == 2
         and isinstance(answer[0], Leg)
         and answer[0].kind == "return"
+        and list(answer[0].strategies) == away
         and isinstance(answer[1], dict)
     )
+
+
+def _merged(here: Leg, there: Leg, names: list[str]) -> Leg:
+    """One leg of both processes' strategies, in the order they were asked (all else is the same)."""
+    found = here.strategies | there.strategies
+    return dataclasses.replace(here, strategies={name: found[name] for name in names})
 
 
 @paused
