@@ -119,4 +119,9 @@ def repair_taken(job: Job, where: tuple[Any, ...], patience: float) -> None:
     """Wait for ``job`` (at most ``patience`` seconds) and `hand` its verdict to ``where``, if sound."""
     complete, states = forked.outcome(job, patience)
     if complete and isinstance(states, list):
-        hand(where, [_FILL(state) for state in states])
+        hand(where, paused(_filled)(states))
+
+
+def _filled(states: list[Any]) -> list[Any]:
+    """The child's violations made again here (under the collector's pause, as `forked.outcome`'s)."""
+    return [_FILL(state) for state in states]
