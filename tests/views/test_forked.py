@@ -76,12 +76,12 @@ def test_a_lock_another_thread_holds_at_the_fork_does_not_stop_the_child() -> No
     other.start()
     held.wait()
     try:
-        child = forked.start(doc, session, ["openai-chat", "mistral"])
-        assert child is not None
-        found = forked.answers(child, patience=60)  # without new locks the child waits for ever
+        child = forked.start(doc, session, ["openai-chat", "mistral"])  # forked with both locks held
     finally:
-        release.set()
+        release.set()  # here they are free again (this process pauses too while it takes the answer)
         other.join()
+    assert child is not None
+    found = forked.answers(child, patience=60)  # without new locks the child waits for ever
     assert found == {p: verdict(doc, session, p, remember=False) for p in ("openai-chat", "mistral")}
 
 
