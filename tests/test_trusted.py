@@ -148,3 +148,24 @@ def test_violations_are_the_validating_constructor(call_ids: Any) -> None:
     )
     assert state(made) == state(expected)
     assert type(made.call_ids) is tuple
+
+
+def test_positions_are_the_validating_constructor() -> None:
+    """`toolhist.curation.base.position` writes each Position's state whole (`named_filler`)."""
+    from toolhist.curation.base import position
+
+    assert state(position((3, None))) == state(Position(message=3))
+    assert state(position((3, 1))) == state(Position(message=3, block=1))
+    assert position((3, None)).model_dump(exclude_unset=True) == {"message": 3}
+
+
+def test_copies_share_their_fields_sets() -> None:
+    """`replace` gives copies of models with one fields set one set for the names added (`fields_with`)."""
+    first = construct(ToolCallBlock, id="a", name="read", parameters={})
+    second = construct(ToolCallBlock, id="b", name="read", parameters={})
+    assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
+    a, b = replace(first, raw_id="x"), replace(second, raw_id="y")
+    assert a.__pydantic_fields_set__ is b.__pydantic_fields_set__
+    assert a.model_fields_set == first.model_fields_set | {"raw_id"}
+    assert state(a) == state(first.model_copy(update={"raw_id": "x"}))
+    assert replace(first, name="write").__pydantic_fields_set__ is not a.__pydantic_fields_set__

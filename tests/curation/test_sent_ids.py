@@ -131,3 +131,20 @@ def test_rewritten_ids_come_located_where_the_curated_session_has_them(
         (base.Position(message=2, block=0), base.Position(message=2, block=0)),
         (base.Position(message=3, block=0), base.Position(message=3, block=0)),
     ]
+
+
+def test_each_rewrite_is_the_change_the_validating_constructor_makes() -> None:
+    """`sent_ids._change` writes each Change's state whole: the object ``Change(...)`` would be."""
+    from toolhist.curation.base import Change
+
+    messages = history()
+    _out, changes = sent_ids("mistral", "openai-chat")(messages, Trace.of(messages))
+    assert changes
+    for change in changes:
+        values = {name: getattr(change, name) for name in change.model_fields_set}
+        made = Change(**values).with_subject(change.subject())  # type: ignore[arg-type]
+        assert change == made
+        assert list(change.__dict__.items()) == list(made.__dict__.items())
+        assert change.model_fields_set == made.model_fields_set
+        assert change.__pydantic_private__ == made.__pydantic_private__
+        assert change.to_json() == made.to_json()

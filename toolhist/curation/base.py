@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
-from toolhist._trusted import construct, named_maker, replace
+from toolhist._trusted import construct, named_filler, replace
 from toolhist.curation.facts import KEEP as FACTS_KEPT
 from toolhist.curation.facts import Facts, facts_from, facts_of, remembered
 from toolhist.curation.per_session import keep_first
@@ -190,15 +190,16 @@ BOOK_KEEP = 4
 """Positions remembered per Change (providers that reorder turns put a subject elsewhere)."""
 
 
-_AT_MESSAGE = named_maker(Position, "message")
-_AT_BLOCK = named_maker(Position, "message", "block")
+_AT_MESSAGE = named_filler(Position, "message")
+_AT_BLOCK = named_filler(Position, "message", "block")
 
 
 def position(at: tuple[int, int | None]) -> Position:
     """The Position of a ``(message, block)`` pair, built as ``Position(message=…[, block=…])`` would be."""
-    if at[1] is None:
-        return _AT_MESSAGE(at[0])
-    return _AT_BLOCK(at[0], at[1])
+    m, b = at
+    if b is None:
+        return _AT_MESSAGE({"message": m, "block": None}, None)
+    return _AT_BLOCK({"message": m, "block": b}, None)
 
 
 @dataclass

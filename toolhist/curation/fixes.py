@@ -24,6 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from toolhist._trusted import fields_with
 from toolhist.curation.base import Change
 from toolhist.providers.base import Violation
 
@@ -61,8 +62,16 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
     by_call: defaultdict[tuple[str, str], list[Violation]] = defaultdict(list)
     by_message: defaultdict[tuple[str, int], list[Violation]] = defaultdict(list)
     by_pass: defaultdict[str, list[Violation]] = defaultdict(list)
+    # Only the passes some Change is of are looked up (`_hits`): a Mistral history's 10,000 id
+    # warnings name two passes besides the one that made their Changes.
+    wanted = {change.pass_ for change in changes}
+    asked: dict[frozenset[str], tuple[str, ...]] = {}  # a rule's passes → those of them in ``wanted``
     for v in found:
-        for name in _passes(v):
+        passes = _passes(v)
+        names = asked.get(passes)
+        if names is None:
+            names = asked[passes] = tuple(name for name in passes if name in wanted)
+        for name in names:
             by_pass[name].append(v)
             for call_id in v.call_ids:
                 by_call[name, call_id].append(v)
@@ -107,22 +116,22 @@ def attribute(changes: Sequence[Change], found: Sequence[Violation]) -> tuple[Ch
 
 
 _setattr = object.__setattr__
-_FIXES = frozenset({"fixes"})
+_FIXES = ("fixes",)
 
 
 def _with_fixes(change: Change, rules: tuple[str, ...]) -> Change:
     """``replace(change, fixes=rules)`` (`toolhist._trusted.replace`) for a Change: one per repair.
 
     A Change has no extra values and its one private attribute (the subject) always has a value,
-    so the copy is the dict of values with ``fixes`` set, the fields set with ``fixes``, and the
-    private dict copied.
+    so the copy is the dict of values with ``fixes`` set, the fields set with ``fixes`` (one for all
+    the Changes whose fields set is the same, `fields_with`), and the private dict copied.
     """
     new = Change.__new__(Change)
     values = change.__dict__.copy()
     values["fixes"] = rules
     _setattr(new, "__dict__", values)
     _setattr(new, "__pydantic_extra__", None)
-    _setattr(new, "__pydantic_fields_set__", change.__pydantic_fields_set__ | _FIXES)
+    _setattr(new, "__pydantic_fields_set__", fields_with(change.__pydantic_fields_set__, _FIXES))
     private = change.__pydantic_private__
     _setattr(new, "__pydantic_private__", None if private is None else private.copy())
     return new

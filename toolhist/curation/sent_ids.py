@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from toolhist._trusted import named_maker, replace
+from toolhist._trusted import named_filler, replace
 from toolhist.curation.base import Change, Pass, Trace, position
 from toolhist.ids import canonical_id, is_canonical
 from toolhist.model import Block, Message, ToolCallBlock, ToolResponseBlock
@@ -109,6 +109,8 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
     """The pass for ``provider``; ``source_format`` seeds the canonical ids (as `pairing.map_ids` does)."""
 
     def run(messages: tuple[Message, ...], trace: Trace) -> tuple[tuple[Message, ...], list[Change]]:
+        if _sent_as_given(messages, trace, provider):
+            return messages, []
         ids = _Ids(provider, source_format)
         first_result: dict[str, ToolResponseBlock] = {}  # pairing id → the first result answering it
         own_of: dict[int, str | None] = {}  # id() of each call or result → the id the history gave it
@@ -157,6 +159,46 @@ def sent_ids(provider: str, source_format: str | None) -> Pass:
         return _rewrite(messages, trace, ids.sent, own_of, provider)
 
     return run
+
+
+def _sent_as_given(messages: tuple[Message, ...], trace: Trace, provider: str) -> bool:
+    """Whether every id goes out as the history has it, found without deciding each id.
+
+    True when every call carries the id its input block had (no pass made or re-id'd one), every
+    result too or, made by a pass, answers a call of the history, and the target takes each call's
+    id and each id of a result whose call is not in the history (`id_problem`). `_Ids` would then keep every id: a call or result whose id an earlier
+    call has shares that call's pairing id, which is decided once. Most providers take most
+    histories' ids; deciding each (a `_Sent` per call) was most of the pass for them. False does
+    not say an id is refused: the full decision runs, and gives the same answer where this is True.
+    """
+    input_block = trace.input_block
+    calls: set[str] = set()
+    answered: list[str] = []  # the results' ids, as the history gave them
+    made: list[str] = []  # the ids of results a pass made
+    for message in messages:
+        for block in message.blocks:
+            kind = type(block)
+            if kind is ToolCallBlock:
+                call_id = block.id  # type: ignore[union-attr]
+                source = input_block(block)
+                if type(source) is not ToolCallBlock or source.id != call_id:
+                    return False
+                if call_id not in calls:
+                    if id_problem(provider, call_id, server_tool=_server_tool(block)) is not None:  # type: ignore[arg-type]
+                        return False
+                    calls.add(call_id)
+            elif kind is ToolResponseBlock:
+                call_id = block.call_id  # type: ignore[union-attr]
+                source = input_block(block)
+                if type(source) is ToolResponseBlock:
+                    if source.call_id != call_id:
+                        return False
+                    answered.append(call_id)
+                else:  # a result a pass made (``close_orphans``): it goes out with its call's id
+                    made.append(call_id)
+    return all(call_id in calls for call_id in made) and all(
+        call_id in calls or id_problem(provider, call_id) is None for call_id in answered
+    )
 
 
 def _rewrite(
@@ -232,15 +274,27 @@ def _change(
         detail["rule"] = decided.rule
     before = trace.origin(block)
     if at is None:
-        made = _REWRITE(PASS, "rewrite_id", reason, old, before, detail)
+        after = None
     else:
         # A block an id rewrite leaves in its place: the one (frozen) Position serves for both.
         same = before is not None and before.message == at[0] and before.block == at[1]
-        made = _REWRITE_AT(PASS, "rewrite_id", reason, old, before, detail, before if same else position(at))
-    return made.with_subject(block)
+        after = before if same else position(at)
+    state = {
+        "pass_": PASS,
+        "action": "rewrite_id",
+        "reason": reason,
+        "call_id": old,
+        "before": before,
+        "after": after,
+        "dropped": None,
+        "detail": detail,
+        "fixes": (),
+    }
+    return (_REWRITE if at is None else _REWRITE_AT)(state, {"_subject": block})
 
 
-_REWRITE = named_maker(Change, "pass_", "action", "reason", "call_id", "before", "detail")
-"""``Change.trusted(pass_=…, action=…, reason=…, call_id=…, before=…, detail=…)``, one per rewritten id."""
-_REWRITE_AT = named_maker(Change, "pass_", "action", "reason", "call_id", "before", "detail", "after")
+_REWRITE = named_filler(Change, "pass_", "action", "reason", "call_id", "before", "detail")
+"""``Change.trusted(pass_=…, action=…, reason=…, call_id=…, before=…, detail=…).with_subject(…)`` from
+its whole state (`toolhist._trusted.named_filler`), one per rewritten id."""
+_REWRITE_AT = named_filler(Change, "pass_", "action", "reason", "call_id", "before", "detail", "after")
 """The same with ``after`` (a block this pass made, located as it is made)."""

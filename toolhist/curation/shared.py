@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import is_
 
 from toolhist.curation.base import Book, Change, Pass, Trace, kept
 from toolhist.curation.per_session import entries_for, keep_first
@@ -49,7 +50,7 @@ _ENTRIES: dict[tuple[int, str], list[_Entry]] = {}
 
 
 def _same(a: Sequence[Message], b: Sequence[Message]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return a is b or (len(a) == len(b) and all(map(is_, a, b)))
 
 
 def shared(session: Session, key: str, passes: Sequence[Pass]) -> Pass:

@@ -74,6 +74,10 @@ def _bedrock_needs_merge(prev: Message, message: Message, source_format: str | N
     return results and any(not isinstance(b, ToolResponseBlock) for b in prev.blocks)
 
 
+_TURN_RULES = ("bedrock", "gemini", "mistral")
+"""The providers with turn-order rules beyond the system prompt's place (the others: `_hoist_system` alone)."""
+
+
 def merge_turns(provider: str, source_format: str | None = None) -> Pass:
     """The pass for ``provider`` (a no-op for providers without turn-order rules)."""
 
@@ -81,6 +85,8 @@ def merge_turns(provider: str, source_format: str | None = None) -> Pass:
         out: list[Message] = []
         changes: list[Change] = []
         messages = _hoist_system(messages, trace, changes, provider)
+        if provider not in _TURN_RULES:  # every message goes out where it is
+            return messages, changes
         for message in messages:
             prev = out[-1] if out else None
             if (
@@ -151,8 +157,7 @@ def merge_turns(provider: str, source_format: str | None = None) -> Pass:
                     ).with_subject(bridge)
                 )
             out.append(message)
-        if provider in ("bedrock", "gemini", "mistral"):
-            _first_turn(out, changes, provider, trace)
+        _first_turn(out, changes, provider, trace)
         if (
             provider == "mistral"
             and len(out) > 1
