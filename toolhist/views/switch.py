@@ -189,15 +189,16 @@ def made(
 
     With a return, on a long session, part of the return leg is computed by a second process
     (`toolhist.views.forked`) while this one computes the rest: its strategies but ``none``
-    (`away`), each strategy of a leg being independent of the others (`toolhist.switch.one_leg`).
+    (`_away`), each strategy of a leg being independent of the others (`toolhist.switch.one_leg`).
     At 100,000 messages switched half way the switch is ~2.3 s of CPU, the return ~5.2 s, of which
     ``none`` (the history as it stood, judged) ~2.3 s. Only the strategies built into toolhist go
     there (a library strategy starts a real library: not in a forked child). No sound answer in
-    time (`forked.outcome`): the return is computed here, as without a second process.
+    time (`forked.outcome`): they are computed here, as without a second process.
     """
     names = list(strategies)
     away = _away(names) if settings.get("back_to") is not None and forked.usable(session) else []
-    job = forked.launch(partial(_return_kept, session, at, to, away, long, dict(settings))) if away else None
+    args = (session, at, to, away, long, dict(settings))
+    job = forked.launch(partial(_return_kept, *args)) if away else None
     try:
         with pausing():  # one pause of the collector over it all (its full collection cost 1.4 s here)
             done: dict[int, Leg] = {}
@@ -211,9 +212,10 @@ def made(
                 here = _return_kept(session, at, to, stay, long, dict(settings)) if stay else None
                 complete, answer = forked.outcome(job, PATIENCE + 3 * (time.monotonic() - began))
                 job = None
-                if complete and _sound(answer, away):
-                    done[1] = answer[0] if here is None else _merged(here[0], answer[0], names)
-                    bodies |= answer[1] if here is None else here[1] | answer[1]
+                # no sound answer: the child's strategies are computed here, as without a second process
+                there = answer if complete and _sound(answer, away) else _return_kept(*args)
+                done[1] = there[0] if here is None else _merged(here[0], there[0], names)
+                bodies |= there[1] if here is None else here[1] | there[1]
             report = switch(session, at, to, strategies=names, done=done, **settings)
             rest = kept(report, long=long)  # the legs computed here (the others have no body left)
             del report  # its bodies' memory freed: what is kept is copied anew
@@ -226,7 +228,7 @@ def made(
 def _away(names: list[str]) -> list[str]:
     """The return leg's strategies a second process computes: all but ``none``, or ``none`` alone.
 
-    None when one starts a library (not in a forked child).
+    Nothing when one starts a library (not in a forked child).
     """
     if any(map(starts_library, names)):
         return []
